@@ -1,0 +1,181 @@
+package install
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+)
+
+// Scopes accepted by Options.Scope and SettingsPath.
+const (
+	ScopeProject = "project"
+	ScopeUser    = "user"
+)
+
+// Hook timeouts written by Install: well under every host's limit (Copilot
+// and the fail-closed CodeBuddy default to 30 and 60 s) and far above what a
+// hook run takes.
+const (
+	timeoutSeconds = 30
+	timeoutMillis  = 30000
+)
+
+// agent describes where and how one provider's hook is configured.
+type agent struct {
+	name    string   // canonical provider name
+	project string   // settings file, relative to the project directory
+	user    string   // settings file, relative to the home directory
+	events  []string // events Install writes toolguard's handler into
+	// flat files list handlers directly under the event (Cursor, Copilot,
+	// with "version": 1); the others nest them in matcher groups.
+	flat    bool
+	matcher string // matcher of a new group; "" = no matcher key
+	handler func(cmd string) *object
+	owned   bool // the file is toolguard's own (Copilot's toolguard.json)
+	notes   func(scope string) []string
+}
+
+func num(n int) json.Number { return json.Number(fmt.Sprint(n)) }
+
+func claudeHandler(cmd string) *object {
+	return obj("type", "command", "command", cmd, "timeout", num(timeoutSeconds))
+}
+
+var agents = []*agent{
+	{
+		name:    "claude-code",
+		project: ".claude/settings.json",
+		user:    ".claude/settings.json",
+		events:  []string{"PreToolUse"},
+		matcher: "*",
+		handler: claudeHandler,
+		notes: func(string) []string {
+			return []string{"Claude Code reads hooks when a session starts: restart running sessions (check with /hooks)."}
+		},
+	},
+	{
+		name:    "codebuddy",
+		project: ".codebuddy/settings.json",
+		user:    ".codebuddy/settings.json",
+		events:  []string{"PreToolUse"},
+		matcher: "*",
+		handler: claudeHandler,
+		notes: func(string) []string {
+			return []string{"CodeBuddy snapshots hooks at startup: restart running sessions and review the change in /hooks."}
+		},
+	},
+	{
+		// Codex: hooks.json beside config.toml (same layer), so config.toml
+		// is never rewritten. No matcher: omitted means every tool in all
+		// Codex versions, while "*" relies on newer matcher handling.
+		name:    "codex",
+		project: ".codex/hooks.json",
+		user:    ".codex/hooks.json",
+		events:  []string{"PreToolUse"},
+		handler: claudeHandler,
+		notes: func(string) []string {
+			return []string{
+				"Codex silently skips hooks it does not trust: open `codex`, run /hooks and trust the toolguard hook " +
+					"(or pass --dangerously-bypass-hook-trust for a one-off run). Any edit of the hook command makes it untrusted again.",
+				"Codex runs hooks by default from 0.124; older versions need `[features] hooks = true` " +
+					"(`codex_hooks` before 0.129) in config.toml.",
+			}
+		},
+	},
+	{
+		name:    "gemini",
+		project: ".gemini/settings.json",
+		user:    ".gemini/settings.json",
+		events:  []string{"BeforeTool"},
+		matcher: "*",
+		handler: func(cmd string) *object {
+			return obj("name", "toolguard", "type", "command", "command", cmd, "timeout", num(timeoutMillis))
+		},
+		notes: func(scope string) []string {
+			n := []string{"Gemini CLI hook timeouts are in milliseconds (30000 = 30 s); hooks run unless hooksConfig.enabled is false."}
+			if scope == ScopeProject {
+				n = append(n, "Gemini CLI fingerprints project hooks: it warns about the new or changed toolguard hook on the next start; the project folder must be trusted.")
+			}
+			return n
+		},
+	},
+	{
+		// Cursor: preToolUse covers every tool in current Cursor;
+		// beforeShellExecution and beforeMCPExecution keep shell and MCP calls
+		// guarded in builds that predate preToolUse. When both fire for one
+		// call, toolguard decides the same way twice (at worst an ask shows
+		// twice). beforeReadFile is left out: it honours only allow/deny and
+		// current Cursor sends reads through preToolUse.
+		name:    "cursor",
+		project: ".cursor/hooks.json",
+		user:    ".cursor/hooks.json",
+		events:  []string{"preToolUse", "beforeShellExecution", "beforeMCPExecution"},
+		flat:    true,
+		handler: func(cmd string) *object { return obj("command", cmd) },
+		notes: func(scope string) []string {
+			n := []string{"Cursor reloads hooks.json on save; check Settings > Hooks if the hook does not show up."}
+			if scope == ScopeProject {
+				n = append(n, "Cursor runs project hooks only in trusted workspaces.")
+			}
+			return n
+		},
+	},
+	{
+		name:    "copilot",
+		project: ".github/hooks/toolguard.json",
+		user:    ".copilot/hooks/toolguard.json",
+		events:  []string{"preToolUse"},
+		flat:    true,
+		owned:   true,
+		handler: func(cmd string) *object {
+			return obj("type", "command", "bash", cmd, "timeoutSec", num(timeoutSeconds))
+		},
+		notes: func(scope string) []string {
+			if scope == ScopeProject {
+				return []string{"Copilot CLI loads repository hooks (.github/hooks) only after you trust the folder; in -p mode only if it was trusted before."}
+			}
+			return nil
+		},
+	},
+}
+
+// lookup returns the agent for a provider name or alias.
+func lookup(provider string) (*agent, error) {
+	if provider == "claude" {
+		provider = "claude-code"
+	}
+	for _, a := range agents {
+		if a.name == provider {
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown provider %q (want claude-code, codebuddy, codex, gemini, cursor or copilot)", provider)
+}
+
+// SettingsPath returns the file Install edits for provider in scope
+// ("project", the default when empty, or "user"): a path under dir for the
+// project scope and under home for the user scope.
+func SettingsPath(provider, scope, dir, home string) (string, error) {
+	a, err := lookup(provider)
+	if err != nil {
+		return "", err
+	}
+	return a.path(scope, dir, home)
+}
+
+func (a *agent) path(scope, dir, home string) (string, error) {
+	switch scope {
+	case "", ScopeProject:
+		if dir == "" {
+			return "", errors.New("project scope needs a project directory")
+		}
+		return filepath.Join(dir, filepath.FromSlash(a.project)), nil
+	case ScopeUser:
+		if home == "" {
+			return "", errors.New("user scope needs a home directory")
+		}
+		return filepath.Join(home, filepath.FromSlash(a.user)), nil
+	}
+	return "", fmt.Errorf("unknown scope %q (want project or user)", scope)
+}

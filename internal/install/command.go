@@ -1,0 +1,111 @@
+package install
+
+import (
+	"strings"
+)
+
+// IsToolguardCommand reports whether a hook command line runs toolguard's
+// hook: some word of it names a program called toolguard (in any directory,
+// with or without .exe) and the next word is "hook". Wrappers are allowed
+// (`env X=1 toolguard hook`, `/path/tee.sh log /bin/toolguard hook --provider
+// codex`); `toolguard check` or `toolguard-dev hook` are not toolguard hooks.
+func IsToolguardCommand(cmd string) bool {
+	words := splitWords(cmd)
+	for i := 0; i+1 < len(words); i++ {
+		if isToolguardProgram(words[i]) && words[i+1] == "hook" {
+			return true
+		}
+	}
+	return false
+}
+
+func isToolguardProgram(word string) bool {
+	base := word
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	base = strings.ToLower(base)
+	return base == "toolguard" || base == "toolguard.exe"
+}
+
+// splitWords splits a command line into words the way a POSIX shell would
+// for plain words and quoting ('…', "…", backslash). It expands nothing;
+// operators such as ; | && end a word and are dropped. Backslashes inside
+// double quotes are kept unless they escape ", \, $ or `, and outside quotes
+// unless they escape a blank, a quote or an operator, so Windows paths
+// survive. Good enough to recognize a program name, not to run anything.
+func splitWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	flush := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			inWord = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				cur.WriteString(s[i+1:])
+				i = len(s)
+				break
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case c == '"':
+			inWord = true
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+		case c == '\\' && i+1 < len(s) && strings.IndexByte(" \t\\'\"$`;|&()<>", s[i+1]) >= 0:
+			inWord = true
+			i++
+			cur.WriteByte(s[i])
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			flush()
+		case strings.IndexByte(";|&()<>", c) >= 0:
+			flush()
+		default:
+			inWord = true
+			cur.WriteByte(c)
+		}
+	}
+	flush()
+	return words
+}
+
+// joinWords renders an exec-form command (program and arguments, no shell)
+// as one shell-quoted command line, for display and recognition.
+func joinWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+func shellQuote(w string) string {
+	if w == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,+@%", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}

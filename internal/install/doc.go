@@ -1,0 +1,40 @@
+// Package install merges toolguard's hook entry into the settings or hook
+// files of the coding agents that run it (install and uninstall), and reports
+// which agents on a machine are guarded by it (doctor).
+//
+// Contract:
+//
+//   - The package never reads environment variables and never prints. The
+//     caller passes the home directory, the project directory and the exact
+//     hook command line; Install and Uninstall return a Result that describes
+//     what changed, for the caller to print.
+//   - A settings file is edited as a generic JSON value that keeps the key
+//     order of the existing file and its indentation (two spaces, a tab, or a
+//     compact one-line file) and line endings. Everything that is not
+//     toolguard's own handler is left as it was, modulo that formatting.
+//   - Toolguard's handler is recognized by its command line: a word naming a
+//     program called toolguard (any directory, optional .exe) followed by the
+//     word hook (IsToolguardCommand). A re-install with the same command is a
+//     no-op; with a different command the old command is replaced in place.
+//   - A file that does not parse (or that holds comments, or whose "hooks" has
+//     an unexpected type) is refused: the error names file:line:col and says
+//     that nothing was changed.
+//   - Before an existing file is modified, its bytes are copied to
+//     <file>.toolguard.bak (overwriting an earlier backup: the backup is always
+//     the file as it was just before toolguard's latest change) with the file's
+//     own mode. Writes are atomic (temporary file in the same directory, then
+//     rename); a symlinked settings file is written through to its target.
+//     Existing files keep their mode; new files are 0644 and new directories
+//     0755 (a new file holds only the hook entry, and project settings are
+//     often committed).
+//   - Uninstall removes only toolguard's handlers. A matcher group, an event
+//     array, the "hooks" object — and for Cursor and Copilot a then lonely
+//     "version" — are removed only when toolguard's removal emptied them.
+//     Copilot's toolguard.json is toolguard's own file and is deleted when
+//     nothing else is left in it; other files are never deleted.
+//
+// Limits: JSON with comments (Gemini accepts them) is read by the doctor but
+// never rewritten; Codex hooks are installed into hooks.json, never into
+// config.toml; the doctor cannot see Codex's hook trust state, Cursor's
+// third-party-hooks switch, or CODEX_HOME/COPILOT_HOME overrides.
+package install

@@ -1,0 +1,271 @@
+package install
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// AgentStatus is what Inspect found for one agent.
+type AgentStatus struct {
+	Agent         string   // provider name (claude-code, …) or opencode, cline
+	Detected      bool     // a user or project configuration of the agent exists
+	SettingsFiles []string // the settings and hook files that exist and were read
+	Guarded       bool     // a pre-tool hook of the agent runs `toolguard hook`
+	Commands      []string // the toolguard command lines found, each once
+	// Enforceable is false for agents a command hook cannot guard.
+	Enforceable bool
+	Note        string // caveats, unreadable files, disabled hooks; "" if none
+}
+
+// source is one file an agent reads hooks from, in the format of provider.
+type source struct {
+	path     string
+	provider string   // format used to read it
+	events   []string // pre-tool events that count as guarding
+	via      string   // non-empty: the file belongs to another agent (for notes)
+}
+
+type probe struct {
+	agent   string
+	detect  []string // directories or files whose existence means "detected"
+	sources []source
+	// thirdParty files count only as a note (Cursor's Claude-hooks switch
+	// cannot be seen from here).
+	thirdParty []source
+}
+
+// Inspect reports, for each of the six supported agents and for the agents
+// toolguard cannot guard (opencode, Cline), whether it is set up on this
+// machine and whether a pre-tool hook runs toolguard. home or project may be
+// "" to skip that side. Inspect never fails: unreadable files are named in
+// the Note.
+func Inspect(home, project string) []AgentStatus {
+	h := func(p string) string { return join(home, p) }
+	pr := func(p string) string { return join(project, p) }
+	claudeEv := []string{"PreToolUse"}
+	claudeFiles := func(provider string) []source {
+		return []source{
+			{h(".claude/settings.json"), provider, claudeEv, ""},
+			{pr(".claude/settings.json"), provider, claudeEv, ""},
+			{pr(".claude/settings.local.json"), provider, claudeEv, ""},
+		}
+	}
+	copilotEv := []string{"preToolUse", "PreToolUse"}
+	copilot := []source{}
+	for _, dir := range []string{pr(".github/hooks"), h(".copilot/hooks")} {
+		for _, f := range globJSON(dir) {
+			copilot = append(copilot, source{f, "copilot", copilotEv, ""})
+		}
+	}
+	for _, f := range []string{pr(".github/copilot/settings.json"), pr(".github/copilot/settings.local.json"), h(".copilot/settings.json")} {
+		copilot = append(copilot, source{f, "copilot", copilotEv, ""})
+	}
+	for _, s := range claudeFiles("claude-code") {
+		if s.path != h(".claude/settings.json") {
+			s.events, s.via = copilotEv, "Claude Code settings"
+			copilot = append(copilot, s)
+		}
+	}
+	cursorEv := []string{"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"}
+	probes := []probe{
+		{agent: "claude-code", detect: []string{h(".claude"), pr(".claude")}, sources: claudeFiles("claude-code")},
+		{agent: "codebuddy", detect: []string{h(".codebuddy"), pr(".codebuddy")}, sources: []source{
+			{h(".codebuddy/settings.json"), "codebuddy", claudeEv, ""},
+			{pr(".codebuddy/settings.json"), "codebuddy", claudeEv, ""},
+			{pr(".codebuddy/settings.local.json"), "codebuddy", claudeEv, ""},
+		}},
+		{agent: "codex", detect: []string{h(".codex"), pr(".codex")}, sources: []source{
+			{h(".codex/hooks.json"), "codex", claudeEv, ""},
+			{h(".codex/config.toml"), "codex", claudeEv, ""},
+			{pr(".codex/hooks.json"), "codex", claudeEv, ""},
+			{pr(".codex/config.toml"), "codex", claudeEv, ""},
+		}},
+		{agent: "gemini", detect: []string{h(".gemini"), pr(".gemini")}, sources: []source{
+			{h(".gemini/settings.json"), "gemini", []string{"BeforeTool"}, ""},
+			{pr(".gemini/settings.json"), "gemini", []string{"BeforeTool"}, ""},
+		}},
+		{agent: "cursor", detect: []string{h(".cursor"), pr(".cursor")}, sources: []source{
+			{h(".cursor/hooks.json"), "cursor", cursorEv, ""},
+			{pr(".cursor/hooks.json"), "cursor", cursorEv, ""},
+		}, thirdParty: claudeFiles("claude-code")},
+		{agent: "copilot", detect: []string{h(".copilot"), pr(".github/hooks"), pr(".github/copilot")}, sources: copilot},
+	}
+	var out []AgentStatus
+	for _, p := range probes {
+		out = append(out, p.run())
+	}
+	out = append(out, unguardable("opencode",
+		[]string{h(".config/opencode"), pr(".opencode"), pr("opencode.json"), pr("opencode.jsonc")},
+		"policy not enforced: opencode has no command hooks (needs a plugin)"))
+	out = append(out, unguardable("cline",
+		[]string{pr(".clinerules"), h("Documents/Cline")},
+		"policy not enforced: toolguard does not speak Cline's hook protocol"))
+	return out
+}
+
+func (p probe) run() AgentStatus {
+	st := AgentStatus{Agent: p.agent, Enforceable: true, Detected: anyExists(p.detect)}
+	var notes []string
+	disabled := false
+	for _, s := range p.sources {
+		if s.path == "" {
+			continue
+		}
+		data, err := readFileIfExists(s.path)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v", s.path, err))
+			continue
+		}
+		if data == nil {
+			continue
+		}
+		st.SettingsFiles = append(st.SettingsFiles, s.path)
+		root, err := parseSettings(s.provider, data)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s:%v", s.path, err))
+			continue
+		}
+		if why := hooksDisabled(p.agent, root); why != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s", s.path, why))
+			disabled = true
+		}
+		for _, r := range hooksIn(root) {
+			if !slices.Contains(s.events, r.event) || !IsToolguardCommand(r.command) {
+				continue
+			}
+			st.Guarded = true
+			if !slices.Contains(st.Commands, r.command) {
+				st.Commands = append(st.Commands, r.command)
+			}
+			if r.matcher != "" && r.matcher != "*" && r.matcher != ".*" {
+				notes = append(notes, fmt.Sprintf("%s: toolguard runs only for tools matching %q", s.path, r.matcher))
+			}
+			if s.via != "" {
+				notes = append(notes, fmt.Sprintf("guarded through %s (%s)", s.via, s.path))
+			}
+		}
+	}
+	if disabled {
+		st.Guarded = false
+	}
+	if st.Guarded && p.agent == "codex" {
+		notes = append(notes, "Codex runs the hook only after it is trusted in /hooks (not checked here)")
+	}
+	if !st.Guarded {
+		for _, s := range p.thirdParty {
+			data, err := readFileIfExists(s.path)
+			if err != nil || data == nil {
+				continue
+			}
+			if cmds, err := ExtractCommands(s.provider, data); err == nil && slices.ContainsFunc(cmds, IsToolguardCommand) {
+				notes = append(notes, fmt.Sprintf("%s runs toolguard, but Cursor uses it only when third-party hooks are enabled", s.path))
+				break
+			}
+		}
+	}
+	return finish(st, notes)
+}
+
+func finish(st AgentStatus, notes []string) AgentStatus {
+	var uniq []string
+	for _, n := range notes {
+		if !slices.Contains(uniq, n) {
+			uniq = append(uniq, n)
+		}
+	}
+	st.Note = strings.Join(uniq, "; ")
+	return st
+}
+
+// hooksDisabled returns why a settings file turns all hooks off, or "".
+func hooksDisabled(agent string, root *object) string {
+	switch agent {
+	case "claude-code", "codebuddy", "copilot":
+		if v, _ := root.get("disableAllHooks"); v == true {
+			return "disableAllHooks is true: no hook runs"
+		}
+	case "gemini":
+		v, _ := root.get("hooksConfig")
+		hc, ok := v.(*object)
+		if !ok {
+			return ""
+		}
+		if en, _ := hc.get("enabled"); en == false {
+			return "hooksConfig.enabled is false: no hook runs"
+		}
+		if d, _ := hc.get("disabled"); d != nil {
+			if arr, ok := d.([]any); ok && slices.Contains(arr, any("toolguard")) {
+				return `hooksConfig.disabled lists "toolguard"`
+			}
+		}
+	case "codex":
+		v, _ := root.get("features")
+		f, ok := v.(*object)
+		if !ok {
+			return ""
+		}
+		for _, k := range []string{"hooks", "codex_hooks"} {
+			if en, _ := f.get(k); en == false {
+				return fmt.Sprintf("[features] %s = false: no hook runs", k)
+			}
+		}
+	}
+	return ""
+}
+
+func unguardable(agent string, detect []string, note string) AgentStatus {
+	st := AgentStatus{Agent: agent, Detected: anyExists(detect)}
+	if st.Detected {
+		st.Note = note
+	}
+	return st
+}
+
+// join is filepath.Join that keeps "" meaning "no such side".
+func join(base, rel string) string {
+	if base == "" {
+		return ""
+	}
+	return filepath.Join(base, filepath.FromSlash(rel))
+}
+
+func anyExists(paths []string) bool {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// globJSON lists dir/*.json, sorted; none when dir is "" or missing. Backups
+// and editor leftovers do not end in .json and are skipped.
+func globJSON(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	m, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	slices.Sort(m)
+	return m
+}
+
+// readFileIfExists returns nil, nil for a missing file.
+func readFileIfExists(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, pe.Err // the caller names the file
+	}
+	return data, err
+}

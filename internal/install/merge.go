@@ -1,0 +1,513 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Options says which hook to install or remove, and where.
+type Options struct {
+	Provider string // claude-code (or claude), codebuddy, codex, gemini, cursor, copilot
+	Scope    string // "project" (default) or "user"
+	Dir      string // project directory, for the project scope
+	Home     string // home directory, for the user scope
+	// Command is the hook command line to install, for example
+	// `/usr/local/bin/toolguard hook --provider codex`. The caller quotes
+	// paths with spaces. Uninstall ignores it and removes every toolguard
+	// hook of the file.
+	Command string
+	DryRun  bool // compute and describe the change, write nothing
+}
+
+// Result describes what Install or Uninstall did (or, with DryRun, would do).
+type Result struct {
+	File    string // the settings file
+	Changed bool   // the file was (or would be) written, created or deleted
+	Backup  string // the backup written before the change, "" if none
+	// Summary is one human-readable line per change ("add PreToolUse hook:
+	// …", "replace …", "remove …"), or a line saying nothing changed.
+	Summary string
+	Notes   []string // what the user must still do (trust prompts, restarts)
+}
+
+// BackupSuffix is appended to a settings file's name for its backup.
+const BackupSuffix = ".toolguard.bak"
+
+// Install merges toolguard's hook into the provider's settings file. See the
+// package documentation for what is kept, backed up and refused.
+func Install(o Options) (Result, error) {
+	a, err := lookup(o.Provider)
+	if err != nil {
+		return Result{}, err
+	}
+	if !IsToolguardCommand(o.Command) {
+		return Result{}, fmt.Errorf("hook command %q does not run `toolguard hook`", o.Command)
+	}
+	file, err := a.path(o.Scope, o.Dir, o.Home)
+	if err != nil {
+		return Result{}, err
+	}
+	scope := o.Scope
+	if scope == "" {
+		scope = ScopeProject
+	}
+	res := Result{File: file, Notes: a.notes(scope)}
+	doc, err := readDoc(file)
+	if err != nil {
+		return res, err
+	}
+	root := doc.root
+	if root == nil {
+		root = &object{}
+	}
+	var log changeLog
+	if doc.data == nil {
+		log.add("create %s", file)
+	}
+	hooks, err := hooksObject(root, file, true)
+	if err != nil {
+		return res, err
+	}
+	if a.flat {
+		if _, ok := root.get("version"); !ok {
+			root.members = append([]member{{"version", num(1)}}, root.members...)
+			log.add("set version 1")
+		}
+	}
+	for _, ev := range a.events {
+		if err := installEvent(a, hooks, ev, o.Command, file, &log); err != nil {
+			return res, err
+		}
+	}
+	if a.name == "codex" {
+		res.Notes = append(res.Notes, codexTOMLNotes(filepath.Join(filepath.Dir(file), "config.toml"))...)
+	}
+	if len(log.lines) == 0 {
+		res.Summary = fmt.Sprintf("toolguard hook already installed in %s", file)
+		return res, nil
+	}
+	res.Changed = true
+	res.Summary = log.String()
+	if o.DryRun {
+		return res, nil
+	}
+	res.Backup, err = doc.write(root, false)
+	return res, err
+}
+
+// Uninstall removes every toolguard hook from the provider's settings file,
+// leaving all other content in place.
+func Uninstall(o Options) (Result, error) {
+	a, err := lookup(o.Provider)
+	if err != nil {
+		return Result{}, err
+	}
+	file, err := a.path(o.Scope, o.Dir, o.Home)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{File: file}
+	doc, err := readDoc(file)
+	if err != nil {
+		return res, err
+	}
+	notInstalled := fmt.Sprintf("toolguard hook not installed in %s", file)
+	if doc.root == nil {
+		res.Summary = notInstalled
+		return res, nil
+	}
+	root := doc.root
+	hooks, err := hooksObject(root, file, false)
+	if err != nil {
+		return res, err
+	}
+	if hooks == nil {
+		res.Summary = notInstalled
+		return res, nil
+	}
+	var log changeLog
+	for _, m := range append([]member(nil), hooks.members...) {
+		arr, ok := m.val.([]any)
+		if !ok {
+			continue
+		}
+		kept, touched := filterEvent(arr, func(h *object) (any, bool) {
+			for _, c := range handlerCommands(h) {
+				if IsToolguardCommand(c) {
+					log.add("remove %s hook: %s", m.key, c)
+					return nil, true
+				}
+			}
+			return h, false
+		})
+		switch {
+		case !touched:
+		case len(kept) == 0:
+			hooks.del(m.key) // toolguard's removal emptied the event
+		default:
+			hooks.set(m.key, kept)
+		}
+	}
+	if len(log.lines) == 0 {
+		res.Summary = notInstalled
+		return res, nil
+	}
+	if hooks.len() == 0 {
+		root.del("hooks")
+		if v, ok := root.get("version"); a.flat && ok && root.len() == 1 && fmt.Sprint(v) == "1" {
+			root.del("version")
+		}
+	}
+	remove := a.owned && root.len() == 0
+	if remove {
+		log.add("delete %s (nothing else left in it)", file)
+	}
+	res.Changed = true
+	res.Summary = log.String()
+	if o.DryRun {
+		return res, nil
+	}
+	res.Backup, err = doc.write(root, remove)
+	return res, err
+}
+
+// installEvent makes hooks[event] hold exactly one toolguard handler running
+// cmd: the first existing one is updated in place, later ones are removed,
+// and a new entry is appended when there is none.
+func installEvent(a *agent, hooks *object, event, cmd, file string, log *changeLog) error {
+	var arr []any
+	if v, ok := hooks.get(event); ok {
+		var isArr bool
+		if arr, isArr = v.([]any); !isArr {
+			return fmt.Errorf("%s: \"hooks\".%s is %s, want an array; nothing was changed", file, event, kindOf(v))
+		}
+	}
+	found := false
+	kept, touched := filterEvent(arr, func(h *object) (any, bool) {
+		cmds := handlerCommands(h)
+		var old string
+		for _, c := range cmds {
+			if IsToolguardCommand(c) {
+				old = c
+				break
+			}
+		}
+		if old == "" {
+			return h, false
+		}
+		if found {
+			log.add("remove duplicate %s hook: %s", event, old)
+			return nil, true
+		}
+		found = true
+		if nh, changed := retarget(a, h, cmd); changed {
+			log.add("replace %s hook: %s -> %s", event, old, cmd)
+			return nh, true
+		}
+		return h, false
+	})
+	if !found {
+		entry := any(a.handler(cmd))
+		if !a.flat {
+			g := &object{}
+			if a.matcher != "" {
+				g.set("matcher", a.matcher)
+			}
+			g.set("hooks", []any{entry})
+			entry = g
+		}
+		kept = append(kept, entry)
+		log.add("add %s hook: %s", event, cmd)
+		touched = true
+	}
+	if touched {
+		hooks.set(event, kept)
+	}
+	return nil
+}
+
+// retarget points a toolguard handler at cmd. Shell-string fields that run
+// toolguard are rewritten in place (other fields, such as a timeout the user
+// tuned, stay); an exec-form handler (exec/args) is replaced whole.
+func retarget(a *agent, h *object, cmd string) (any, bool) {
+	_, hasExec := h.get("exec")
+	_, hasArgs := h.get("args")
+	if hasExec || hasArgs {
+		return a.handler(cmd), true
+	}
+	changed := false
+	for _, k := range []string{"command", "bash", "powershell"} {
+		if s, ok := stringField(h, k); ok && IsToolguardCommand(s) && s != cmd {
+			h.set(k, cmd)
+			changed = true
+		}
+	}
+	return h, changed
+}
+
+// filterEvent walks the entries of one event array — handlers, or matcher
+// groups holding handlers under "hooks" — and lets f keep (possibly
+// replaced) or drop each handler. A group that f empties is dropped; groups
+// that were already empty, and entries that are not objects, are kept.
+func filterEvent(arr []any, f func(h *object) (any, bool)) ([]any, bool) {
+	out := make([]any, 0, len(arr))
+	touched := false
+	for _, e := range arr {
+		o, ok := e.(*object)
+		if !ok {
+			out = append(out, e)
+			continue
+		}
+		if inner, isGroup := groupHandlers(o); isGroup {
+			var keep []any
+			groupTouched := false
+			for _, he := range inner {
+				h, ok := he.(*object)
+				if !ok {
+					keep = append(keep, he)
+					continue
+				}
+				nh, t := f(h)
+				groupTouched = groupTouched || t
+				if nh != nil {
+					keep = append(keep, nh)
+				}
+			}
+			if groupTouched {
+				touched = true
+				if len(keep) == 0 {
+					continue
+				}
+				o.set("hooks", keep)
+			}
+			out = append(out, o)
+			continue
+		}
+		nh, t := f(o)
+		touched = touched || t
+		if nh != nil {
+			out = append(out, nh)
+		}
+	}
+	return out, touched
+}
+
+// groupHandlers returns the handlers of a matcher group, and whether o is a
+// group at all (it has a "hooks" array).
+func groupHandlers(o *object) ([]any, bool) {
+	v, ok := o.get("hooks")
+	if !ok {
+		return nil, false
+	}
+	arr, ok := v.([]any)
+	return arr, ok
+}
+
+// handlerCommands returns the command lines one handler runs: "command"
+// (joined with "args" in exec form), "bash", "powershell", or "exec"+"args".
+func handlerCommands(h *object) []string {
+	var out []string
+	addArgs := func(prog string) string {
+		words := []string{prog}
+		if v, ok := h.get("args"); ok {
+			if arr, ok := v.([]any); ok && len(arr) > 0 {
+				for _, a := range arr {
+					if s, ok := a.(string); ok {
+						words = append(words, s)
+					}
+				}
+				return joinWords(words)
+			}
+		}
+		return prog
+	}
+	if s, ok := stringField(h, "exec"); ok {
+		out = append(out, addArgs(s))
+	}
+	if s, ok := stringField(h, "command"); ok {
+		out = append(out, addArgs(s))
+	}
+	for _, k := range []string{"bash", "powershell"} {
+		if s, ok := stringField(h, k); ok && !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func stringField(o *object, key string) (string, bool) {
+	v, ok := o.get(key)
+	if !ok {
+		return "", false
+	}
+	s, ok := v.(string)
+	return s, ok
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hooksObject returns root's "hooks" object, creating it when create is set.
+func hooksObject(root *object, file string, create bool) (*object, error) {
+	v, ok := root.get("hooks")
+	if !ok {
+		if !create {
+			return nil, nil
+		}
+		h := &object{}
+		root.set("hooks", h)
+		return h, nil
+	}
+	h, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf("%s: \"hooks\" is %s, want an object; nothing was changed", file, kindOf(v))
+	}
+	return h, nil
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case *object:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}
+
+type changeLog struct{ lines []string }
+
+func (l *changeLog) add(format string, args ...any) {
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+func (l *changeLog) String() string { return strings.Join(l.lines, "\n") }
+
+// document is a settings file as read from disk.
+type document struct {
+	path  string // the file to write (a symlink's target)
+	data  []byte // nil when the file does not exist
+	mode  fs.FileMode
+	style style
+	root  *object // nil when the file does not exist
+}
+
+// readDoc reads and parses a settings file. A missing file is an empty
+// document; a file that is empty or only blanks counts as "{}".
+func readDoc(file string) (*document, error) {
+	d := &document{path: file, style: defaultStyle, mode: 0o644}
+	if target, err := filepath.EvalSymlinks(file); err == nil {
+		d.path = target
+	}
+	fi, err := os.Stat(d.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return d, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v; nothing was changed", file, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file; nothing was changed", file)
+	}
+	data, err := os.ReadFile(d.path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v; nothing was changed", file, err)
+	}
+	d.data = data
+	d.mode = fi.Mode().Perm()
+	d.style = detectStyle(data)
+	if len(bytes.TrimSpace(data)) == 0 {
+		d.root = &object{}
+		return d, nil
+	}
+	v, err := decodeJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%v; nothing was changed", file, err)
+	}
+	root, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf("%s: top-level value is %s, want an object; nothing was changed", file, kindOf(v))
+	}
+	d.root = root
+	return d, nil
+}
+
+// write backs up the existing file, then atomically replaces it with root
+// (or deletes it when remove is set). It returns the backup's path.
+func (d *document) write(root *object, remove bool) (string, error) {
+	backup := ""
+	if d.data != nil {
+		backup = d.path + BackupSuffix
+		if err := writeAtomic(backup, d.data, d.mode); err != nil {
+			return "", fmt.Errorf("%s: writing backup: %v; nothing was changed", d.path, err)
+		}
+	}
+	if remove {
+		if err := os.Remove(d.path); err != nil {
+			return backup, fmt.Errorf("%s: %v", d.path, err)
+		}
+		return backup, nil
+	}
+	out, err := encodeJSON(root, d.style)
+	if err != nil {
+		return backup, fmt.Errorf("%s: %v; nothing was changed", d.path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
+		return backup, fmt.Errorf("%s: %v; nothing was changed", d.path, err)
+	}
+	if err := writeAtomic(d.path, out, d.mode); err != nil {
+		return backup, fmt.Errorf("%s: %v; nothing was changed", d.path, err)
+	}
+	return backup, nil
+}
+
+// writeAtomic writes data to a temporary file beside path and renames it
+// over path, so a reader sees the old or the new file, never half of one.
+func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
