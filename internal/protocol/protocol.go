@@ -24,3 +24,56 @@ type Reply struct {
 	Stderr   []byte
 	ExitCode int
 }
+
+// DecodeOptions carries what a codec needs from the environment to
+// normalize a call. The protocol package reads no environment itself: the
+// caller (cmd) fills these in.
+type DecodeOptions struct {
+	// Home is the user's home directory, used to expand "~" and "~/…" in
+	// tool paths. Empty leaves such paths unexpanded.
+	Home string
+}
+
+// optionDecoder is implemented by every codec of this package; DecodeWith
+// uses it to pass options through the options-free Codec interface.
+type optionDecoder interface {
+	decode(payload []byte, o DecodeOptions) (call.Call, error)
+}
+
+// DecodeWith decodes payload with c, using o to normalize paths.
+// c.Decode(payload) is DecodeWith(c, payload, DecodeOptions{}).
+func DecodeWith(c Codec, payload []byte, o DecodeOptions) (call.Call, error) {
+	if d, ok := c.(optionDecoder); ok {
+		return d.decode(payload, o)
+	}
+	return c.Decode(payload)
+}
+
+// callEncoder is implemented by codecs whose reply depends on the call
+// (Cursor's beforeReadFile accepts only a bare permission).
+type callEncoder interface {
+	encodeCall(cl call.Call, v call.Verdict) Reply
+}
+
+// EncodeFor encodes v as the reply to the decoded call cl. Prefer it to
+// c.Encode when the call is known: a few events take a narrower reply
+// (PROTOCOLS §5.3). For every other codec and event it is c.Encode(v).
+func EncodeFor(c Codec, cl call.Call, v call.Verdict) Reply {
+	if e, ok := c.(callEncoder); ok {
+		return e.encodeCall(cl, v)
+	}
+	return c.Encode(v)
+}
+
+// ErrorReply is the fail-closed reply for an internal error or a payload
+// that could not be decoded: c's ordinary deny with reason (exit 0, the
+// documented blocking form for every agent), plus reason on stderr for a
+// human reading the hook log. A nil c means the universal codec.
+func ErrorReply(c Codec, reason string) Reply {
+	if c == nil {
+		c = universalCodec{}
+	}
+	r := c.Encode(call.Verdict{Decision: call.Deny, Reason: reason})
+	r.Stderr = []byte(reasonOr(reason, call.Deny) + "\n")
+	return r
+}

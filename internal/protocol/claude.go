@@ -1,0 +1,89 @@
+package protocol
+
+import (
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+// Provider names, as used with --provider and in call.Call.Provider.
+const (
+	NameClaude    = "claude-code"
+	NameCodeBuddy = "codebuddy"
+	NameCodex     = "codex"
+	NameGemini    = "gemini"
+	NameCursor    = "cursor"
+	NameCopilot   = "copilot"
+	NameUniversal = "universal"
+)
+
+// claudeCodec speaks Claude Code's PreToolUse dialect (PROTOCOLS §1) and,
+// with name "codebuddy", CodeBuddy Code's, which is the same on the wire
+// for everything toolguard reads and writes (§2).
+type claudeCodec struct{ name string }
+
+func (k claudeCodec) Name() string      { return k.name }
+func (k claudeCodec) SupportsAsk() bool { return true }
+
+func (k claudeCodec) Decode(payload []byte) (call.Call, error) {
+	return k.decode(payload, DecodeOptions{})
+}
+
+func (k claudeCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
+	return decodeHook(k.name, payload, o, inputObject)
+}
+
+// decodeHook decodes the snake_case payload shared by Claude Code,
+// CodeBuddy and Codex: session_id, cwd, hook_event_name, permission_mode,
+// tool_name, tool_input.
+func decodeHook(provider string, payload []byte, o DecodeOptions, mode inputMode) (call.Call, error) {
+	obj, err := parseObject(payload)
+	if err != nil {
+		return call.Call{}, err
+	}
+	tool, err := obj.requireString("tool_name")
+	if err != nil {
+		return call.Call{}, err
+	}
+	in, err := obj.input("tool_input", mode)
+	if err != nil {
+		return call.Call{}, err
+	}
+	c := call.Call{
+		Provider:       provider,
+		Event:          obj.str("hook_event_name"),
+		SessionID:      obj.str("session_id"),
+		Cwd:            cleanCwd(obj.str("cwd")),
+		Tool:           tool,
+		PermissionMode: obj.str("permission_mode"),
+		Input:          in.raw,
+	}
+	classify(&c, in, pather{cwd: c.Cwd, home: o.Home})
+	return c, nil
+}
+
+// claudeReply is Claude Code's PreToolUse reply. Continue and StopReason
+// stop the whole turn (PROTOCOLS §1.3; CodeBuddy §2 accepts both keys).
+type claudeReply struct {
+	HookSpecificOutput claudeOutput `json:"hookSpecificOutput"`
+	Continue           *bool        `json:"continue,omitempty"`
+	StopReason         string       `json:"stopReason,omitempty"`
+}
+
+// Encode: pass → nothing; allow/ask/deny → hookSpecificOutput with that
+// permissionDecision (a reason is always given for ask and deny). StopTurn
+// on a deny adds "continue":false and "stopReason"; the deny stays, so the
+// tool is blocked whether or not the turn ends.
+func (k claudeCodec) Encode(v call.Verdict) Reply {
+	d := decision(v.Decision)
+	switch d {
+	case call.Pass:
+		return noReply()
+	case call.Allow:
+		return jsonReply(claudeReply{HookSpecificOutput: preToolUse(d, v.Reason)})
+	}
+	r := claudeReply{HookSpecificOutput: preToolUse(d, reasonOr(v.Reason, d))}
+	if d == call.Deny && v.StopTurn {
+		stop := false
+		r.Continue, r.StopReason = &stop, stopReason(v)
+	}
+	return jsonReply(r)
+}

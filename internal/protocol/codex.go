@@ -1,0 +1,38 @@
+package protocol
+
+import (
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+// codexCodec speaks Codex CLI's PreToolUse dialect (PROTOCOLS §3). The
+// payload is Claude's plus turn_id and model; apply_patch carries a patch.
+type codexCodec struct{}
+
+func (codexCodec) Name() string { return NameCodex }
+
+// SupportsAsk is false: Codex rejects permissionDecision "ask" as
+// unsupported and fails open (PROTOCOLS §3.4).
+func (codexCodec) SupportsAsk() bool { return false }
+
+func (k codexCodec) Decode(payload []byte) (call.Call, error) {
+	return k.decode(payload, DecodeOptions{})
+}
+
+// decode accepts a bare string tool_input (the raw patch of apply_patch)
+// besides the documented {"command": patch}.
+func (codexCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
+	return decodeHook(NameCodex, payload, o, inputObjectOrText)
+}
+
+// Encode: pass and allow → nothing (a bare allow is "unsupported" and only
+// logged as a failed hook, §3.4); deny and ask → the documented deny with a
+// non-empty reason (Codex ignores a deny without one). Codex has no ask, so
+// an ask that reaches Encode is a deny. continue/stopReason are never
+// written: Codex treats them as unsupported for PreToolUse and fails open.
+func (codexCodec) Encode(v call.Verdict) Reply {
+	d := decision(v.Decision)
+	if d == call.Pass || d == call.Allow {
+		return noReply()
+	}
+	return jsonReply(claudeReply{HookSpecificOutput: preToolUse(call.Deny, reasonOr(v.Reason, d))})
+}

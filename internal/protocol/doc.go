@@ -1,0 +1,104 @@
+// Package protocol holds one codec per agent dialect: it decodes an agent's
+// PreToolUse-style hook payload into a provider-neutral call.Call and
+// encodes a call.Verdict into the exact reply bytes and exit code that
+// agent understands. Section numbers (§) refer to PROTOCOLS.md, the wire
+// contract this package follows.
+//
+// The package knows only the standard library and internal/call. It reads
+// no environment, does no I/O and prints nothing: the home directory used
+// to expand "~" comes in through DecodeOptions (DecodeWith), and replies
+// are returned as a Reply for the caller to write.
+//
+// # Decoding
+//
+// Decoding is lenient: unknown fields are ignored, and fields toolguard
+// does not depend on are read only when they have the expected type. It
+// fails — with a *DecodeError carrying a byte offset where there is one —
+// only when the payload is not a usable tool call: empty or whitespace,
+// not JSON, truncated, not an object, no tool name (or, for Cursor's
+// shell and read events, no command or file_path), or tool input that is
+// not an object. Decode never panics.
+//
+// Every tool name is mapped to a call.Kind with one table shared by all
+// dialects (their names do not collide). Paths are made absolute and
+// clean: "~" is expanded with DecodeOptions.Home, relative paths are
+// joined to the payload's cwd, and Windows-style paths (C:\…, \\server\…,
+// any backslash) are left as given. Codex apply_patch paths come from the
+// patch headers (Add/Update File: write, Delete File: delete, Move to:
+// write, and the moved file's old path becomes a delete). Search tools put
+// the searched directory in Paths and glob filters in Patterns; a grep
+// regex is not a path pattern and stays only in Input.
+//
+// # Dialects
+//
+// claude-code (§1), alias claude. Decodes session_id, cwd,
+// hook_event_name, permission_mode, tool_name, tool_input. Replies
+// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":
+// D,"permissionDecisionReason":R}} with exit 0 for allow, ask and deny.
+// A deny with StopTurn adds "continue":false and "stopReason" (the turn
+// ends; the deny still blocks the tool). Ask is native.
+//
+// codebuddy (§2). Same payload (plus call_id) and the same replies as
+// Claude Code; CodeBuddy accepts continue/stopReason too.
+//
+// codex (§3). Claude's payload plus turn_id and model; the write/edit tool
+// is apply_patch with the raw patch in tool_input.command (patch and input
+// keys, or a bare string, are accepted too). Deny is Claude's deny form
+// with a reason that is never empty (Codex ignores a deny without one).
+// Allow is written as nothing: a bare permissionDecision "allow" is
+// "unsupported" in Codex, logged as a failed hook and ignored, so silence
+// says the same thing without the error. Codex has no ask (SupportsAsk is
+// false; an ask that reaches Encode is written as a deny), and
+// continue/stopReason are never written because Codex treats them as
+// unsupported for PreToolUse and fails open.
+//
+// gemini (§4). Decodes BeforeTool payloads; MCP tools use mcp_context
+// (server_name, tool_name) when present, else the mcp_<server>_<tool>
+// name; web_fetch's URL is the first http(s) URL in its prompt. Replies
+// {"decision":"deny","reason":R}, {"decision":"ask","reason":R,
+// "systemMessage":R} (the dialog shows systemMessage; ask is implemented
+// but undocumented), {"decision":"allow"}; always exit 0, since Gemini
+// reads stdout JSON whatever the exit code. StopTurn on a deny adds
+// "continue":false and "stopReason": Gemini checks it before the deny and
+// stops the agent loop; the tool does not run either way.
+//
+// cursor (§5). Decodes preToolUse (tool_name, tool_input),
+// beforeShellExecution (command), beforeMCPExecution (tool_name, tool_input
+// as an object or a JSON string; the server is "server", else url, else the
+// launch command) and beforeReadFile (file_path). SessionID is
+// conversation_id, ProjectDir is workspace_roots[0] (also the cwd when the
+// event has none). Replies {"permission":P,"user_message":R,
+// "agent_message":R} in snake_case only — Cursor blocks on a schema
+// mismatch — exit 0. beforeReadFile honours only permission allow|deny:
+// EncodeFor writes the bare permission there and turns ask into deny.
+//
+// copilot (§6). Decodes both payload modes: camelCase (sessionId, cwd,
+// toolName, toolArgs as an object or a JSON-encoded string; runtime tool
+// names bash, view, create, edit, …) and PascalCase (session_id,
+// tool_name, tool_input; Claude tool names), plus preMcpToolCall
+// (serverName, toolName, arguments). A dashed unknown tool name is taken
+// as <server>-<tool> MCP. Replies the flat {"permissionDecision":D,
+// "permissionDecisionReason":R}, exit 0.
+//
+// universal, for an unknown agent (Detect's fallback). Decodes either the
+// snake_case or the camelCase shape. Deny and ask are one object carrying
+// both {"decision":"block","reason":R} and Claude's hookSpecificOutput
+// deny — the reply observed to block in every agent tested
+// (e2e-reference/hooks/universal-deny.json). Allow is written as nothing:
+// no allow form is safe to send to an agent whose dialect is unknown.
+//
+// # Pass, reasons and errors
+//
+// Pass is no output and exit 0 for every codec: the agent's own permission
+// flow decides. A deny or ask with an empty reason gets a default one. An
+// out-of-range Decision is encoded as deny.
+//
+// For internal errors and undecodable payloads, ErrorReply encodes an
+// ordinary deny through the codec (exit 0 — the documented blocking form
+// for every agent, including Codex and Gemini where exit 2 mixed with JSON
+// is not advised, §8.4) and also writes the reason to stderr for humans.
+// Stderr cannot change the outcome: Gemini reads it only when stdout is
+// empty, and the others read it only on a non-zero exit. §8.5 suggests
+// exit 2 + stderr as the fail-closed path; a JSON deny on exit 0 blocks in
+// the same agents and keeps one reply shape per agent.
+package protocol

@@ -1,0 +1,74 @@
+package protocol
+
+import (
+	"strings"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+// Headers of the apply_patch format (Codex; PROTOCOLS §3.3).
+const (
+	patchAdd    = "*** Add File:"
+	patchUpdate = "*** Update File:"
+	patchDelete = "*** Delete File:"
+	patchMoveTo = "*** Move to:"
+)
+
+// patchPaths returns every path an apply_patch body names: Add File and
+// Update File are writes, Delete File a delete, and Move to is a write of
+// the new path that turns the moved file's old path into a delete.
+// Header lines are recognised after leading whitespace, so that a patch
+// the agent would accept leniently cannot hide a path. Duplicates are
+// dropped; the order is the patch's.
+func patchPaths(body string, pt pather) []call.Path {
+	var out []call.Path
+	lastUpdate := -1 // index in out of the most recent Update File
+	for line := range strings.SplitSeq(body, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "*** ") {
+			continue
+		}
+		var op call.Op
+		var p string
+		switch {
+		case strings.HasPrefix(line, patchAdd):
+			op, p = call.OpWrite, line[len(patchAdd):]
+		case strings.HasPrefix(line, patchUpdate):
+			op, p = call.OpWrite, line[len(patchUpdate):]
+		case strings.HasPrefix(line, patchDelete):
+			op, p = call.OpDelete, line[len(patchDelete):]
+		case strings.HasPrefix(line, patchMoveTo):
+			op, p = call.OpWrite, line[len(patchMoveTo):]
+		default:
+			continue
+		}
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if strings.HasPrefix(line, patchMoveTo) && lastUpdate >= 0 {
+			out[lastUpdate].Op = call.OpDelete
+		}
+		lastUpdate = -1
+		if strings.HasPrefix(line, patchUpdate) {
+			lastUpdate = len(out)
+		}
+		out = append(out, call.Path{Path: pt.abs(p), Op: op})
+	}
+	return dedupPaths(out)
+}
+
+func dedupPaths(ps []call.Path) []call.Path {
+	if len(ps) < 2 {
+		return ps
+	}
+	seen := make(map[call.Path]bool, len(ps))
+	out := ps[:0]
+	for _, p := range ps {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}

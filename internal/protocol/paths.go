@@ -1,0 +1,77 @@
+package protocol
+
+import (
+	"path"
+	"strings"
+)
+
+// pather makes the paths a tool names absolute and clean.
+type pather struct {
+	cwd  string // the call's working directory, as the payload gives it
+	home string // DecodeOptions.Home; "" leaves ~ unexpanded
+}
+
+// isWindowsPath reports whether p is written Windows-style: a drive letter
+// (C:\x, C:/x, C:), a UNC or device path (\\server\share), or any backslash.
+// Such paths are left exactly as given.
+func isWindowsPath(p string) bool {
+	if len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z') {
+		return true
+	}
+	return strings.Contains(p, `\`)
+}
+
+// abs returns p absolute and cleaned:
+//   - "" stays "";
+//   - Windows-style paths are returned as given, except that a relative one
+//     is joined to a Windows-style cwd with a backslash;
+//   - "~" and "~/…" are expanded with home when it is known ("~user" forms
+//     are not expanded and stay as given, cleaned);
+//   - other relative paths are joined to cwd when cwd is an absolute
+//     slash path; with no usable cwd they stay relative, cleaned.
+func (pt pather) abs(p string) string {
+	if p == "" {
+		return ""
+	}
+	if isWindowsPath(p) {
+		if isWindowsPath(pt.cwd) && !windowsAbs(p) {
+			return strings.TrimRight(pt.cwd, `\/`) + `\` + p
+		}
+		return p
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if pt.home == "" || !path.IsAbs(pt.home) {
+			return path.Clean(p)
+		}
+		return path.Join(pt.home, p[1:])
+	}
+	if strings.HasPrefix(p, "~") {
+		return path.Clean(p)
+	}
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	if isWindowsPath(pt.cwd) {
+		return strings.TrimRight(pt.cwd, `\/`) + `\` + p
+	}
+	if path.IsAbs(pt.cwd) {
+		return path.Join(pt.cwd, p)
+	}
+	return path.Clean(p)
+}
+
+func windowsAbs(p string) bool {
+	if len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') {
+		return true
+	}
+	return strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/")
+}
+
+// cleanCwd tidies the payload's cwd: a slash path is cleaned, anything
+// else is kept as given.
+func cleanCwd(cwd string) string {
+	if cwd == "" || isWindowsPath(cwd) || !path.IsAbs(cwd) {
+		return cwd
+	}
+	return path.Clean(cwd)
+}

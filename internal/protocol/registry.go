@@ -1,0 +1,91 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+)
+
+// codecs are the named agent codecs, in the order Names lists them.
+var codecs = []Codec{
+	claudeCodec{name: NameClaude},
+	claudeCodec{name: NameCodeBuddy},
+	codexCodec{},
+	geminiCodec{},
+	cursorCodec{},
+	copilotCodec{},
+}
+
+// aliases are extra names Lookup accepts.
+var aliases = map[string]string{"claude": NameClaude}
+
+// Names returns the provider names of the agent codecs: claude-code,
+// codebuddy, codex, gemini, cursor, copilot. Lookup also accepts the alias
+// "claude" and "universal".
+func Names() []string {
+	names := make([]string, len(codecs))
+	for i, c := range codecs {
+		names[i] = c.Name()
+	}
+	return names
+}
+
+// Lookup returns the codec named name (case-insensitive): a provider name,
+// the alias "claude", or "universal".
+func Lookup(name string) (Codec, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if a, ok := aliases[n]; ok {
+		n = a
+	}
+	for _, c := range codecs {
+		if c.Name() == n {
+			return c, nil
+		}
+	}
+	if n == NameUniversal {
+		return universalCodec{}, nil
+	}
+	return nil, fmt.Errorf("unknown provider %q (want %s, claude, or universal)", name, strings.Join(Names(), ", "))
+}
+
+// Detect picks the codec whose agent sent payload, by the heuristics of
+// PROTOCOLS §8.1, checked in this order:
+//
+//   - turn_id → codex
+//   - hook_event_name "BeforeTool", or mcp_context → gemini
+//   - toolName or toolArgs → copilot (camelCase)
+//   - a Cursor event name (beforeShellExecution, beforeMCPExecution,
+//     beforeReadFile, preToolUse), conversation_id, workspace_roots or
+//     cursor_version → cursor
+//   - call_id, or a transcript_path under .codebuddy/ → codebuddy
+//   - hook_event_name "PreToolUse" with a string timestamp and no
+//     tool_use_id → copilot (PascalCase)
+//   - hook_event_name "PreToolUse", or tool_name with tool_use_id → claude-code
+//
+// Anything else — not JSON, not an object, an unknown shape — gets the
+// universal codec, whose Decode reports what is wrong and whose deny
+// blocks in every agent. Explicit --provider beats Detect: shapes overlap.
+func Detect(payload []byte) Codec {
+	obj, err := parseObject(payload)
+	if err != nil {
+		return universalCodec{}
+	}
+	event := obj.str("hook_event_name")
+	switch {
+	case obj.has("turn_id"):
+		return codexCodec{}
+	case event == "BeforeTool" || obj.has("mcp_context"):
+		return geminiCodec{}
+	case obj.has("toolName") || obj.has("toolArgs"):
+		return copilotCodec{}
+	case event == cursorPreToolUse || event == cursorBeforeShell || event == cursorBeforeMCP || event == cursorBeforeReadFile,
+		obj.has("conversation_id"), obj.has("workspace_roots"), obj.has("cursor_version"):
+		return cursorCodec{}
+	case obj.has("call_id") || strings.Contains(strings.ReplaceAll(obj.str("transcript_path"), `\`, "/"), "/.codebuddy/"):
+		return claudeCodec{name: NameCodeBuddy}
+	case event == "PreToolUse" && jsonType(obj.fields["timestamp"]) == "string" && !obj.has("tool_use_id"):
+		return copilotCodec{}
+	case event == "PreToolUse", obj.has("tool_name") && obj.has("tool_use_id"):
+		return claudeCodec{name: NameClaude}
+	}
+	return universalCodec{}
+}
