@@ -76,7 +76,9 @@ func Install(o Options) (Result, error) {
 	if a.flat {
 		if _, ok := root.get("version"); !ok {
 			root.members = append([]member{{"version", num(1)}}, root.members...)
-			log.add("set version 1")
+			if doc.data != nil {
+				log.add("set version 1")
+			}
 		}
 	}
 	for _, ev := range a.events {
