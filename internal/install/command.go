@@ -30,7 +30,7 @@ func isToolguardProgram(word string) bool {
 
 // splitWords splits a command line into words the way a POSIX shell would
 // for plain words and quoting ('…', "…", backslash). It expands nothing;
-// operators such as ; | && end a word and are dropped. Backslashes inside
+// each operator character (; | & ( ) < >) is a word of its own. Backslashes inside
 // double quotes are kept unless they escape ", \, $ or `, and outside quotes
 // unless they escape a blank, a quote or an operator, so Windows paths
 // survive. Good enough to recognize a program name, not to run anything.
@@ -74,6 +74,7 @@ func splitWords(s string) []string {
 			flush()
 		case strings.IndexByte(";|&()<>", c) >= 0:
 			flush()
+			words = append(words, string(c)) // keeps "a;b" from reading as "a b"
 		default:
 			inWord = true
 			cur.WriteByte(c)

@@ -104,16 +104,16 @@ func decodeJSON(data []byte) (any, error) {
 			return v, nil
 		}
 	}
+	// The streaming decoder's offsets are approximate; the one-shot scanner
+	// behind json.Unmarshal reports the offending byte exactly.
 	off := dec.InputOffset()
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		off = syn.Offset - 1
-		if off < 0 {
-			off = 0
-		}
-	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+	var syn *json.SyntaxError
+	if errors.As(json.Unmarshal(data, new(any)), &syn) {
+		off = max(syn.Offset-1, 0)
+		msg = syn.Error()
+	}
+	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) || strings.HasPrefix(msg, "unexpected end") {
 		msg = "unexpected end of JSON input"
 		off = int64(len(data))
 	} else if int(off) < len(data) && data[off] == '/' {

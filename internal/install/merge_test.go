@@ -1,0 +1,211 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMergeCases checks edits of files that already hold toolguard, byte for
+// byte: replacement in place, duplicates, mixed groups, refusals.
+func TestMergeCases(t *testing.T) {
+	t.Parallel()
+	const newCmd = "/usr/local/bin/toolguard hook --provider claude-code"
+	tests := []struct {
+		name      string
+		provider  string
+		uninstall bool
+		in        string
+		want      string // "" = unchanged
+		wantErr   string
+		summary   string
+	}{
+		{
+			name:     "replace in place keeps other fields and handlers",
+			provider: "claude-code",
+			in: `{
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "lint.sh"
+          },
+          {
+            "type": "command",
+            "command": "/old/toolguard hook --provider claude-code",
+            "timeout": 10,
+            "statusMessage": "checking"
+          }
+        ]
+      }
+    ]
+  }
+}
+`,
+			want: `{
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "lint.sh"
+          },
+          {
+            "type": "command",
+            "command": "/usr/local/bin/toolguard hook --provider claude-code",
+            "timeout": 10,
+            "statusMessage": "checking"
+          }
+        ]
+      }
+    ]
+  }
+}
+`,
+			summary: "replace PreToolUse hook: /old/toolguard hook --provider claude-code -> " + newCmd,
+		},
+		{
+			name:     "duplicate toolguard groups collapse to the first",
+			provider: "claude-code",
+			in:       `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `"}]},{"matcher":"Bash","hooks":[{"type":"command","command":"toolguard hook"}]}]}}`,
+			want:     `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `"}]}]}}`,
+			summary:  "remove duplicate PreToolUse hook: toolguard hook",
+		},
+		{
+			name:     "exec form replaced whole",
+			provider: "claude-code",
+			in:       `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"toolguard","args":["hook"]}]}]}}`,
+			want:     `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
+		},
+		{
+			name:      "uninstall keeps the group's other handler",
+			provider:  "claude-code",
+			uninstall: true,
+			in:        `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"lint.sh"},{"type":"command","command":"toolguard hook"}]}],"Stop":[]}}`,
+			want:      `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"lint.sh"}]}],"Stop":[]}}`,
+			summary:   "remove PreToolUse hook: toolguard hook",
+		},
+		{
+			name:      "uninstall keeps groups that were already empty",
+			provider:  "codex",
+			uninstall: true,
+			in:        `{"hooks":{"PreToolUse":[{"matcher":"x","hooks":[]},{"hooks":[{"type":"command","command":"toolguard hook"}]}],"PermissionRequest":[{"hooks":[{"command":"toolguard hook --provider codex"}]}]}}`,
+			want:      `{"hooks":{"PreToolUse":[{"matcher":"x","hooks":[]}]}}`,
+		},
+		{
+			name:      "uninstall cursor keeps version with other hooks",
+			provider:  "cursor",
+			uninstall: true,
+			in:        `{"version":1,"hooks":{"stop":[{"command":"a"}],"preToolUse":[{"command":"toolguard hook"}]}}`,
+			want:      `{"version":1,"hooks":{"stop":[{"command":"a"}]}}`,
+		},
+		{
+			name:      "uninstall not installed",
+			provider:  "gemini",
+			uninstall: true,
+			in:        `{"hooks":{"BeforeTool":[{"hooks":[{"command":"toolguard check"}]}]}}`,
+			summary:   "toolguard hook not installed in",
+		},
+		{
+			name:     "cursor adds version first and only missing events",
+			provider: "cursor",
+			in:       `{"hooks":{"preToolUse":[{"command":"toolguard hook --provider claude-code"}]}}`,
+			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `"}],"beforeShellExecution":[{"command":"` + newCmd + `"}],"beforeMCPExecution":[{"command":"` + newCmd + `"}]}}`,
+		},
+		{
+			name:     "event of the wrong type is refused",
+			provider: "claude-code",
+			in:       `{"hooks":{"PreToolUse":{"matcher":"*"}}}`,
+			wantErr:  `"hooks".PreToolUse is an object, want an array; nothing was changed`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			file, _ := SettingsPath(tt.provider, "", dir, "")
+			writeFile(t, file, []byte(tt.in))
+			o := Options{Provider: tt.provider, Dir: dir, Command: newCmd}
+			f := Install
+			if tt.uninstall {
+				f = Uninstall
+			}
+			res, err := f(o)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := string(mustRead(t, file))
+			want := tt.want
+			if want == "" {
+				want = tt.in
+			}
+			if got != want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, want)
+			}
+			if res.Changed != (tt.want != "") {
+				t.Errorf("Changed = %v", res.Changed)
+			}
+			if tt.summary != "" && !strings.Contains(res.Summary, tt.summary) {
+				t.Errorf("summary %q lacks %q", res.Summary, tt.summary)
+			}
+		})
+	}
+}
+
+func TestInstallThroughSymlink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "claude.json")
+	writeFile(t, real, []byte("{}\n"))
+	link := filepath.Join(dir, "proj", ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Install(Options{Provider: "claude", Dir: filepath.Join(dir, "proj"), Command: "toolguard hook"}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("symlink replaced: %v %v", fi, err)
+	}
+	if cmds, _ := ExtractCommands("claude", mustRead(t, real)); len(cmds) != 1 {
+		t.Errorf("target not updated: %q", cmds)
+	}
+	if !exists(real + BackupSuffix) {
+		t.Error("no backup beside the target")
+	}
+}
+
+func TestInstallCodexTOMLNote(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	writeFile(t, filepath.Join(home, ".codex", "config.toml"),
+		[]byte("[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"/bin/toolguard hook --provider codex\"\n"))
+	res, err := Install(Options{Provider: "codex", Scope: "user", Home: home, Command: "toolguard hook --provider codex", DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(res.Notes, "\n")
+	for _, want := range []string{"/hooks", "--dangerously-bypass-hook-trust", "0.124", "also defines [hooks]", "does not run twice"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	if exists(res.File) {
+		t.Error("dry run created the file")
+	}
+}
