@@ -156,7 +156,7 @@ func (p probe) run() AgentStatus {
 	if st.Guarded && p.agent == "codex" {
 		notes = append(notes, "Codex runs the hook only after it is trusted in /hooks (not checked here)")
 	}
-	if !st.Guarded {
+	if !st.Guarded && st.Detected {
 		for _, s := range p.thirdParty {
 			data, err := readFileIfExists(s.path)
 			if err != nil || data == nil {
