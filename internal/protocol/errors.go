@@ -73,7 +73,7 @@ func parseObject(payload []byte) (object, error) {
 func syntaxErr(err error, base int64, n int) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		if se.Offset >= int64(n) {
+		if se.Error() == "unexpected end of JSON input" {
 			return decodeErr(base+int64(n), "payload is truncated: unexpected end of JSON input")
 		}
 		// SyntaxError.Offset counts the offending byte; report where it is.

@@ -1,0 +1,204 @@
+package protocol
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+const payloadDir = "../../testdata/payloads"
+
+// TestPayloadFiles decodes every payload under testdata/payloads with the
+// codec of its directory, and checks that Detect picks that codec.
+func TestPayloadFiles(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join(payloadDir, "*", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no payloads found: %v", err)
+	}
+	for _, f := range files {
+		agent := filepath.Base(filepath.Dir(f))
+		t.Run(agent+"/"+filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := mustLookup(t, agent)
+			if d := Detect(b); d.Name() != agent {
+				t.Errorf("Detect = %s, want %s", d.Name(), agent)
+			}
+			got, err := DecodeWith(c, b, DecodeOptions{Home: testHome})
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if got.Provider != agent || got.Tool == "" {
+				t.Errorf("provider %q tool %q", got.Provider, got.Tool)
+			}
+		})
+	}
+}
+
+// TestScenarioPayloads pins what the scenario payloads the CLI golden
+// tests use decode to, for every agent.
+func TestScenarioPayloads(t *testing.T) {
+	t.Parallel()
+	const wf = testCwd + "/.github/workflows/ci.yml"
+	shellOf := func(cmd string) shape { return shape{Kind: call.KindShell, Command: cmd, Shell: "bash"} }
+	common := map[string]shape{
+		"push-force.json": shellOf("git push --force origin main"),
+		"git-status.json": shellOf("git status"),
+		"rm-build.json":   shellOf("rm -rf ./build"),
+		"read.json":       {Kind: call.KindRead, Paths: r(testCwd + "/README.md")},
+	}
+	write := map[string]shape{
+		NameClaude:    {Kind: call.KindWrite, Paths: w(wf)},
+		NameCodeBuddy: {Kind: call.KindWrite, Paths: w(wf)},
+		NameCodex:     {Kind: call.KindEdit, Paths: w(wf)},
+		NameGemini:    {Kind: call.KindWrite, Paths: w(wf)},
+		NameCursor:    {Kind: call.KindWrite, Paths: w(wf)},
+		NameCopilot:   {Kind: call.KindWrite, Paths: w(wf)},
+	}
+	mcp := map[string]shape{
+		NameClaude:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCodeBuddy: {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCodex:     {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameGemini:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCursor:    {Kind: call.KindMCP, MCPServer: "npx -y @modelcontextprotocol/server-github", MCPTool: "create_issue"},
+		NameCopilot:   {Kind: call.KindMCP, MCPServer: "github-mcp-server", MCPTool: "create_issue"},
+	}
+	for _, agent := range Names() {
+		want := map[string]shape{"write-workflow.json": write[agent], "mcp.json": mcp[agent]}
+		for k, v := range common {
+			want[k] = v
+		}
+		if agent == NameCodex {
+			want["read.json"] = shellOf("cat README.md")
+		}
+		for file, ws := range want {
+			t.Run(agent+"/"+file, func(t *testing.T) {
+				t.Parallel()
+				b, err := os.ReadFile(filepath.Join(payloadDir, agent, file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := DecodeWith(mustLookup(t, agent), b, DecodeOptions{Home: testHome})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g := shapeOf(got); !reflect.DeepEqual(g, ws) {
+					t.Errorf("got  %+v\nwant %+v", g, ws)
+				}
+				if got.Cwd != testCwd {
+					t.Errorf("cwd %q, want %q", got.Cwd, testCwd)
+				}
+			})
+		}
+	}
+}
+
+// TestDetectSharedPayloads runs Detect over the upstream samples in
+// ../shared/payloads, where the file name says which agent wrote them.
+func TestDetectSharedPayloads(t *testing.T) {
+	t.Parallel()
+	const dir = "../../../shared/payloads"
+	cases := map[string]string{
+		"claude-pretooluse-input-bash.json":                               NameClaude,
+		"claude-pretooluse-input-write-legacy.json":                       NameClaude,
+		"claude-pretooluse-input-write-windows.json":                      NameClaude,
+		"real-claude-deny-bash.json":                                      NameClaude,
+		"real-claude-deny-write.json":                                     NameClaude,
+		"codebuddy-pretooluse-input-write.json":                           NameCodeBuddy,
+		"real-codebuddy-deny-bash.json":                                   NameCodeBuddy,
+		"real-codebuddy-deny-write.json":                                  NameCodeBuddy,
+		"codex-pretooluse-input-bash.CONSTRUCTED.json":                    NameCodex,
+		"codex-permissionrequest-input-bash.json":                         NameCodex,
+		"real-codex-deny-bash.json":                                       NameCodex,
+		"real-codex-deny-write.json":                                      NameCodex,
+		"gemini-beforetool-input-shell.CONSTRUCTED.json":                  NameGemini,
+		"real-gemini-deny-bash.json":                                      NameGemini,
+		"real-gemini-deny-write.json":                                     NameGemini,
+		"cursor-beforeshellexecution-input.json":                          NameCursor,
+		"cursor-beforemcpexecution-input.json":                            NameCursor,
+		"copilot-pretooluse-input-camelcase-docs.json":                    NameCopilot,
+		"copilot-pretooluse-input-camelcase-live-capture.normalized.json": NameCopilot,
+		"cline-pretooluse-input-schema.json":                              NameUniversal,
+		"claude-pretooluse-output-deny.json":                              NameUniversal,
+	}
+	for file, want := range cases {
+		t.Run(file, func(t *testing.T) {
+			t.Parallel()
+			b, err := os.ReadFile(filepath.Join(dir, file))
+			if os.IsNotExist(err) {
+				t.Skip("shared payloads not present")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Detect(b).Name(); got != want {
+				t.Errorf("Detect = %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+func TestDetectShapes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, payload, want string
+	}{
+		{"claude plain", `{"session_id":"s","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{},"tool_use_id":"t"}`, NameClaude},
+		{"claude without event", `{"tool_name":"Bash","tool_input":{},"tool_use_id":"t"}`, NameClaude},
+		{"claude other event", `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"t"}`, NameClaude},
+		{"claude missing tool_name", `{"hook_event_name":"PreToolUse"}`, NameClaude},
+		{"codex turn_id", `{"turn_id":"t","model":"m","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"u"}`, NameCodex},
+		{"gemini event", `{"hook_event_name":"BeforeTool","tool_name":"x"}`, NameGemini},
+		{"gemini mcp_context", `{"tool_name":"mcp_a_b","mcp_context":{}}`, NameGemini},
+		{"copilot camel", `{"toolName":"bash","toolArgs":"{}"}`, NameCopilot},
+		{"copilot pascal", `{"hook_event_name":"PreToolUse","timestamp":"2026-01-01T00:00:00Z","tool_name":"Bash","tool_input":{}}`, NameCopilot},
+		{"pascal with numeric timestamp is claude", `{"hook_event_name":"PreToolUse","timestamp":1,"tool_name":"Bash"}`, NameClaude},
+		{"cursor event", `{"hook_event_name":"beforeReadFile","file_path":"/a"}`, NameCursor},
+		{"cursor preToolUse", `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{}}`, NameCursor},
+		{"cursor conversation", `{"conversation_id":"c","tool_name":"x"}`, NameCursor},
+		{"cursor workspace_roots", `{"workspace_roots":[],"tool_name":"x"}`, NameCursor},
+		{"codebuddy call_id", `{"hook_event_name":"PreToolUse","tool_name":"Bash","call_id":"c","tool_use_id":"c","generation_id":"g"}`, NameCodeBuddy},
+		{"codebuddy transcript", `{"hook_event_name":"PreToolUse","tool_name":"Bash","transcript_path":"/home/u/.codebuddy/projects/x.jsonl"}`, NameCodeBuddy},
+		{"codebuddy windows transcript", `{"hook_event_name":"PreToolUse","tool_name":"Bash","transcript_path":"C:\\Users\\u\\.codebuddy\\p.jsonl"}`, NameCodeBuddy},
+		{"unknown shape", `{"tool_name":"Bash","tool_input":{}}`, NameUniversal},
+		{"cline", `{"hookName":"PreToolUse","preToolUse":{"toolName":"execute_command","parameters":{}}}`, NameUniversal},
+		{"not json", `hello`, NameUniversal},
+		{"empty", ``, NameUniversal},
+		{"array", `[{"hook_event_name":"PreToolUse"}]`, NameUniversal},
+		{"truncated", `{"hook_event_name":"PreToolUse","tool_na`, NameUniversal},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Detect([]byte(tc.payload)).Name(); got != tc.want {
+				t.Errorf("Detect = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDetectDecodesOwnShape checks that every codec Detect returns for a
+// well-formed payload also decodes it.
+func TestDetectDecodesOwnShape(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{
+		hookJSON("Bash", `{"command":"ls"}`),
+		geminiJSON("read_file", `{"file_path":"a"}`, ""),
+		cursorJSON("beforeShellExecution", `,"command":"ls"`),
+		copilotCamel("bash", `{"command":"ls"}`),
+		copilotPascal("Bash", `{"command":"ls"}`),
+	} {
+		c := Detect([]byte(p))
+		if _, err := c.Decode([]byte(p)); err != nil {
+			t.Errorf("%s: %v (%s)", c.Name(), err, strings.TrimSpace(p))
+		}
+	}
+}
