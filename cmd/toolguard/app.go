@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// system is everything toolguard takes from the process: streams,
+// environment, clock and working directory. Tests give fakes.
+type system struct {
+	stdin      io.Reader
+	stdout     io.Writer
+	stderr     io.Writer
+	getenv     func(string) string
+	now        func() time.Time
+	getwd      func() (string, error)
+	executable func() (string, error)
+}
+
+func realSystem() *system {
+	return &system{
+		stdin:      os.Stdin,
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		getenv:     os.Getenv,
+		now:        time.Now,
+		getwd:      os.Getwd,
+		executable: os.Executable,
+	}
+}
+
+// home returns the user's home directory from the environment.
+func (s *system) home() string {
+	if h := s.getenv("HOME"); h != "" {
+		return h
+	}
+	return s.getenv("USERPROFILE")
+}
+
+// run executes one toolguard command line and returns the exit code.
+func run(ctx context.Context, args []string, sys *system) int {
+	root := newRootCmd(sys)
+	root.SetArgs(args)
+	root.SetIn(sys.stdin)
+	root.SetOut(sys.stdout)
+	root.SetErr(sys.stderr)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.msg != "" {
+			fmt.Fprintf(sys.stderr, "toolguard: %v\n", err)
+		}
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(sys.stderr, "Run 'toolguard --help' for usage.")
+		}
+	}
+	return exitCode(err)
+}
+
+func newRootCmd(sys *system) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "toolguard",
+		Short: "A policy guard for coding agents' tool calls",
+		Long: `toolguard is the PreToolUse hook that coding agents (Claude Code, CodeBuddy Code,
+Codex CLI, Gemini CLI, Cursor, Copilot CLI) run before every tool call. It reads the
+hook payload on stdin, sees every command a shell string would run, evaluates a
+layered TOML policy and answers allow, ask or deny in the agent's own dialect.
+
+Try a policy by hand:
+  toolguard check -- git push --force origin main
+  toolguard check -c 'curl -fsSL https://x.sh | sh'
+  toolguard check --tool write --path .github/workflows/ci.yml
+
+Exit codes (commands other than hook): 0 success, 1 usage or validation failure;
+check --exit-code: 0 allow or pass, 3 ask, 4 deny.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       versionString(),
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(
+		newHookCmd(sys),
+		newCheckCmd(sys),
+		newValidateCmd(sys),
+		newRulesCmd(sys),
+		newMaterializeCmd(sys),
+		newApprovalsCmd(sys),
+		newAuditCmd(sys),
+		newVersionCmd(sys),
+	)
+	return root
+}
+
+// noArgs rejects positional arguments with a usage error.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments (got %q)", cmd.CommandPath(), strings.Join(args, " "))
+	}
+	return nil
+}
+
+// absFrom makes p absolute against dir.
+func absFrom(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/protocol"
+)
+
+type checkOptions struct {
+	decideFlags
+	json     bool
+	exitCode bool
+	command  string // -c
+	tool     string
+	paths    []string
+	mcp      string
+	url      string
+	payload  string
+	provider string
+	cwd      string
+}
+
+func newCheckCmd(sys *system) *cobra.Command {
+	var o checkOptions
+	cmd := &cobra.Command{
+		Use:   "check [flags] [-- COMMAND ARGS...]",
+		Short: "Show the decision for a command, a file-tool call, an MCP call or a whole payload",
+		Long: `check shows what the policy in effect decides, and why, without running anything.
+
+  toolguard check -- git push --force origin main     an argv, quoted for the shell
+  toolguard check -c 'cd x && git push -f'            a shell string
+  toolguard check --tool write --path .github/workflows/ci.yml
+  toolguard check --mcp github/delete_repository
+  toolguard check --payload payload.json [--provider codex]   the exact hook reply
+
+With --exit-code the exit status is 0 for allow or pass, 3 for ask, 4 for deny.`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(sys, &o, args) },
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&o.json, "json", false, "print the decision as JSON")
+	fl.BoolVar(&o.exitCode, "exit-code", false, "exit 3 for ask and 4 for deny")
+	fl.StringVarP(&o.command, "command", "c", "", "a shell string to check")
+	fl.StringVar(&o.tool, "tool", "", "a tool kind (write, edit, read, search, web, mcp, agent, other) or tool name")
+	fl.StringArrayVar(&o.paths, "path", nil, "a path the tool names (repeatable)")
+	fl.StringVar(&o.mcp, "mcp", "", "an MCP call as server/tool")
+	fl.StringVar(&o.url, "url", "", "a URL for a web call")
+	fl.StringVar(&o.payload, "payload", "", "a whole hook payload file (- for stdin)")
+	fl.StringVar(&o.provider, "provider", "", "the payload's agent dialect (default: detected)")
+	fl.StringVar(&o.cwd, "cwd", "", "working directory of the call (default: the current one)")
+	o.register(cmd)
+	o.registerDecide(fl)
+	return cmd
+}
+
+func runCheck(sys *system, o *checkOptions, args []string) error {
+	if o.mode != "" {
+		if _, ok := policy.ParseMode(o.mode); !ok {
+			return usagef("unknown --mode %q (want interactive or headless)", o.mode)
+		}
+	}
+	cwd := o.cwd
+	if cwd == "" {
+		wd, err := sys.getwd()
+		if err != nil {
+			return err
+		}
+		cwd = wd
+	}
+	cwd = absFrom(mustWd(sys), cwd)
+
+	var codec protocol.Codec
+	var c call.Call
+	forms := 0
+	for _, set := range []bool{len(args) > 0, o.command != "", o.tool != "" || len(o.paths) > 0, o.mcp != "", o.url != "", o.payload != ""} {
+		if set {
+			forms++
+		}
+	}
+	if forms != 1 {
+		return usagef("check wants exactly one of: -- COMMAND ARGS..., -c STRING, --tool/--path, --mcp, --url, --payload")
+	}
+	switch {
+	case o.payload != "":
+		data, err := readFileOrStdin(sys, o.payload)
+		if err != nil {
+			return err
+		}
+		if o.provider != "" {
+			if codec, err = protocol.Lookup(o.provider); err != nil {
+				return usagef("%v", err)
+			}
+		} else {
+			codec = protocol.Detect(data)
+		}
+		c, err = protocol.DecodeWith(codec, data, protocol.DecodeOptions{Home: sys.home()})
+		if err != nil {
+			return checkFailure(sys, o, codec, cwd, fmt.Errorf("cannot read the hook payload: %w", err))
+		}
+	case len(args) > 0:
+		c = call.Call{Kind: call.KindShell, Tool: "Bash", Command: shellJoin(args)}
+	case o.command != "":
+		c = call.Call{Kind: call.KindShell, Tool: "Bash", Command: o.command}
+	case o.mcp != "":
+		srv, tool, ok := strings.Cut(o.mcp, "/")
+		if !ok {
+			return usagef("--mcp wants server/tool, got %q", o.mcp)
+		}
+		c = call.Call{Kind: call.KindMCP, Tool: "mcp__" + srv + "__" + tool, MCPServer: srv, MCPTool: tool}
+	case o.url != "":
+		c = call.Call{Kind: call.KindWeb, Tool: "WebFetch", URL: o.url}
+	default:
+		var err error
+		if c, err = toolCall(o.tool, o.paths, cwd, sys.home()); err != nil {
+			return err
+		}
+	}
+	if c.Provider == "" {
+		c.Provider = "check"
+	}
+	if c.Cwd == "" {
+		c.Cwd = cwd
+	}
+	project := c.ProjectDir
+	if project == "" {
+		project = c.Cwd
+	}
+	if top := gitTop(project); top != "" {
+		project = top
+	}
+	ps, err := o.load(sys, project)
+	if err != nil {
+		return err
+	}
+	out := decideCall(sys, &o.decideFlags, ps, codec, c)
+	return printCheck(sys, o, out)
+}
+
+func mustWd(sys *system) string {
+	wd, _ := sys.getwd()
+	return wd
+}
+
+func checkFailure(sys *system, o *checkOptions, codec protocol.Codec, cwd string, err error) error {
+	out := failed(sys, codec, &policySet{}, call.Deny, err)
+	return printCheck(sys, o, out)
+}
+
+// toolCall builds a file-tool call from --tool and --path.
+func toolCall(tool string, paths []string, cwd, home string) (call.Call, error) {
+	if tool == "" {
+		tool = "write"
+	}
+	c := call.Call{Tool: tool}
+	op := call.OpWrite
+	if k, ok := call.ParseKind(tool); ok {
+		c.Kind = k
+		c.Tool = map[call.Kind]string{call.KindWrite: "Write", call.KindEdit: "Edit", call.KindRead: "Read",
+			call.KindSearch: "Grep", call.KindWeb: "WebFetch", call.KindAgent: "Agent", call.KindShell: "Bash"}[k]
+		if c.Tool == "" {
+			c.Tool = tool
+		}
+	} else {
+		c.Kind = map[string]call.Kind{"Write": call.KindWrite, "Edit": call.KindEdit, "MultiEdit": call.KindEdit,
+			"NotebookEdit": call.KindEdit, "Read": call.KindRead, "Glob": call.KindSearch, "Grep": call.KindSearch,
+			"WebFetch": call.KindWeb, "Agent": call.KindAgent, "Task": call.KindAgent}[tool]
+	}
+	if c.Kind == call.KindShell {
+		return c, usagef("use -c or -- for shell commands")
+	}
+	if c.Kind == call.KindRead || c.Kind == call.KindSearch {
+		op = call.OpRead
+	}
+	for _, p := range paths {
+		c.Paths = append(c.Paths, call.Path{Path: cleanAbs(expandTilde(p, home), cwd), Op: op})
+	}
+	return c, nil
+}
+
+func cleanAbs(p, cwd string) string {
+	p = absFrom(cwd, p)
+	if p == "" {
+		return p
+	}
+	return strings.TrimSuffix(filepath.Clean(p), "/")
+}
+
+func readFileOrStdin(sys *system, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(io.LimitReader(sys.stdin, maxPayload+1))
+	}
+	return os.ReadFile(name)
+}
+
+// shellJoin quotes argv as one shell string.
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,^", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// checkJSON is the machine-readable answer of check (SPEC §5).
+type checkJSON struct {
+	Decision  call.Decision   `json:"decision"`
+	Reason    string          `json:"reason,omitempty"`
+	Cause     string          `json:"cause,omitempty"`
+	Kind      string          `json:"kind,omitempty"`
+	Tool      string          `json:"tool,omitempty"`
+	Workspace string          `json:"workspace,omitempty"`
+	Mode      string          `json:"mode"`
+	Approval  string          `json:"approval_id,omitempty"`
+	Targets   []policy.Target `json:"targets"`
+	Matches   []policy.Match  `json:"matches"`
+	Reply     *replyJSON      `json:"reply,omitempty"`
+	Error     string          `json:"error,omitempty"`
+	Policy    []policy.Layer  `json:"layers,omitempty"`
+	Hash      string          `json:"policy_hash,omitempty"`
+}
+
+type replyJSON struct {
+	Provider string `json:"provider"`
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr,omitempty"`
+	ExitCode int    `json:"exit_code"`
+}
+
+func printCheck(sys *system, o *checkOptions, out *outcome) error {
+	j := checkJSON{Decision: out.verdict.Decision, Reason: out.verdict.Reason, Mode: out.mode.String(),
+		Workspace: out.workspace, Approval: out.approval, Targets: []policy.Target{}, Matches: []policy.Match{}}
+	if out.res != nil {
+		j.Cause, j.Targets, j.Matches = out.res.Cause, out.res.Targets, out.res.Matches
+		j.Kind, j.Tool = out.call.Kind.String(), out.call.Tool
+	}
+	if out.err != nil {
+		j.Error = out.err.Error()
+	}
+	if out.ps != nil && out.ps.pol != nil {
+		j.Policy, j.Hash = out.ps.pol.Layers, out.ps.pol.Hash
+	}
+	if o.payload != "" && out.codec != nil {
+		r := out.codec.Encode(out.verdict)
+		j.Reply = &replyJSON{Provider: out.codec.Name(), Stdout: string(r.Stdout), Stderr: string(r.Stderr), ExitCode: r.ExitCode}
+	}
+	if o.json {
+		enc := json.NewEncoder(sys.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(j); err != nil {
+			return err
+		}
+	} else {
+		writeCheckText(sys.stdout, &j)
+	}
+	if o.exitCode {
+		switch j.Decision {
+		case call.Ask:
+			return &exitError{code: exitAsk}
+		case call.Deny:
+			return &exitError{code: exitDeny}
+		}
+	}
+	return nil
+}
+
+func writeCheckText(w io.Writer, j *checkJSON) {
+	fmt.Fprintf(w, "decision: %s\n", j.Decision)
+	if j.Reason != "" {
+		fmt.Fprintf(w, "reason:   %s\n", j.Reason)
+	}
+	if j.Error != "" {
+		fmt.Fprintf(w, "error:    %s\n", j.Error)
+	}
+	if j.Workspace != "" {
+		fmt.Fprintf(w, "workspace: %s\n", j.Workspace)
+	}
+	if len(j.Targets) > 0 {
+		fmt.Fprintln(w, "targets:")
+	}
+	for _, t := range j.Targets {
+		what := t.Kind
+		switch t.Kind {
+		case "command":
+			what = "command " + strings.Join(t.Argv, " ")
+			if len(t.Wrappers) > 0 {
+				what += "   (inside " + strings.Join(t.Wrappers, " > ") + ")"
+			}
+		case "path":
+			what = fmt.Sprintf("%s %s", t.Op, t.Path)
+		case "call":
+			what = "call " + t.Tool
+		}
+		by := ""
+		switch {
+		case t.Rule != "":
+			by = " by " + t.Rule
+		case t.Note != "":
+			by = " (" + t.Note + ")"
+		}
+		fmt.Fprintf(w, "  %-5s %s%s\n", t.Decision, what, by)
+	}
+	if len(j.Matches) > 0 {
+		fmt.Fprintln(w, "rules matched:")
+	}
+	for _, m := range j.Matches {
+		lock := ""
+		if m.Locked {
+			lock = ", locked"
+		}
+		fmt.Fprintf(w, "  %-5s %s (layer %s, %s%s)\n", m.Decision, m.Rule, m.Layer, m.Source, lock)
+	}
+	if j.Reply != nil {
+		fmt.Fprintf(w, "reply (%s, exit %d):\n", j.Reply.Provider, j.Reply.ExitCode)
+		if j.Reply.Stdout == "" {
+			fmt.Fprintln(w, "  (no output)")
+		} else {
+			fmt.Fprintf(w, "  %s", j.Reply.Stdout)
+		}
+	}
+}

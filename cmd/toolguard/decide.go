@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/protocol"
+)
+
+// decideFlags are the flags that shape a decision, shared by hook and check.
+type decideFlags struct {
+	policyFlags
+	mode      string // --mode interactive|headless
+	workspace string // --workspace DIR
+	stateDir  string // --state-dir DIR
+	auditLog  string // --audit-log FILE
+}
+
+func (f *decideFlags) registerDecide(cmdFlags interface {
+	StringVar(p *string, name, value, usage string)
+}) {
+	cmdFlags.StringVar(&f.mode, "mode", "", "interactive or headless (overrides the policy's mode)")
+	cmdFlags.StringVar(&f.workspace, "workspace", "", "workspace root (default: the agent's project dir, else the git top level, else cwd)")
+	cmdFlags.StringVar(&f.stateDir, "state-dir", "", "directory for pending approvals (default: settings.state_dir, else $XDG_STATE_HOME/toolguard)")
+	cmdFlags.StringVar(&f.auditLog, "audit-log", "", "audit log file (default: settings.audit_log, else <state dir>/audit.jsonl)")
+}
+
+// outcome is one decided call, with everything the audit log records.
+type outcome struct {
+	call      call.Call
+	codec     protocol.Codec
+	res       *policy.Result
+	verdict   call.Verdict
+	ps        *policySet
+	workspace string
+	mode      policy.Mode
+	approval  string // approval request id, if any
+	err       error  // why toolguard could not decide normally (on_error)
+	started   time.Time
+}
+
+// decideCall evaluates a decoded call against the policy in effect and
+// applies the mode: in headless mode (or for an agent without ask) an ask
+// becomes a deny with a pending approval.
+func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec, c call.Call) *outcome {
+	o := &outcome{call: c, codec: codec, ps: ps, started: sys.now()}
+	pol := ps.pol
+	o.workspace = workspaceRoot(sys, f.workspace, pol.Settings.Workspace, &c)
+	o.mode = pol.Settings.Mode
+	if f.mode != "" {
+		o.mode, _ = policy.ParseMode(f.mode) // validated by the command
+	}
+	env := policy.Env{
+		Home:      sys.home(),
+		Workspace: o.workspace,
+		Resolve:   resolveExisting,
+		Protected: protectedPaths(sys, ps),
+	}
+	o.res = pol.Evaluate(c, env)
+	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
+	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || (codec != nil && !codec.SupportsAsk())) {
+		headlessAsk(sys, f, o)
+	}
+	return o
+}
+
+// failed builds the outcome for a call toolguard could not decide: the
+// on_error decision with the cause in the reason.
+func failed(sys *system, codec protocol.Codec, ps *policySet, onError call.Decision, err error) *outcome {
+	o := &outcome{codec: codec, ps: ps, err: err, started: sys.now()}
+	o.verdict = call.Verdict{Decision: onError}
+	if onError > call.Allow {
+		o.verdict.Reason = fmt.Sprintf("toolguard: %v (on_error = %s)", err, onError)
+	}
+	return o
+}
+
+// workspaceRoot picks the workspace of a call: the flag, the setting, the
+// agent's project directory (payload, then environment), the git top
+// level above cwd, else cwd.
+func workspaceRoot(sys *system, flag, setting string, c *call.Call) string {
+	home := sys.home()
+	for _, w := range []string{flag, setting, c.ProjectDir} {
+		if w != "" {
+			return filepath.Clean(absFrom(c.Cwd, expandTilde(w, home)))
+		}
+	}
+	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR"} {
+		if w := sys.getenv(name); w != "" && filepath.IsAbs(w) {
+			return filepath.Clean(w)
+		}
+	}
+	if c.Cwd == "" {
+		return ""
+	}
+	if top := gitTop(c.Cwd); top != "" {
+		return top
+	}
+	return filepath.Clean(c.Cwd)
+}
+
+// gitTop returns the nearest directory at or above dir that holds .git.
+func gitTop(dir string) string {
+	dir = filepath.Clean(dir)
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// resolveExisting resolves the symlinks of the longest existing prefix of
+// an absolute path and keeps the rest as written.
+func resolveExisting(p string) string {
+	dir, rest := p, ""
+	for i := 0; i < 256; i++ {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			if rest == "" {
+				return r
+			}
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return p
+		}
+		if rest == "" {
+			rest = filepath.Base(dir)
+		} else {
+			rest = filepath.Join(filepath.Base(dir), rest)
+		}
+		dir = parent
+	}
+	return p
+}
+
+// protectedPaths are the files the self-protection rule guards beyond its
+// fixed list: the policy files in effect and the running binary.
+func protectedPaths(sys *system, ps *policySet) []string {
+	out := append([]string(nil), ps.files...)
+	if exe, err := sys.executable(); err == nil && exe != "" {
+		out = append(out, exe)
+		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
+			out = append(out, r)
+		}
+	}
+	return out
+}

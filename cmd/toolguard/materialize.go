@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+)
+
+type materializeOptions struct {
+	policyFlags
+	out string
+}
+
+func newMaterializeCmd(sys *system) *cobra.Command {
+	var o materializeOptions
+	cmd := &cobra.Command{
+		Use:   "materialize --layer NAME=FILE... -o OUT",
+		Short: "Merge policy layers into one JSON file for the hook to load",
+		Long: `materialize merges the embedded defaults and the given layers into one JSON
+document — effective rules with their layer and source, merged settings, [[test]]s and
+a content hash — that the hook loads as it is (--policy policy.json), without re-running
+examples. The merged policy is checked first: a failing example or [[test]] stops it.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.out == "" {
+				return usagef("materialize wants -o OUT")
+			}
+			ps, err := o.load(sys, "")
+			if err != nil {
+				return err
+			}
+			if probs := ps.pol.Check(); len(probs) > 0 {
+				for _, p := range probs {
+					fmt.Fprintln(sys.stderr, p.String())
+				}
+				return &exitError{code: exitFailure, msg: fmt.Sprintf("%d problem(s); nothing written", len(probs))}
+			}
+			b, err := ps.pol.Materialize()
+			if err != nil {
+				return err
+			}
+			if o.out == "-" {
+				_, err = sys.stdout.Write(b)
+				return err
+			}
+			cwd, _ := sys.getwd()
+			path := absFrom(cwd, o.out)
+			tmp, err := os.CreateTemp(filepath.Dir(path), ".toolguard-materialize-*")
+			if err != nil {
+				return err
+			}
+			defer os.Remove(tmp.Name())
+			if _, err := tmp.Write(b); err != nil {
+				tmp.Close()
+				return err
+			}
+			if err := tmp.Close(); err != nil {
+				return err
+			}
+			if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+				return err
+			}
+			if err := os.Rename(tmp.Name(), path); err != nil {
+				return err
+			}
+			fmt.Fprintf(sys.stderr, "wrote %s: %d rules, %s\n", o.out, len(ps.pol.Rules), ps.pol.Hash)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&o.out, "output", "o", "", "output file (- for stdout)")
+	o.register(cmd)
+	return cmd
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+type rulesOptions struct {
+	policyFlags
+	json bool
+}
+
+func newRulesCmd(sys *system) *cobra.Command {
+	var o rulesOptions
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "List the effective rules with decision, layer and file:line",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ps, err := o.load(sys, projectDir(sys))
+			if err != nil {
+				return err
+			}
+			info := ps.pol.Info()
+			if o.json {
+				enc := json.NewEncoder(sys.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(map[string]any{"rules": info, "layers": ps.pol.Layers, "hash": ps.pol.Hash})
+			}
+			tw := tabwriter.NewWriter(sys.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tDECISION\tPRIO\tLAYER\tSOURCE\tDESCRIPTION")
+			for _, r := range info {
+				d := r.Decision
+				if r.Locked {
+					d += " (locked)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", r.ID, d, r.Priority, r.Layer, r.Source, r.Description)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	o.register(cmd)
+	return cmd
+}
+
+// projectDir is the project of the current directory: its git top level,
+// else the directory itself.
+func projectDir(sys *system) string {
+	wd, _ := sys.getwd()
+	if top := gitTop(wd); top != "" {
+		return top
+	}
+	return wd
+}

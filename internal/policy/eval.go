@@ -1,0 +1,365 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/shellparse"
+)
+
+// Env is what Evaluate needs to know about the machine; the caller
+// gathers it so that Evaluate stays free of I/O.
+type Env struct {
+	Home      string // expands ~ and $HOME
+	Workspace string // the workspace root; "" uses the call's cwd
+	// Resolve returns a path with the symlinks of its existing prefix
+	// resolved. Rules are tested against both the written and the resolved
+	// form. nil tests the written form only.
+	Resolve func(string) string
+	// Protected are absolute paths no agent may write: the policy files in
+	// effect and the toolguard binary. The builtin self-protection rule
+	// matches them through the "@protected" path pattern.
+	Protected []string
+}
+
+// Result is the outcome of evaluating one call.
+type Result struct {
+	Decision call.Decision `json:"decision"`
+	Reason   string        `json:"reason,omitempty"`
+	Rule     *Rule         `json:"-"` // the rule behind Decision, nil for pass, defaults and parser verdicts
+	Cause    string        `json:"cause,omitempty"`
+	Targets  []Target      `json:"targets"`
+	Matches  []Match       `json:"matches"`
+	// Workspace is the root that relative patterns and scope rules used.
+	Workspace string `json:"workspace,omitempty"`
+}
+
+// Target is one thing a call does, with its own decision.
+type Target struct {
+	Kind     string        `json:"kind"` // "command", "path" or "call"
+	Argv     []string      `json:"argv,omitempty"`
+	Wrappers []string      `json:"wrappers,omitempty"`
+	Path     string        `json:"path,omitempty"`
+	Op       string        `json:"op,omitempty"`
+	Tool     string        `json:"tool,omitempty"`
+	Decision call.Decision `json:"decision"`
+	Rule     string        `json:"rule,omitempty"`
+	Note     string        `json:"note,omitempty"`
+
+	required bool // counts toward "allow only when every target is allowed"
+	rule     *Rule
+}
+
+// Match is one rule that matched some target.
+type Match struct {
+	Rule     string        `json:"rule"`
+	Decision call.Decision `json:"decision"`
+	Layer    string        `json:"layer"`
+	Source   string        `json:"source"`
+	Locked   bool          `json:"locked,omitempty"`
+}
+
+// Causes of a decision that no rule made.
+const (
+	CauseUnparsable = "unparsable"
+	CauseDynamic    = "dynamic"
+	CauseDefault    = "default"
+)
+
+type evalEnv struct {
+	home      string
+	workspace string
+	resolve   func(string) string
+	safe      []string
+	protected []string
+}
+
+// pathForms returns the written path and, when it differs, its resolved
+// form.
+func (e *evalEnv) pathForms(p string) []string {
+	if e.resolve == nil || !filepath.IsAbs(p) {
+		return []string{p}
+	}
+	r := e.resolve(p)
+	if r == "" || r == p {
+		return []string{p}
+	}
+	return []string{p, r}
+}
+
+// outside reports whether any form of a path is outside the workspace and
+// not under a safe prefix.
+func (e *evalEnv) outside(forms []string) bool {
+	if e.workspace == "" {
+		return false
+	}
+	for _, f := range forms {
+		if !filepath.IsAbs(f) {
+			continue
+		}
+		if _, in := relInside(e.workspace, f); in {
+			continue
+		}
+		safe := false
+		for _, s := range e.safe {
+			if _, in := relInside(s, f); in && s != "" {
+				safe = true
+				break
+			}
+		}
+		if !safe {
+			return true
+		}
+	}
+	return false
+}
+
+// Evaluate decides one call. It is a pure function of the policy, the
+// call and env.
+func (p *Policy) Evaluate(c call.Call, env Env) *Result {
+	ws := env.Workspace
+	if ws == "" {
+		ws = p.Settings.Workspace
+	}
+	if ws == "" {
+		ws = c.Cwd
+	}
+	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected}
+	if ws == "" {
+		ev.workspace = ""
+	}
+	for _, s := range p.Settings.SafePrefixes {
+		if s = expandHome(s, env.Home); s != "" && filepath.IsAbs(s) {
+			ev.safe = append(ev.safe, filepath.Clean(s))
+		}
+	}
+	res := &Result{Workspace: ev.workspace, Targets: []Target{}, Matches: []Match{}}
+
+	switch c.Kind {
+	case call.KindShell:
+		an, err := shellparse.Analyze(c.Command, shellparse.Options{Cwd: c.Cwd, Home: env.Home})
+		if err != nil {
+			return p.unparsable(res, err)
+		}
+		for i := range an.Commands {
+			cmd := &an.Commands[i]
+			p.commandTarget(res, &c, cmd, ev)
+			for _, pr := range cmd.Paths {
+				p.pathTarget(res, &c, pr.Path, pr.Op, pr.Op != call.OpRead, ev)
+			}
+		}
+		if len(an.Commands) == 0 {
+			p.callTarget(res, &c, ev)
+		}
+	default:
+		for _, pth := range c.Paths {
+			p.pathTarget(res, &c, pth.Path, pth.Op, true, ev)
+		}
+		if len(c.Paths) == 0 {
+			p.callTarget(res, &c, ev)
+		}
+	}
+	p.decide(res, c.Kind)
+	return res
+}
+
+func expandHome(s, home string) string {
+	switch {
+	case s == "$TMPDIR":
+		return "" // the caller adds the real TMPDIR to SafePrefixes when set
+	case home != "" && (s == "~" || strings.HasPrefix(s, "~/")):
+		return home + s[1:]
+	case home != "" && (s == "$HOME" || strings.HasPrefix(s, "$HOME/")):
+		return home + s[len("$HOME"):]
+	}
+	return s
+}
+
+func (p *Policy) unparsable(res *Result, err error) *Result {
+	res.Decision = p.Settings.OnUnparsable
+	res.Cause = CauseUnparsable
+	what := "the command does not parse"
+	var le *shellparse.LimitError
+	if errors.As(err, &le) {
+		what = "the command is too large or too deeply nested to analyze"
+	}
+	res.Targets = append(res.Targets, Target{Kind: "call", Decision: res.Decision, Note: err.Error(), required: true})
+	if res.Decision > call.Allow {
+		res.Reason = fmt.Sprintf("toolguard: %s (%v); on_unparsable = %s. Rewrite it as plain commands toolguard can read.",
+			what, err, res.Decision)
+	}
+	return res
+}
+
+func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Command, ev *evalEnv) {
+	t := Target{Kind: "command", Wrappers: cmd.Wrappers, required: true}
+	if cmd.Dynamic {
+		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
+		t.Decision = p.Settings.OnDynamic
+		t.Note = CauseDynamic
+		if r := p.pick(res, c, func(*Rule) bool { return true }, p.idx.calls); r != nil && r.Decision >= t.Decision {
+			t.Decision, t.Rule, t.rule, t.Note = r.Decision, r.ID, r, ""
+		}
+		res.Targets = append(res.Targets, t)
+		return
+	}
+	t.Argv = append([]string{cmd.Name}, cmd.Args...)
+	r := p.pick(res, c, func(r *Rule) bool {
+		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
+	}, p.idx.byName[cmd.Name], p.idx.anyName, p.idx.calls)
+	p.settle(&t, r, c.Kind)
+	res.Targets = append(res.Targets, t)
+}
+
+func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, required bool, ev *evalEnv) {
+	t := Target{Kind: "path", Path: pth, Op: op.String(), required: required}
+	r := p.pick(res, c, func(r *Rule) bool {
+		if r.m.class == classCall {
+			return c.Kind != call.KindShell // shell calls answer call rules per command
+		}
+		return r.m.matchPath(pth, op, ev)
+	}, p.idx.paths, p.idx.calls)
+	if r == nil && !required {
+		res.Targets = append(res.Targets, t) // a read by a shell command: only rules speak for it
+		return
+	}
+	p.settle(&t, r, c.Kind)
+	res.Targets = append(res.Targets, t)
+}
+
+func (p *Policy) callTarget(res *Result, c *call.Call, ev *evalEnv) {
+	t := Target{Kind: "call", Tool: c.Tool, required: true}
+	r := p.pick(res, c, func(*Rule) bool { return true }, p.idx.calls)
+	p.settle(&t, r, c.Kind)
+	res.Targets = append(res.Targets, t)
+}
+
+// settle gives a target the winning rule's decision, or the default.
+func (p *Policy) settle(t *Target, r *Rule, kind call.Kind) {
+	if r != nil {
+		t.Decision, t.Rule, t.rule = r.Decision, r.ID, r
+		return
+	}
+	d := p.Settings.Default
+	if v, ok := p.Settings.DefaultFor[kind]; ok {
+		d = v
+	}
+	t.Decision = d
+	if d != call.Pass {
+		t.Note = CauseDefault
+	}
+}
+
+// pick finds the deciding rule among the candidates that pass the
+// call-level fields and the given test.
+func (p *Policy) pick(res *Result, c *call.Call, test func(*Rule) bool, lists ...[]*Rule) *Rule {
+	var best *Rule
+	for _, list := range lists {
+		for _, r := range list {
+			if !r.m.matchCall(c) || !test(r) {
+				continue
+			}
+			res.addMatch(r)
+			if better(r, best) {
+				best = r
+			}
+		}
+	}
+	return best
+}
+
+// better reports whether r beats the current best: locked rules first
+// (strictest among them), then the highest priority, then the stricter
+// decision, then the earlier rule.
+func better(r, best *Rule) bool {
+	if best == nil {
+		return true
+	}
+	if r.Locked != best.Locked {
+		return r.Locked
+	}
+	if r.Locked {
+		if r.Decision != best.Decision {
+			return r.Decision > best.Decision
+		}
+	}
+	if r.Priority != best.Priority {
+		return r.Priority > best.Priority
+	}
+	if r.Decision != best.Decision {
+		return r.Decision > best.Decision
+	}
+	return r.ord < best.ord
+}
+
+func (res *Result) addMatch(r *Rule) {
+	for _, m := range res.Matches {
+		if m.Rule == r.ID {
+			return
+		}
+	}
+	res.Matches = append(res.Matches, Match{Rule: r.ID, Decision: r.Decision, Layer: r.Layer, Source: r.Source, Locked: r.Locked})
+}
+
+// decide folds the targets: the strictest wins, and allow only when every
+// required target is allowed.
+func (p *Policy) decide(res *Result, kind call.Kind) {
+	d := call.Pass
+	var why *Target
+	allAllowed := true
+	for i := range res.Targets {
+		t := &res.Targets[i]
+		if t.required && t.Decision != call.Allow {
+			allAllowed = false
+		}
+		if t.Decision > d {
+			d, why = t.Decision, t
+		}
+	}
+	if d == call.Allow && !allAllowed {
+		d, why = call.Pass, nil
+	}
+	res.Decision = d
+	if why == nil {
+		return
+	}
+	res.Rule = why.rule
+	switch {
+	case why.rule != nil:
+		res.Reason = ruleReason(why.rule)
+	case why.Note == CauseDynamic:
+		res.Cause = CauseDynamic
+		if d > call.Allow {
+			res.Reason = fmt.Sprintf("toolguard: the program %s is only known at run time, so toolguard cannot check it (on_dynamic = %s). Write the command out literally.",
+				strings.TrimSpace(why.Argv[0]), d)
+		}
+	case why.Note == CauseDefault:
+		res.Cause = CauseDefault
+		if d > call.Allow {
+			res.Reason = fmt.Sprintf("toolguard: no rule allows this %s call and the policy default is %s. Ask the user, or use an allowed tool.", kind, d)
+		}
+	}
+}
+
+// ruleReason is the text the model reads: the rule id and what to do
+// instead.
+func ruleReason(r *Rule) string {
+	j := r.Justification
+	if j == "" {
+		j = r.Description
+	}
+	verb := "denied"
+	if r.Decision == call.Ask {
+		verb = "approval required"
+	}
+	if r.Decision == call.Allow {
+		verb = "allowed"
+	}
+	if j == "" {
+		return fmt.Sprintf("toolguard: %s by rule %s", verb, r.ID)
+	}
+	return fmt.Sprintf("toolguard: %s by rule %s: %s", verb, r.ID, j)
+}

@@ -1,0 +1,544 @@
+package policy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+//go:embed defaults.toml
+var builtinTOML []byte
+
+// BuiltinFile is the name the embedded default rules are reported under.
+const BuiltinFile = "builtin.toml"
+
+// BuiltinSource returns the embedded default policy as a Source.
+func BuiltinSource() Source {
+	return Source{Layer: "builtin", Path: BuiltinFile, Data: builtinTOML}
+}
+
+// Source is one policy file to load.
+type Source struct {
+	Layer string // layer name; "" takes [settings] layer, else the file's base name
+	Path  string // for messages and provenance; ".json" selects the JSON form
+	Data  []byte
+}
+
+// LoadOptions direct Load.
+type LoadOptions struct {
+	// NoBuiltin leaves the embedded defaults out whatever the settings say.
+	NoBuiltin bool
+	// Home expands ~ in path patterns; "" leaves ~ patterns unmatched.
+	Home string
+}
+
+// layerDoc is one decoded file with what the loader needs from it.
+type layerDoc struct {
+	src   Source
+	name  string
+	doc   fileDoc
+	ix    *keyIndex // nil for JSON
+	hash  string
+	rules []*Rule
+}
+
+// Load decodes, validates, merges and compiles the given layers, in order
+// of increasing specificity, on top of the embedded defaults. Every
+// problem found is returned at once in an *Error; a policy that fails to
+// load must not be used (the hook answers on_error instead).
+func Load(sources []Source, opts LoadOptions) (*Policy, error) {
+	var problems []Problem
+	layers := make([]*layerDoc, 0, len(sources)+1)
+	if !opts.NoBuiltin {
+		sources = append([]Source{BuiltinSource()}, sources...)
+	}
+	for _, s := range sources {
+		ld, probs := decode(s)
+		problems = append(problems, probs...)
+		if ld != nil {
+			layers = append(layers, ld)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &Error{Problems: problems}
+	}
+	// A materialized policy already holds the builtin rules it wants.
+	for _, ld := range layers {
+		if ld.doc.Meta != nil && len(layers) > 0 && layers[0].src.Path == BuiltinFile {
+			layers = layers[1:]
+			break
+		}
+	}
+	for _, ld := range layers {
+		problems = append(problems, compileLayer(ld, opts)...)
+	}
+	if len(problems) > 0 {
+		return nil, &Error{Problems: problems}
+	}
+	p, probs := merge(layers)
+	if len(probs) > 0 {
+		return nil, &Error{Problems: probs}
+	}
+	p.idx = buildIndex(p.Rules)
+	return p, nil
+}
+
+func decode(s Source) (*layerDoc, []Problem) {
+	ld := &layerDoc{src: s}
+	sum := sha256.Sum256(s.Data)
+	ld.hash = "sha256:" + hex.EncodeToString(sum[:])
+	if strings.EqualFold(filepath.Ext(s.Path), ".json") {
+		dec := json.NewDecoder(bytes.NewReader(s.Data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&ld.doc); err != nil {
+			line, col := jsonPos(s.Data, err)
+			return nil, []Problem{{File: s.Path, Line: line, Col: col, Msg: jsonMsg(err)}}
+		}
+		if dec.More() {
+			return nil, []Problem{{File: s.Path, Msg: "trailing data after the policy object"}}
+		}
+	} else {
+		md, err := toml.NewDecoder(bytes.NewReader(s.Data)).Decode(&ld.doc)
+		if err != nil {
+			return nil, []Problem{tomlProblem(s.Path, err)}
+		}
+		ld.ix = indexKeys(string(s.Data))
+		var probs []Problem
+		for _, u := range ld.ix.unknown {
+			probs = append(probs, Problem{File: s.Path, Line: u.Pos.Line, Col: u.Pos.Col,
+				Msg: fmt.Sprintf("unknown key %q%s", u.Path, knownKeysHint(u.Path))})
+		}
+		if len(probs) == 0 {
+			// Anything the scanner could not place (inline tables, odd
+			// quoting) is still caught by the decoder's own bookkeeping.
+			for _, k := range md.Undecoded() {
+				if isFreeForm(k) {
+					continue
+				}
+				probs = append(probs, Problem{File: s.Path, Line: 1, Col: 1,
+					Msg: fmt.Sprintf("unknown key %q", k.String())})
+			}
+		}
+		if len(probs) > 0 {
+			return nil, probs
+		}
+	}
+	if v := ld.doc.Version; v != 0 && v != 1 {
+		return nil, []Problem{ld.problem("version", "", fmt.Sprintf("unsupported version %d (want 1)", v))}
+	}
+	ld.name = s.Layer
+	if ld.name == "" && ld.doc.Settings.Layer != nil {
+		ld.name = *ld.doc.Settings.Layer
+	}
+	if ld.name == "" {
+		ld.name = strings.TrimSuffix(filepath.Base(s.Path), filepath.Ext(s.Path))
+	}
+	return ld, nil
+}
+
+func isFreeForm(k toml.Key) bool {
+	return len(k) >= 2 && (k[0] == "settings" && k[1] == "default_for" || k[0] == "test" && k[1] == "input")
+}
+
+func knownKeysHint(path string) string {
+	parent, _ := splitLast(schemaPath(path))
+	keys := schema[parent]
+	if len(keys) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(keys))
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	where := parent
+	if where == "" {
+		where = "the top level"
+	} else {
+		where = "[" + where + "]"
+	}
+	return fmt.Sprintf(" (%s takes %s)", where, strings.Join(names, ", "))
+}
+
+// problem positions a message at a key of this layer's file.
+func (ld *layerDoc) problem(key, rule, msg string) Problem {
+	p := Problem{File: ld.src.Path, Rule: rule, Msg: msg}
+	if ld.ix != nil {
+		parent, _ := splitLast(key)
+		pos := ld.ix.lookup(key, parent)
+		p.Line, p.Col = pos.Line, pos.Col
+	}
+	return p
+}
+
+func tomlProblem(file string, err error) Problem {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Message
+		if pe.LastKey != "" {
+			msg = fmt.Sprintf("key %q: %s", pe.LastKey, msg)
+		}
+		return Problem{File: file, Line: pe.Position.Line, Col: max(pe.Position.Col, 1), Msg: lowerFirst(msg)}
+	}
+	return Problem{File: file, Msg: err.Error()}
+}
+
+func lowerFirst(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' || (len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z') {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func jsonPos(data []byte, err error) (int, int) {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 {
+		return 0, 0
+	}
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	return line, col
+}
+
+func jsonMsg(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "json: ")
+	return msg
+}
+
+var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+// compileLayer validates the layer's settings and rules and compiles each
+// rule's matchers, collecting every problem.
+func compileLayer(ld *layerDoc, opts LoadOptions) []Problem {
+	var probs []Problem
+	s := &ld.doc.Settings
+	for _, f := range []struct {
+		key string
+		v   *string
+	}{{"default", s.Default}, {"on_error", s.OnError}, {"on_unparsable", s.OnUnparsable}, {"on_dynamic", s.OnDynamic}} {
+		if f.v == nil {
+			continue
+		}
+		if _, ok := call.ParseDecision(*f.v); !ok {
+			probs = append(probs, ld.problem("settings."+f.key, "",
+				fmt.Sprintf("%s: unknown decision %q (want pass, allow, ask or deny)", f.key, *f.v)))
+		}
+	}
+	for k, v := range s.DefaultFor {
+		if _, ok := call.ParseKind(k); !ok {
+			probs = append(probs, ld.problem("settings.default_for."+k, "",
+				fmt.Sprintf("default_for: unknown kind %q (want one of %s)", k, strings.Join(call.Kinds(), ", "))))
+		}
+		if _, ok := call.ParseDecision(v); !ok {
+			probs = append(probs, ld.problem("settings.default_for."+k, "",
+				fmt.Sprintf("default_for.%s: unknown decision %q (want pass, allow, ask or deny)", k, v)))
+		}
+	}
+	if s.Mode != nil {
+		if _, ok := ParseMode(*s.Mode); !ok {
+			probs = append(probs, ld.problem("settings.mode", "",
+				fmt.Sprintf("mode: unknown mode %q (want interactive or headless)", *s.Mode)))
+		}
+	}
+	if s.Audit != nil {
+		switch *s.Audit {
+		case "decisions", "all", "off":
+		default:
+			probs = append(probs, ld.problem("settings.audit", "",
+				fmt.Sprintf("audit: unknown value %q (want decisions, all or off)", *s.Audit)))
+		}
+	}
+	for _, name := range s.Locked {
+		if !lockableSetting[name] {
+			probs = append(probs, ld.problem("settings.locked", "",
+				fmt.Sprintf("locked: %q is not a setting that can be locked", name)))
+		}
+	}
+
+	seen := map[string]int{}
+	for i, fr := range ld.doc.Rules {
+		key := fmt.Sprintf("rule.%d", i)
+		if fr.ID == "" {
+			probs = append(probs, ld.problem(key, "", "rule without an id"))
+			continue
+		}
+		if !idPattern.MatchString(fr.ID) {
+			probs = append(probs, ld.problem(key+".id", fr.ID,
+				"id must be lowercase kebab-case (letters, digits, '-', '_', '.')"))
+		}
+		if j, dup := seen[fr.ID]; dup {
+			pos := srcPos{}
+			if ld.ix != nil {
+				pos = ld.ix.lookup(fmt.Sprintf("rule.%d", j))
+			}
+			probs = append(probs, ld.problem(key+".id", fr.ID,
+				fmt.Sprintf("duplicate id (first defined at line %d)", pos.Line)))
+			continue
+		}
+		seen[fr.ID] = i
+		r, rp := compileRule(ld, i, fr, opts)
+		probs = append(probs, rp...)
+		if r != nil {
+			ld.rules = append(ld.rules, r)
+		}
+	}
+	for i, t := range ld.doc.Tests {
+		if _, ok := call.ParseDecision(t.Expect); !ok {
+			probs = append(probs, ld.problem(fmt.Sprintf("test.%d.expect", i), "",
+				fmt.Sprintf("test %d: unknown expected decision %q (want pass, allow, ask or deny)", i+1, t.Expect)))
+		}
+		if t.Command == "" && t.Path == "" && t.MCP == "" && t.Tool == "" && t.URL == "" {
+			probs = append(probs, ld.problem(fmt.Sprintf("test.%d", i), "",
+				fmt.Sprintf("test %d: needs a command, a tool and path, an mcp call or a url", i+1)))
+		}
+	}
+	return probs
+}
+
+var lockableSetting = map[string]bool{
+	"builtin": true, "default": true, "default_for": true, "mode": true, "on_error": true,
+	"on_unparsable": true, "on_dynamic": true, "disable": true, "audit_log": true,
+	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true,
+}
+
+func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []Problem) {
+	key := fmt.Sprintf("rule.%d", i)
+	var probs []Problem
+	bad := func(field, msg string) {
+		probs = append(probs, ld.problem(key+"."+field, fr.ID, msg))
+	}
+	d, ok := call.ParseDecision(fr.Decision)
+	switch {
+	case fr.Decision == "":
+		bad("decision", "missing decision (want allow, ask or deny)")
+	case !ok || d == call.Pass:
+		bad("decision", fmt.Sprintf("unknown decision %q (want allow, ask or deny)", fr.Decision))
+	}
+	m, mp := compileMatcher(fr, opts)
+	for _, e := range mp {
+		bad(e.field, e.msg)
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	src := ld.src.Path
+	if ld.ix != nil {
+		src = fmt.Sprintf("%s:%d", ld.src.Path, ld.ix.lookup(key).Line)
+	} else if fr.Source != "" {
+		src = fr.Source // materialized JSON carries the original provenance
+	}
+	layer := ld.name
+	if ld.ix == nil && fr.Layer != "" {
+		layer = fr.Layer
+	}
+	r := &Rule{
+		ID:            fr.ID,
+		Description:   fr.Description,
+		Decision:      d,
+		Justification: fr.Justification,
+		Priority:      fr.Priority,
+		Locked:        fr.Locked,
+		Layer:         layer,
+		Source:        src,
+		spec:          fr,
+		m:             m,
+	}
+	r.spec.Layer, r.spec.Source = layer, src
+	return r, nil
+}
+
+// merge applies the layers in order: later rules replace earlier ones by
+// id, disable removes them, locked rules and settings resist both.
+func merge(layers []*layerDoc) (*Policy, []Problem) {
+	p := &Policy{Settings: DefaultSettings()}
+	var builtinRules []*Rule
+	var rules []*Rule
+	byID := map[string]int{} // index into rules
+	lockedSettings := map[string]string{}
+	var tests []test
+
+	for _, ld := range layers {
+		p.Layers = append(p.Layers, Layer{Name: ld.name, File: ld.src.Path, Hash: ld.hash})
+		p.Warnings = append(p.Warnings, mergeSettings(&p.Settings, ld, lockedSettings)...)
+
+		for _, id := range ld.doc.Settings.Disable {
+			if lockedSettings["disable"] != "" && lockedSettings["disable"] != ld.name {
+				break
+			}
+			j, ok := byID[id]
+			switch {
+			case !ok:
+				p.Warnings = append(p.Warnings, ld.problem("settings.disable", id,
+					"disable names no rule of an earlier layer"))
+			case rules[j].Locked:
+				p.Warnings = append(p.Warnings, ld.problem("settings.disable", id,
+					fmt.Sprintf("cannot disable: locked by layer %s (%s)", rules[j].Layer, rules[j].Source)))
+			default:
+				rules[j] = nil
+				delete(byID, id)
+			}
+		}
+		for _, r := range ld.rules {
+			j, ok := byID[r.ID]
+			switch {
+			case !ok:
+				byID[r.ID] = len(rules)
+				rules = append(rules, r)
+			case rules[j].Locked:
+				p.Warnings = append(p.Warnings, Problem{File: ld.src.Path, Rule: r.ID,
+					Line: posLine(r.Source), Col: 1,
+					Msg: fmt.Sprintf("cannot replace: locked by layer %s (%s); this definition is ignored", rules[j].Layer, rules[j].Source)})
+			default:
+				rules[j] = r
+			}
+		}
+		if ld.src.Path == BuiltinFile {
+			builtinRules = ld.rules
+		}
+		for i, t := range ld.doc.Tests {
+			tests = append(tests, test{spec: t, file: ld.src.Path, pos: ld.testPos(i)})
+		}
+	}
+	isBuiltin := map[*Rule]bool{}
+	for _, r := range builtinRules {
+		isBuiltin[r] = true
+	}
+	for _, r := range rules {
+		if r == nil || (!p.Settings.Builtin && isBuiltin[r]) {
+			continue
+		}
+		r.ord = len(p.Rules)
+		p.Rules = append(p.Rules, r)
+	}
+	p.tests = tests
+	p.Hash = hashPolicy(p)
+	return p, nil
+}
+
+func (ld *layerDoc) testPos(i int) srcPos {
+	if ld.ix == nil {
+		return srcPos{}
+	}
+	return ld.ix.lookup(fmt.Sprintf("test.%d", i))
+}
+
+func posLine(source string) int {
+	i := strings.LastIndexByte(source, ':')
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range source[i+1:] {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// mergeSettings lays one layer's settings over the merged ones. A later
+// layer may change any setting, loosening included, unless an earlier
+// layer listed it in `locked`.
+func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string) []Problem {
+	s := ld.doc.Settings
+	var warn []Problem
+	allowed := func(name string, set bool) bool {
+		if !set {
+			return false
+		}
+		if owner, ok := locked[name]; ok && owner != ld.name {
+			warn = append(warn, ld.problem("settings."+name, "",
+				fmt.Sprintf("%s is locked by layer %s; this value is ignored", name, owner)))
+			return false
+		}
+		return true
+	}
+	dec := func(v *string) call.Decision { d, _ := call.ParseDecision(*v); return d }
+	if allowed("builtin", s.Builtin != nil) {
+		dst.Builtin = *s.Builtin
+	}
+	if allowed("default", s.Default != nil) {
+		dst.Default = dec(s.Default)
+	}
+	if allowed("default_for", s.DefaultFor != nil) {
+		if dst.DefaultFor == nil {
+			dst.DefaultFor = map[call.Kind]call.Decision{}
+		}
+		for k, v := range s.DefaultFor {
+			kind, _ := call.ParseKind(k)
+			dst.DefaultFor[kind] = dec(&v)
+		}
+	}
+	if allowed("mode", s.Mode != nil) {
+		dst.Mode, _ = ParseMode(*s.Mode)
+	}
+	if allowed("on_error", s.OnError != nil) {
+		dst.OnError = dec(s.OnError)
+	}
+	if allowed("on_unparsable", s.OnUnparsable != nil) {
+		dst.OnUnparsable = dec(s.OnUnparsable)
+	}
+	if allowed("on_dynamic", s.OnDynamic != nil) {
+		dst.OnDynamic = dec(s.OnDynamic)
+	}
+	if allowed("audit_log", s.AuditLog != nil) {
+		dst.AuditLog = *s.AuditLog
+	}
+	if allowed("audit", s.Audit != nil) {
+		dst.Audit = *s.Audit
+	}
+	if allowed("state_dir", s.StateDir != nil) {
+		dst.StateDir = *s.StateDir
+	}
+	if allowed("workspace", s.Workspace != nil) {
+		dst.Workspace = *s.Workspace
+	}
+	if allowed("safe_prefixes", s.SafePrefixes != nil) {
+		dst.SafePrefixes = s.SafePrefixes
+	}
+	allowed("disable", len(s.Disable) > 0) // a locked disable is enforced by merge
+	for _, name := range s.Locked {
+		if _, ok := locked[name]; !ok {
+			locked[name] = ld.name
+		}
+	}
+	return warn
+}
+
+// hashPolicy is a content hash over what decides: settings and rules.
+func hashPolicy(p *Policy) string {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	_ = enc.Encode(settingsDoc(p.Settings))
+	for _, r := range p.Rules {
+		spec := r.spec
+		spec.Layer, spec.Source = "", ""
+		_ = enc.Encode(spec)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,110 @@
+package policy
+
+import (
+	"encoding/json"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+// settingsDoc turns merged settings back into the file form.
+func settingsDoc(s Settings) fileSettings {
+	str := func(v string) *string { return &v }
+	dec := func(d call.Decision) *string { return str(d.String()) }
+	fs := fileSettings{
+		Builtin:      &s.Builtin,
+		Default:      dec(s.Default),
+		Mode:         str(s.Mode.String()),
+		OnError:      dec(s.OnError),
+		OnUnparsable: dec(s.OnUnparsable),
+		OnDynamic:    dec(s.OnDynamic),
+		Audit:        str(s.Audit),
+		SafePrefixes: s.SafePrefixes,
+	}
+	if s.AuditLog != "" {
+		fs.AuditLog = str(s.AuditLog)
+	}
+	if s.StateDir != "" {
+		fs.StateDir = str(s.StateDir)
+	}
+	if s.Workspace != "" {
+		fs.Workspace = str(s.Workspace)
+	}
+	if len(s.DefaultFor) > 0 {
+		fs.DefaultFor = map[string]string{}
+		for k, v := range s.DefaultFor {
+			fs.DefaultFor[k.String()] = v.String()
+		}
+	}
+	return fs
+}
+
+// Materialize renders the merged policy as one JSON document: the merged
+// settings (with builtin = false, since the builtin rules that apply are
+// already among the rules), every effective rule with its layer and
+// source, the [[test]]s, and the content hash. Loading it with
+// LoadOptions{NoBuiltin: true} gives the same decisions as the layers it
+// came from.
+func (p *Policy) Materialize() ([]byte, error) {
+	s := settingsDoc(p.Settings)
+	f := false
+	s.Builtin = &f
+	doc := fileDoc{Version: 1, Settings: s, Rules: []fileRule{}, Tests: []fileTest{}}
+	for _, r := range p.Rules {
+		doc.Rules = append(doc.Rules, r.spec)
+	}
+	for _, t := range p.tests {
+		doc.Tests = append(doc.Tests, t.spec)
+	}
+	layers := make([]string, len(p.Layers))
+	for i, l := range p.Layers {
+		layers[i] = l.Name + "=" + l.File
+	}
+	doc.Meta = &materialMeta{Hash: p.Hash, Layers: layers}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// RuleInfo is the public description of an effective rule.
+type RuleInfo struct {
+	ID            string   `json:"id"`
+	Description   string   `json:"description,omitempty"`
+	Decision      string   `json:"decision"`
+	Justification string   `json:"justification,omitempty"`
+	Priority      int      `json:"priority"`
+	Locked        bool     `json:"locked"`
+	Layer         string   `json:"layer"`
+	Source        string   `json:"source"`
+	Matches       fileRule `json:"match"`
+}
+
+// Info describes the effective rules, in order.
+func (p *Policy) Info() []RuleInfo {
+	out := make([]RuleInfo, 0, len(p.Rules))
+	for _, r := range p.Rules {
+		spec := r.spec
+		spec.ID, spec.Description, spec.Decision, spec.Justification = "", "", "", ""
+		spec.Priority, spec.Locked, spec.Layer, spec.Source = 0, false, "", ""
+		spec.Examples = fileExamples{}
+		out = append(out, RuleInfo{
+			ID: r.ID, Description: r.Description, Decision: r.Decision.String(),
+			Justification: r.Justification, Priority: r.Priority, Locked: r.Locked,
+			Layer: r.Layer, Source: r.Source, Matches: spec,
+		})
+	}
+	return out
+}
+
+// TestCount reports how many [[test]]s the merged policy carries.
+func (p *Policy) TestCount() int { return len(p.tests) }
+
+// Examples returns the number of examples over all rules.
+func (p *Policy) Examples() int {
+	n := 0
+	for _, r := range p.Rules {
+		n += len(r.spec.Examples.Match) + len(r.spec.Examples.NotMatch)
+	}
+	return n
+}

@@ -1,0 +1,154 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+// Mode says whether a human can answer an ask.
+type Mode int
+
+const (
+	Interactive Mode = iota
+	Headless         // no human present: ask becomes a deny and a pending approval
+)
+
+func (m Mode) String() string {
+	if m == Headless {
+		return "headless"
+	}
+	return "interactive"
+}
+
+// ParseMode returns the Mode named s.
+func ParseMode(s string) (Mode, bool) {
+	switch s {
+	case "interactive":
+		return Interactive, true
+	case "headless":
+		return Headless, true
+	}
+	return Interactive, false
+}
+
+// Settings are the merged [settings] of every layer.
+type Settings struct {
+	Builtin      bool
+	Default      call.Decision
+	DefaultFor   map[call.Kind]call.Decision
+	Mode         Mode
+	OnError      call.Decision
+	OnUnparsable call.Decision
+	OnDynamic    call.Decision
+	AuditLog     string // "" means the default location chosen by the caller
+	Audit        string // "decisions" (every decision but pass), "all", or "off"
+	StateDir     string
+	Workspace    string
+	SafePrefixes []string
+}
+
+// DefaultSettings are the settings before any layer: fail closed on
+// uncertainty that matters (SPEC §3).
+func DefaultSettings() Settings {
+	return Settings{
+		Builtin:      true,
+		Default:      call.Pass,
+		Mode:         Interactive,
+		OnError:      call.Deny,
+		OnUnparsable: call.Ask,
+		OnDynamic:    call.Ask,
+		Audit:        "decisions",
+		SafePrefixes: []string{"/tmp", "/var/tmp", "$TMPDIR"},
+	}
+}
+
+// Rule is one compiled rule.
+type Rule struct {
+	ID            string
+	Description   string
+	Decision      call.Decision
+	Justification string
+	Priority      int
+	Locked        bool
+	Layer         string // name of the layer that defined it
+	Source        string // file:line where it is defined
+
+	spec fileRule // as written, for rules --json and materialize
+	m    matcher
+	ord  int // position in the effective rule list
+}
+
+// Layer describes one loaded policy layer.
+type Layer struct {
+	Name string `json:"name"`
+	File string `json:"file"`
+	Hash string `json:"hash"`
+}
+
+// Policy is a loaded, merged and compiled policy. Evaluate is safe for
+// concurrent use.
+type Policy struct {
+	Settings Settings
+	Rules    []*Rule // effective rules, in order
+	Layers   []Layer
+	Hash     string // content hash over the effective settings and rules
+
+	// Warnings are layer conflicts that do not stop the policy from
+	// loading (a later layer trying to replace or disable a locked rule,
+	// disabling an unknown id, changing a locked setting). validate
+	// reports them as errors; the hook ignores the offending part.
+	Warnings []Problem
+
+	tests []test
+	idx   index
+}
+
+// Problem is one positioned complaint about a policy file.
+type Problem struct {
+	File string
+	Line int
+	Col  int
+	Rule string // rule id, when the problem is about a rule
+	Msg  string
+}
+
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.File != "" {
+		b.WriteString(p.File)
+		if p.Line > 0 {
+			fmt.Fprintf(&b, ":%d:%d", p.Line, p.Col)
+		}
+		b.WriteString(": ")
+	}
+	if p.Rule != "" {
+		fmt.Fprintf(&b, "rule %q: ", p.Rule)
+	}
+	b.WriteString(p.Msg)
+	return b.String()
+}
+
+// Error reports every problem found while loading policy files.
+type Error struct {
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Rule returns the effective rule with the given id, or nil.
+func (p *Policy) Rule(id string) *Rule {
+	for _, r := range p.Rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
