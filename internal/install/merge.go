@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -38,8 +39,12 @@ type Result struct {
 // BackupSuffix is appended to a settings file's name for its backup.
 const BackupSuffix = ".toolguard.bak"
 
-// Install merges toolguard's hook into the provider's settings file. See the
-// package documentation for what is kept, backed up and refused.
+// Install merges toolguard's hook into the provider's settings file: each of
+// the provider's pre-tool events ends up with exactly one toolguard handler
+// running o.Command, and toolguard handlers under other events are pointed
+// at o.Command too. o.Command must itself be recognized by
+// IsToolguardCommand, so that later runs find it again. See the package
+// documentation for what is kept, backed up and refused.
 func Install(o Options) (Result, error) {
 	a, err := lookup(o.Provider)
 	if err != nil {
@@ -84,6 +89,27 @@ func Install(o Options) (Result, error) {
 	for _, ev := range a.events {
 		if err := installEvent(a, hooks, ev, o.Command, file, &log); err != nil {
 			return res, err
+		}
+	}
+	// toolguard hooks the user added to other events follow the new command.
+	for _, m := range hooks.members {
+		arr, ok := m.val.([]any)
+		if !ok || slices.Contains(a.events, m.key) {
+			continue
+		}
+		kept, touched := filterEvent(arr, func(h *object) (any, bool) {
+			old := toolguardCommand(h)
+			if old == "" {
+				return h, false
+			}
+			nh, changed := retarget(a, h, o.Command)
+			if changed {
+				log.add("replace %s hook: %s -> %s", m.key, old, o.Command)
+			}
+			return nh, changed
+		})
+		if touched {
+			hooks.set(m.key, kept)
 		}
 	}
 	if a.name == "codex" {
@@ -139,11 +165,9 @@ func Uninstall(o Options) (Result, error) {
 			continue
 		}
 		kept, touched := filterEvent(arr, func(h *object) (any, bool) {
-			for _, c := range handlerCommands(h) {
-				if IsToolguardCommand(c) {
-					log.add("remove %s hook: %s", m.key, c)
-					return nil, true
-				}
+			if c := toolguardCommand(h); c != "" {
+				log.add("remove %s hook: %s", m.key, c)
+				return nil, true
 			}
 			return h, false
 		})
@@ -191,14 +215,7 @@ func installEvent(a *agent, hooks *object, event, cmd, file string, log *changeL
 	}
 	found := false
 	kept, touched := filterEvent(arr, func(h *object) (any, bool) {
-		cmds := handlerCommands(h)
-		var old string
-		for _, c := range cmds {
-			if IsToolguardCommand(c) {
-				old = c
-				break
-			}
-		}
+		old := toolguardCommand(h)
 		if old == "" {
 			return h, false
 		}
@@ -308,6 +325,17 @@ func groupHandlers(o *object) ([]any, bool) {
 	}
 	arr, ok := v.([]any)
 	return arr, ok
+}
+
+// toolguardCommand returns the first command line of h that runs toolguard's
+// hook, or "".
+func toolguardCommand(h *object) string {
+	for _, c := range handlerCommands(h) {
+		if IsToolguardCommand(c) {
+			return c
+		}
+	}
+	return ""
 }
 
 // handlerCommands returns the command lines one handler runs: "command"

@@ -119,6 +119,13 @@ func TestMergeCases(t *testing.T) {
 			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `"}],"beforeShellExecution":[{"command":"` + newCmd + `"}],"beforeMCPExecution":[{"command":"` + newCmd + `"}]}}`,
 		},
 		{
+			name:     "toolguard under another event follows the new command",
+			provider: "claude-code",
+			in:       `{"hooks":{"PermissionRequest":[{"matcher":"Bash","hooks":[{"type":"command","command":"/old/toolguard hook"}]}]}}`,
+			want:     `{"hooks":{"PermissionRequest":[{"matcher":"Bash","hooks":[{"type":"command","command":"` + newCmd + `"}]}],"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
+			summary:  "replace PermissionRequest hook: /old/toolguard hook -> " + newCmd,
+		},
+		{
 			name:     "event of the wrong type is refused",
 			provider: "claude-code",
 			in:       `{"hooks":{"PreToolUse":{"matcher":"*"}}}`,
