@@ -1,0 +1,522 @@
+package approval
+
+import (
+	"cmp"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Status is where a request stands.
+type Status string
+
+const (
+	StatusPending  Status = "pending"  // waiting for a human
+	StatusApproved Status = "approved" // has a grant with uses left
+	StatusRejected Status = "rejected" // denies every later identical call
+	StatusConsumed Status = "consumed" // its grant's last use was taken
+	StatusExpired  Status = "expired"  // its grant expired unused
+)
+
+func (s Status) String() string { return string(s) }
+
+func (s Status) valid() bool {
+	switch s {
+	case StatusPending, StatusApproved, StatusRejected, StatusConsumed, StatusExpired:
+		return true
+	}
+	return false
+}
+
+// Request is one approval request and what became of it.
+type Request struct {
+	ID       string    `json:"id"`
+	Key      string    `json:"key"` // Key of the call
+	Created  time.Time `json:"created"`
+	Status   Status    `json:"status"`
+	Summary  string    `json:"summary"` // redacted, as shown to the human
+	Tool     string    `json:"tool"`
+	Kind     string    `json:"kind"`
+	Cwd      string    `json:"cwd"`
+	Session  string    `json:"session"`
+	Provider string    `json:"provider"`
+	Rules    []string  `json:"rules,omitempty"` // the rules that asked
+	Reason   string    `json:"reason"`          // the ask reason
+	// Decided is when the request was last approved or rejected.
+	Decided      time.Time `json:"decided,omitzero"`
+	Grant        *Grant    `json:"grant,omitempty"`
+	RejectReason string    `json:"reject_reason,omitempty"`
+}
+
+// Grant is what an approval allows.
+type Grant struct {
+	Approved time.Time `json:"approved"`
+	Expires  time.Time `json:"expires"` // the grant allows nothing from this instant on
+	Uses     int       `json:"uses"`    // uses granted
+	UsesLeft int       `json:"uses_left"`
+	LastUsed time.Time `json:"last_used,omitzero"`
+}
+
+// OutcomeKind is what Check found for a key.
+type OutcomeKind int
+
+const (
+	None     OutcomeKind = iota // nothing applies: make a new request
+	Granted                     // a grant was consumed: allow the call
+	Rejected                    // a human rejected this call
+	Pending                     // a request waits for a human
+)
+
+var outcomeNames = [...]string{None: "none", Granted: "granted", Rejected: "rejected", Pending: "pending"}
+
+func (k OutcomeKind) String() string {
+	if k >= 0 && int(k) < len(outcomeNames) {
+		return outcomeNames[k]
+	}
+	return fmt.Sprintf("OutcomeKind(%d)", int(k))
+}
+
+// Outcome is the answer of Check.
+type Outcome struct {
+	Kind     OutcomeKind
+	ID       string // the request that applies; empty for None
+	Reason   string // Rejected: the human's reason (may be empty)
+	UsesLeft int    // Granted: uses left after this one
+}
+
+var (
+	// ErrNotFound is wrapped by errors about an id with no request.
+	ErrNotFound = errors.New("no such approval request")
+	// ErrInvalidID is wrapped by errors about a malformed id.
+	ErrInvalidID = errors.New("invalid approval request id")
+)
+
+// Store is an approval state directory.
+type Store struct {
+	dir string
+}
+
+const (
+	requestsDir = "requests"
+	lockName    = "lock"
+	idPrefix    = "req_"
+	maxIDLen    = 64
+)
+
+// Open returns the store in dir, creating dir and its requests directory
+// (0700) if needed.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("approval store: empty directory")
+	}
+	if err := os.MkdirAll(filepath.Join(dir, requestsDir), 0o700); err != nil {
+		return nil, fmt.Errorf("approval store: %v", err)
+	}
+	return &Store{dir: dir}, nil
+}
+
+// Dir returns the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// ValidID reports whether id is well formed: 1 to 64 of [A-Za-z0-9_-].
+func ValidID(id string) bool {
+	if id == "" || len(id) > maxIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func checkID(id string) error {
+	if !ValidID(id) {
+		return fmt.Errorf("%w %q (want 1 to %d letters, digits, _ or -)", ErrInvalidID, id, maxIDLen)
+	}
+	return nil
+}
+
+// Check answers for the call with key, in one step under the store lock:
+// a usable grant is consumed (Granted), else a rejection applies
+// (Rejected), else a pending request is reported (Pending), else None.
+// A rejection wins over a grant, should both exist. Expired grants are
+// marked expired on the way. Unreadable request files are skipped.
+func (s *Store) Check(key string, now time.Time) (Outcome, error) {
+	var out Outcome
+	err := s.locked(func() error {
+		reqs, _, err := s.loadAll()
+		if err != nil {
+			return err
+		}
+		if err := s.settle(reqs, now); err != nil {
+			return err
+		}
+		var rejected, granted, pending *Request
+		for i := range reqs {
+			r := &reqs[i]
+			if r.Key != key {
+				continue
+			}
+			switch r.Status {
+			case StatusRejected:
+				rejected = latest(rejected, r)
+			case StatusApproved:
+				if granted == nil || r.Grant.Expires.Before(granted.Grant.Expires) {
+					granted = r // the one that expires first
+				}
+			case StatusPending:
+				pending = latest(pending, r)
+			}
+		}
+		switch {
+		case rejected != nil:
+			out = Outcome{Kind: Rejected, ID: rejected.ID, Reason: rejected.RejectReason}
+		case granted != nil:
+			g := granted.Grant
+			g.UsesLeft--
+			g.LastUsed = now
+			if g.UsesLeft <= 0 {
+				granted.Status = StatusConsumed
+			}
+			if err := s.write(*granted); err != nil {
+				return err
+			}
+			out = Outcome{Kind: Granted, ID: granted.ID, UsesLeft: g.UsesLeft}
+		case pending != nil:
+			out = Outcome{Kind: Pending, ID: pending.ID}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func latest(cur, r *Request) *Request {
+	if cur == nil || r.Created.After(cur.Created) || r.Created.Equal(cur.Created) && r.ID > cur.ID {
+		return r
+	}
+	return cur
+}
+
+// settle marks, in memory and on disk, the approved requests of reqs whose
+// grant has expired at now, or has no use left.
+func (s *Store) settle(reqs []Request, now time.Time) error {
+	for i := range reqs {
+		r := &reqs[i]
+		if r.Status != StatusApproved {
+			continue
+		}
+		switch {
+		case !now.Before(r.Grant.Expires):
+			r.Status = StatusExpired
+		case r.Grant.UsesLeft <= 0:
+			r.Status = StatusConsumed
+		default:
+			continue
+		}
+		if err := s.write(*r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Create records r as a new pending request and returns it with its ID,
+// Created and Status set; any Grant and RejectReason in r are dropped. If a
+// pending request with the same Key exists, Create returns that one
+// instead, unchanged, so a retried call makes no duplicate.
+func (s *Store) Create(r Request, now time.Time) (Request, error) {
+	if r.Key == "" {
+		return Request{}, errors.New("approval request: empty key")
+	}
+	var out Request
+	err := s.locked(func() error {
+		reqs, _, err := s.loadAll()
+		if err != nil {
+			return err
+		}
+		var pending *Request
+		for i := range reqs {
+			if reqs[i].Key == r.Key && reqs[i].Status == StatusPending {
+				pending = latest(pending, &reqs[i])
+			}
+		}
+		if pending != nil {
+			out = *pending
+			return nil
+		}
+		id, err := s.newID()
+		if err != nil {
+			return err
+		}
+		r.ID, r.Created, r.Status = id, now, StatusPending
+		r.Decided, r.Grant, r.RejectReason = time.Time{}, nil, ""
+		if err := s.write(r); err != nil {
+			return err
+		}
+		out = r
+		return nil
+	})
+	return out, err
+}
+
+// newID returns an id with no request file yet.
+func (s *Store) newID() (string, error) {
+	for range 10 {
+		id := idPrefix + strings.ToLower(rand.Text()[:10])
+		if _, err := os.Lstat(s.path(id)); errors.Is(err, fs.ErrNotExist) {
+			return id, nil
+		}
+	}
+	return "", errors.New("approval request: cannot find a free id")
+}
+
+// List returns every request, oldest first, after marking expired grants.
+// Request files that cannot be read are left out and reported together in
+// the error, which comes with the readable requests.
+func (s *Store) List(now time.Time) ([]Request, error) {
+	var (
+		reqs []Request
+		bad  []error
+	)
+	err := s.locked(func() error {
+		var err error
+		if reqs, bad, err = s.loadAll(); err != nil {
+			return err
+		}
+		return s.settle(reqs, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(reqs, func(a, b Request) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return reqs, errors.Join(bad...)
+}
+
+// Get returns the request id as stored, without the lock and without
+// marking an expired grant (compare Grant.Expires with the time yourself).
+func (s *Store) Get(id string) (Request, error) {
+	if err := checkID(id); err != nil {
+		return Request{}, err
+	}
+	return s.read(id)
+}
+
+// Approve grants the request id uses calls (at least 1) until now+ttl (ttl
+// positive). It works from any status: it re-arms a consumed or expired
+// request and lifts a rejection.
+func (s *Store) Approve(id string, ttl time.Duration, uses int, now time.Time) (Request, error) {
+	if ttl <= 0 {
+		return Request{}, fmt.Errorf("approve %s: ttl %v is not positive", id, ttl)
+	}
+	if uses < 1 {
+		return Request{}, fmt.Errorf("approve %s: %d uses (want at least 1)", id, uses)
+	}
+	return s.update(id, func(r *Request) {
+		r.Status = StatusApproved
+		r.Decided = now
+		r.RejectReason = ""
+		r.Grant = &Grant{Approved: now, Expires: now.Add(ttl), Uses: uses, UsesLeft: uses}
+	})
+}
+
+// Reject rejects the request id with reason, which reaches the model on
+// every later identical call. It works from any status and revokes a grant.
+func (s *Store) Reject(id, reason string, now time.Time) (Request, error) {
+	return s.update(id, func(r *Request) {
+		r.Status = StatusRejected
+		r.Decided = now
+		r.RejectReason = reason
+		r.Grant = nil
+	})
+}
+
+func (s *Store) update(id string, change func(*Request)) (Request, error) {
+	if err := checkID(id); err != nil {
+		return Request{}, err
+	}
+	var out Request
+	err := s.locked(func() error {
+		r, err := s.read(id)
+		if err != nil {
+			return err
+		}
+		change(&r)
+		if err := s.write(r); err != nil {
+			return err
+		}
+		out = r
+		return nil
+	})
+	return out, err
+}
+
+// Remove deletes the request id, whatever its status. Removing a rejected
+// request lifts the rejection.
+func (s *Store) Remove(id string) error {
+	if err := checkID(id); err != nil {
+		return err
+	}
+	return s.locked(func() error {
+		err := os.Remove(s.path(id))
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		return err
+	})
+}
+
+// Prune deletes the finished requests (consumed or expired) created before
+// before and returns how many it deleted. Pending and rejected requests and
+// live grants are kept.
+func (s *Store) Prune(before, now time.Time) (int, error) {
+	n := 0
+	err := s.locked(func() error {
+		reqs, _, err := s.loadAll()
+		if err != nil {
+			return err
+		}
+		if err := s.settle(reqs, now); err != nil {
+			return err
+		}
+		for _, r := range reqs {
+			if (r.Status == StatusConsumed || r.Status == StatusExpired) && r.Created.Before(before) {
+				if err := os.Remove(s.path(r.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+func (s *Store) path(id string) string {
+	return filepath.Join(s.dir, requestsDir, id+".json")
+}
+
+// read loads and validates one request file.
+func (s *Store) read(id string) (Request, error) {
+	data, err := os.ReadFile(s.path(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Request{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return Request{}, err
+	}
+	var r Request
+	if err := json.Unmarshal(data, &r); err != nil {
+		return Request{}, fmt.Errorf("%s: %v", s.path(id), err)
+	}
+	if err := r.validate(id); err != nil {
+		return Request{}, fmt.Errorf("%s: %v", s.path(id), err)
+	}
+	return r, nil
+}
+
+func (r *Request) validate(id string) error {
+	switch {
+	case r.ID != id:
+		return fmt.Errorf("id %q does not match the file name", r.ID)
+	case r.Key == "":
+		return errors.New("empty key")
+	case !r.Status.valid():
+		return fmt.Errorf("unknown status %q (want pending, approved, rejected, consumed or expired)", r.Status)
+	case r.Status == StatusApproved && r.Grant == nil:
+		return errors.New("approved without a grant")
+	}
+	return nil
+}
+
+// loadAll reads every request file. The files that cannot be read are
+// reported in bad; err is set only when the directory cannot be read.
+func (s *Store) loadAll() (reqs []Request, bad []error, err error) {
+	entries, err := os.ReadDir(filepath.Join(s.dir, requestsDir))
+	if err != nil {
+		return nil, nil, fmt.Errorf("approval store: %v", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		id, ok := strings.CutSuffix(name, ".json")
+		if !ok || !ValidID(id) || !e.Type().IsRegular() {
+			continue // temporary files start with a dot
+		}
+		r, err := s.read(id)
+		if err != nil {
+			if !errors.Is(err, ErrNotFound) { // removed meanwhile
+				bad = append(bad, err)
+			}
+			continue
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs, bad, nil
+}
+
+// write stores r atomically: temporary file, sync, rename, directory sync.
+func (s *Store) write(r Request) (err error) {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode request %s: %v", r.ID, err)
+	}
+	data = append(data, '\n')
+	dir := filepath.Join(s.dir, requestsDir)
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, s.path(r.ID)); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+// locked runs fn while holding the store's exclusive lock.
+func (s *Store) locked(fn func() error) error {
+	f, err := os.OpenFile(filepath.Join(s.dir, lockName), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("approval store: %v", err)
+	}
+	defer f.Close()
+	if err := lockFile(f); err != nil {
+		return fmt.Errorf("approval store: lock: %v", err)
+	}
+	ferr := fn()
+	if err := unlockFile(f); err != nil && ferr == nil {
+		ferr = fmt.Errorf("approval store: unlock: %v", err)
+	}
+	return ferr
+}

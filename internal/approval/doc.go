@@ -1,0 +1,94 @@
+// Package approval keeps toolguard's approval requests and grants (SPEC §6).
+//
+// When a call is asked about and no human can answer in the agent (headless
+// mode, or an agent without ask), the hook records a request and denies the
+// call with the request id. A human then approves or rejects the request
+// with `toolguard approvals`. The next identical call — same [Key] — finds
+// the answer through [Store.Check]:
+//
+//   - approved: the grant is consumed atomically, exactly once per use, even
+//     when many hook processes race; Check reports [Granted]. When its last
+//     use is taken the request is marked consumed, and the next identical
+//     call finds nothing ([None]) and makes a new request.
+//   - rejected: Check reports [Rejected] with the human's reason, for every
+//     later identical call, until the request is removed ([Store.Remove]) or
+//     approved after all.
+//   - still pending: Check reports [Pending] with the id, so the hook can
+//     repeat the same id instead of making a new request.
+//
+// An approved grant carries an expiry and a number of uses. An expired grant
+// never allows anything; Check and List mark it expired.
+//
+// # The identity of a call
+//
+// [Key] is the hex SHA-256 of a canonical, length-prefixed encoding of:
+//
+//   - a format version ("toolguard-approval-key/1");
+//   - the kind (shell, write, …) and the tool name as the agent sent it;
+//   - shell: the command with surrounding white space trimmed, and the
+//     shell (bash, powershell);
+//   - write, edit, read, search: every path with its op ("write /a/b"),
+//     sorted and without duplicates, then the search patterns, sorted. What
+//     a write or edit puts in the file is not part of the key: the human
+//     approves the paths;
+//   - mcp: server, tool, and the raw input canonicalized (decoded and
+//     encoded again, so object key order and white space do not matter;
+//     numbers keep their text);
+//   - web: the URL; when there is none (a web search), the canonical input;
+//   - agent and other: the canonical input;
+//   - the working directory, cleaned;
+//   - the session id, when the call has one.
+//
+// The provider, the hook event, the permission mode and the project dir are
+// not part of it. Two calls that differ in any part above have different
+// keys.
+//
+// # Files
+//
+// The state directory given to [Open] (created 0700) holds:
+//
+//	lock                   empty; locked exclusively around every change
+//	requests/<id>.json     one request, mode 0600
+//
+// Each request file is written whole to a temporary file in requests/,
+// synced and renamed over the old one, so a reader sees the old or the new
+// version and never a mix. Every read-modify-write (Check, Create, Approve,
+// Reject, List, Remove, Prune) holds the lock for its whole duration; [Store.Get]
+// reads without it.
+//
+// A request file is one JSON object (field names snake_case):
+//
+//	{
+//	  "id": "req_k3j5q2m7xa",
+//	  "key": "<64 hex digits>",
+//	  "created": "2026-03-01T12:00:00Z",
+//	  "status": "approved",          // pending|approved|rejected|consumed|expired
+//	  "summary": "git push origin main",
+//	  "tool": "Bash", "kind": "shell", "cwd": "/home/u/repo",
+//	  "session": "s-1", "provider": "codex",
+//	  "rules": ["git-push"],
+//	  "reason": "toolguard: approval required by rule git-push: …",
+//	  "decided": "2026-03-01T12:05:00Z",
+//	  "grant": {"approved": "2026-03-01T12:05:00Z", "expires": "2026-03-01T13:05:00Z",
+//	            "uses": 1, "uses_left": 1},
+//	  "reject_reason": ""
+//	}
+//
+// Ids are "req_" and 10 lowercase base32 characters from crypto/rand. An id
+// given by a user must match [A-Za-z0-9_-]{1,64}; anything else is rejected
+// with [ErrInvalidID] before it comes near a path.
+//
+// # Limits
+//
+// Check reads every request file; finished requests (consumed, expired)
+// stay until [Store.Prune] or [Store.Remove] deletes them. A request file
+// that cannot be read or parsed is skipped by Check (it can hold no grant
+// that Check could trust) and reported by List.
+//
+// On Linux, macOS and the BSDs the lock is flock(2); on Windows it is
+// LockFileEx. On any other system there is no lock, and concurrent hooks can
+// consume one use twice.
+//
+// The package reads no environment variables and no clock: every operation
+// that needs the time takes it from the caller. It prints nothing.
+package approval
