@@ -476,6 +476,16 @@ func TestPathsWindowsCwd(t *testing.T) {
 			t.Errorf("abs(%q) = %q, want %q", in, got, want)
 		}
 	}
+	unix := pather{cwd: testCwd}
+	for in, want := range map[string]string{
+		`/a/../etc/x\y`: `/etc/x\y`,
+		`src\main.go`:   testCwd + `/src\main.go`,
+		`C:\x\..\y`:     `C:\x\..\y`,
+	} {
+		if got := unix.abs(in); got != want {
+			t.Errorf("unix abs(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 func TestDecodeErrorIsTyped(t *testing.T) {

@@ -22,8 +22,8 @@
 // Every tool name is mapped to a call.Kind with one table shared by all
 // dialects (their names do not collide). Paths are made absolute and
 // clean: "~" is expanded with DecodeOptions.Home, relative paths are
-// joined to the payload's cwd, and Windows-style paths (C:\…, \\server\…,
-// any backslash) are left as given. Codex apply_patch paths come from the
+// joined to the payload's cwd, and Windows paths (C:\…, \\server\…)
+// are left as given. Codex apply_patch paths come from the
 // patch headers (Add/Update File: write, Delete File: delete, Move to:
 // write, and the moved file's old path becomes a delete). Search tools put
 // the searched directory in Paths and glob filters in Patterns; a grep

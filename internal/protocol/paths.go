@@ -11,32 +11,32 @@ type pather struct {
 	home string // DecodeOptions.Home; "" leaves ~ unexpanded
 }
 
-// isWindowsPath reports whether p is written Windows-style: a drive letter
-// (C:\x, C:/x, C:), a UNC or device path (\\server\share), or any backslash.
+// isWindowsPath reports whether p is a Windows path: one that starts with
+// a drive letter (C:\x, C:/x, C:) or a backslash (\\server\share, \x).
 // Such paths are left exactly as given.
 func isWindowsPath(p string) bool {
 	if len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z') {
 		return true
 	}
-	return strings.Contains(p, `\`)
+	return strings.HasPrefix(p, `\`)
 }
 
 // abs returns p absolute and cleaned:
 //   - "" stays "";
-//   - Windows-style paths are returned as given, except that a relative one
-//     is joined to a Windows-style cwd with a backslash;
+//   - Windows paths are returned as given;
 //   - "~" and "~/…" are expanded with home when it is known ("~user" forms
 //     are not expanded and stay as given, cleaned);
-//   - other relative paths are joined to cwd when cwd is an absolute
-//     slash path; with no usable cwd they stay relative, cleaned.
+//   - a relative path is joined to a Windows cwd with a backslash and
+//     left otherwise as given, or joined to an absolute slash cwd and
+//     cleaned; with no usable cwd it stays relative, cleaned.
+//
+// A slash path is cleaned even if it holds backslashes, which are
+// ordinary file-name bytes on Unix.
 func (pt pather) abs(p string) string {
 	if p == "" {
 		return ""
 	}
 	if isWindowsPath(p) {
-		if isWindowsPath(pt.cwd) && !windowsAbs(p) {
-			return strings.TrimRight(pt.cwd, `\/`) + `\` + p
-		}
 		return p
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") {
@@ -58,13 +58,6 @@ func (pt pather) abs(p string) string {
 		return path.Join(pt.cwd, p)
 	}
 	return path.Clean(p)
-}
-
-func windowsAbs(p string) bool {
-	if len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') {
-		return true
-	}
-	return strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/")
 }
 
 // cleanCwd tidies the payload's cwd: a slash path is cleaned, anything
