@@ -54,7 +54,13 @@ func TestAgents(t *testing.T) {
 	})
 	s := setupSuite(t)
 	setupFailed = false
-	t.Logf("setup done in %.1fs (strace=%v, hook=%s)", time.Since(start).Seconds(), s.strace, map[bool]string{true: "stand-in", false: s.toolguard}[s.standin])
+	hook := s.toolguard
+	if s.standin {
+		hook = "stand-in (harness self-test)"
+	} else if s.nohook {
+		hook = "none (negative control: deny scenarios must fail)"
+	}
+	t.Logf("setup done in %.1fs (strace=%v, hook=%s)", time.Since(start).Seconds(), s.strace, hook)
 	only := os.Getenv("TOOLGUARD_E2E_AGENTS") // e.g. "claude,codex"
 	for _, a := range agents {
 		if only != "" && !contains(strings.Split(only, ","), a.name) {
@@ -70,8 +76,8 @@ func TestAgents(t *testing.T) {
 }
 
 func runCase(t *testing.T, s *suite, a *agent, sc scenario) {
-	if sc.headless && s.standin {
-		t.Skip("headless ask needs toolguard's approvals; not part of the stand-in self-test")
+	if sc.headless && s.nohook {
+		t.Skip("headless ask needs a hook; not part of the negative control")
 	}
 	c := newCase(t, s, a, a.name+"/"+sc.name)
 	c.writePolicy(t, sc.headless)
@@ -127,9 +133,6 @@ func checkGitLogRan(t *testing.T, c *caseEnv, r *runOut) {
 	if !strings.Contains(res, "second commit") {
 		t.Errorf("git log output did not reach the model (want %q in the tool result): %q", "second commit", truncate(res, 500))
 	}
-	if c.s.standin {
-		return
-	}
 	for _, a := range c.auditLines() {
 		if a.Decision == "deny" || a.Decision == "ask" {
 			t.Errorf("audit log has a %s for a harmless git log: %s", a.Decision, a.raw)
@@ -182,7 +185,31 @@ func runHeadlessAsk(t *testing.T, c *caseEnv, script fakeScript) {
 		t.Fatalf("tag v1 exists although the call was denied")
 	}
 	c.requireAudit(t, "deny", "e2e-ask-tag")
+	if c.s.standin {
+		standinApprove(t, c, id)
+	} else {
+		approve(t, c, id)
+	}
 
+	sid := c.a.sessionID(r1.stdout)
+	if sid == "" {
+		t.Fatalf("cannot resume: no session id in %s's output (stdout tail: %s)", c.a.name, tail(r1.stdout, 800))
+	}
+	t.Logf("resuming %s session %s", c.a.name, sid)
+	r2 := c.run(t, "2-resumed", script, "do it again", sid)
+	res2 := requireResult(t, c, r2)
+	if !c.tagExists(t) {
+		t.Errorf("after approving %s the resumed session's `git tag v1` did not create the tag; tool result: %q", id, truncate(res2, 600))
+	}
+	if !c.s.standin {
+		if out, err := c.toolguardCmd("approvals", "list", "--json", "--policy", c.Policy); err == nil {
+			t.Logf("approvals after the grant was used: %s", truncate(strings.TrimSpace(out), 600))
+		}
+	}
+}
+
+// approve finds the request in `toolguard approvals list --json` and approves it.
+func approve(t *testing.T, c *caseEnv, id string) {
 	out, err := c.toolguardCmd("approvals", "list", "--json", "--policy", c.Policy)
 	if err != nil {
 		t.Fatalf("toolguard approvals list --json failed: %v\n%s", err, out)
@@ -207,20 +234,6 @@ func runHeadlessAsk(t *testing.T, c *caseEnv, script fakeScript) {
 	if out, err := c.toolguardCmd("approvals", "approve", id, "--policy", c.Policy); err != nil {
 		t.Fatalf("toolguard approvals approve %s failed: %v\n%s", id, err, out)
 	}
-
-	sid := c.a.sessionID(r1.stdout)
-	if sid == "" {
-		t.Fatalf("cannot resume: no session id in %s's output (stdout tail: %s)", c.a.name, tail(r1.stdout, 800))
-	}
-	t.Logf("resuming %s session %s", c.a.name, sid)
-	r2 := c.run(t, "2-resumed", script, "do it again", sid)
-	res2 := requireResult(t, c, r2)
-	if !c.tagExists(t) {
-		t.Errorf("after approving %s the resumed session's `git tag v1` did not create the tag; tool result: %q", id, truncate(res2, 600))
-	}
-	if out, err := c.toolguardCmd("approvals", "list", "--json", "--policy", c.Policy); err == nil {
-		t.Logf("approvals after the grant was used: %s", truncate(strings.TrimSpace(out), 600))
-	}
 }
 
 func (c *caseEnv) tagExists(t *testing.T) bool {
@@ -233,6 +246,14 @@ func (c *caseEnv) tagExists(t *testing.T) bool {
 // TOOLGUARD_E2E_HOOK=standin): it records the payload and denies force-pushes and writes
 // under .github/workflows with one reply that all four CLIs honour.
 const standinHookArg = "__toolguard_e2e_standin_hook"
+
+// standinApprove turns the stand-in's pending request into a grant (the stand-in's
+// equivalent of `toolguard approvals approve`).
+func standinApprove(t *testing.T, c *caseEnv, id string) {
+	if err := os.Rename(filepath.Join(c.HookLog, "pending-"+id), filepath.Join(c.HookLog, "grant-"+id)); err != nil {
+		t.Fatalf("stand-in approve %s: %v", id, err)
+	}
+}
 
 func standinHook(logDir string) int {
 	data, _ := io.ReadAll(os.Stdin)
@@ -257,6 +278,21 @@ func standinHook(logDir string) int {
 		reason = "toolguard (stand-in): denied by rule git-push-force: force-pushing rewrites shared history"
 	case strings.Contains(text, ".github/workflows"):
 		reason = "toolguard (stand-in): denied by rule ci-workflows: CI workflows are protected"
+	case strings.Contains(text, "git tag"):
+		// headless ask: deny with a request id; a grant is bound to the session
+		const id = "req_standin1"
+		sid := asString(p["session_id"])
+		grant := filepath.Join(logDir, "grant-"+id)
+		if g, err := os.ReadFile(grant); err == nil {
+			if string(g) == sid {
+				os.Remove(grant)
+				return 0
+			}
+			reason = fmt.Sprintf("toolguard (stand-in): grant %s is for session %s, this is session %s", id, g, sid)
+			break
+		}
+		os.WriteFile(filepath.Join(logDir, "pending-"+id), []byte(sid), 0o644)
+		reason = "toolguard (stand-in): denied by rule e2e-ask-tag: approval pending, request " + id
 	}
 	if reason == "" {
 		return 0

@@ -94,6 +94,7 @@ type suite struct {
 	runDir    string // this run's work dir
 	toolguard string // the binary under test
 	standin   bool   // TOOLGUARD_E2E_HOOK=standin: harness self-test with a canned hook
+	nohook    bool   // TOOLGUARD_E2E_HOOK=none: negative control, no hook at all (deny cases must fail)
 	strace    bool
 	timeout   float64
 	resolv    string
@@ -112,7 +113,11 @@ func setupSuite(t *testing.T) *suite {
 	if os.Getenv("TOOLGUARD_E2E") != "1" {
 		t.Skip(gateHelp)
 	}
-	s := &suite{standin: os.Getenv("TOOLGUARD_E2E_HOOK") == "standin", timeout: 90}
+	mode := os.Getenv("TOOLGUARD_E2E_HOOK")
+	s := &suite{standin: mode == "standin", nohook: mode == "none", timeout: 90}
+	if mode != "" && !s.standin && !s.nohook {
+		t.Fatalf("TOOLGUARD_E2E_HOOK=%q: want standin or none (or unset for the real toolguard)", mode)
+	}
 	if v, err := strconv.ParseFloat(os.Getenv("TOOLGUARD_E2E_CLI_TIMEOUT"), 64); err == nil && v > 0 {
 		s.timeout = v
 	}
@@ -170,7 +175,7 @@ func setupSuite(t *testing.T) *suite {
 	if s.testBin, err = os.Executable(); err != nil {
 		t.Fatal(err)
 	}
-	if !s.standin {
+	if !s.standin && !s.nohook {
 		s.toolguard = buildToolguard(t, s.runDir)
 	}
 	return s
@@ -365,12 +370,16 @@ func (c *caseEnv) install(t *testing.T) {
 	if err := c.a.prepare(c); err != nil {
 		t.Fatalf("prepare %s config: %v", c.a.name, err)
 	}
-	if c.s.standin {
+	switch {
+	case c.s.nohook:
+		c.note("negative control: no hook installed")
+		return
+	case c.s.standin:
 		hookCmd := c.s.testBin + " " + standinHookArg + " " + c.HookLog
 		if err := c.a.standinHooks(c, hookCmd); err != nil {
 			t.Fatal(err)
 		}
-	} else {
+	default:
 		out, err := c.toolguardCmd("install", "--provider", c.a.provider, "--scope", "project", "--dir", c.Proj, "--policy", c.Policy)
 		if err != nil {
 			t.Fatalf("toolguard install --provider %s --scope project failed: %v\n%s", c.a.provider, err, out)
