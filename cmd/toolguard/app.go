@@ -23,6 +23,7 @@ type system struct {
 	now        func() time.Time
 	getwd      func() (string, error)
 	executable func() (string, error)
+	etc        string // where /etc/toolguard/policy.toml is looked for; tests point it elsewhere
 }
 
 func realSystem() *system {
@@ -34,6 +35,7 @@ func realSystem() *system {
 		now:        time.Now,
 		getwd:      os.Getwd,
 		executable: os.Executable,
+		etc:        "/etc",
 	}
 }
 
@@ -95,6 +97,9 @@ check --exit-code: 0 allow or pass, 3 ask, 4 deny.`,
 		newValidateCmd(sys),
 		newRulesCmd(sys),
 		newMaterializeCmd(sys),
+		newInstallCmd(sys, false),
+		newInstallCmd(sys, true),
+		newDoctorCmd(sys),
 		newApprovalsCmd(sys),
 		newAuditCmd(sys),
 		newVersionCmd(sys),

@@ -265,7 +265,7 @@ func printCheck(sys *system, o *checkOptions, out *outcome) error {
 		j.Policy, j.Hash = out.ps.pol.Layers, out.ps.pol.Hash
 	}
 	if o.payload != "" && out.codec != nil {
-		r := out.codec.Encode(out.verdict)
+		r := protocol.EncodeFor(out.codec, out.call, out.verdict)
 		j.Reply = &replyJSON{Provider: out.codec.Name(), Stdout: string(r.Stdout), Stderr: string(r.Stderr), ExitCode: r.ExitCode}
 	}
 	if o.json {

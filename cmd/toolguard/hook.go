@@ -64,7 +64,7 @@ func runHook(sys *system, o *hookOptions) error {
 		codec = protocol.Detect(payload)
 	}
 	out := hookOutcome(sys, o, codec, payload, readErr)
-	reply := out.codec.Encode(out.verdict)
+	reply := protocol.EncodeFor(out.codec, out.call, out.verdict)
 	if out.err != nil {
 		fmt.Fprintf(sys.stderr, "toolguard: %v\n", out.err)
 	}

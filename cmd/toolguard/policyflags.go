@@ -80,7 +80,10 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 
 // discoveryPaths are the places a policy is looked for when none is named.
 func discoveryPaths(sys *system, project string) []string {
-	paths := []string{"/etc/toolguard/policy.toml"}
+	var paths []string
+	if sys.etc != "" {
+		paths = append(paths, filepath.Join(sys.etc, "toolguard", "policy.toml"))
+	}
 	cfg := sys.getenv("XDG_CONFIG_HOME")
 	if cfg == "" && sys.home() != "" {
 		cfg = filepath.Join(sys.home(), ".config")

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -192,7 +193,31 @@ func tomlProblem(file string, err error) Problem {
 		}
 		return Problem{File: file, Line: pe.Position.Line, Col: max(pe.Position.Col, 1), Msg: lowerFirst(msg)}
 	}
-	return Problem{File: file, Msg: err.Error()}
+	// Type mismatches come as plain errors: "toml: line N (last key "k"): …".
+	if m := tomlTypeErr.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		msg := m[3]
+		if t := tomlBadType.FindStringSubmatch(msg); t != nil {
+			msg = fmt.Sprintf("got a %s, want %s", t[1], article(t[2]))
+		}
+		return Problem{File: file, Line: line, Col: 1, Msg: fmt.Sprintf("key %q: %s", m[2], msg)}
+	}
+	return Problem{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+}
+
+var (
+	tomlTypeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+	tomlBadType = regexp.MustCompile(`^incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
+)
+
+func article(t string) string {
+	switch t {
+	case "integer", "array":
+		return "an " + t
+	case "slice":
+		return "an array"
+	}
+	return "a " + t
 }
 
 func lowerFirst(s string) string {
@@ -534,7 +559,9 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string) []Prob
 func hashPolicy(p *Policy) string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	_ = enc.Encode(settingsDoc(p.Settings))
+	s := settingsDoc(p.Settings)
+	s.Builtin = nil // the rules it selected are hashed below
+	_ = enc.Encode(s)
 	for _, r := range p.Rules {
 		spec := r.spec
 		spec.Layer, spec.Source = "", ""
