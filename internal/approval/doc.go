@@ -86,7 +86,9 @@
 // that Check could trust) and reported by List.
 //
 // On Linux, macOS and the BSDs the lock is flock(2); on Windows it is
-// LockFileEx. On any other system there is no lock, and concurrent hooks can
+// LockFileEx (untested there; on Windows a rename over a request file that
+// a lock-free Get holds open can fail, and the change is then reported as an
+// error). On any other system there is no lock, and concurrent hooks can
 // consume one use twice.
 //
 // The package reads no environment variables and no clock: every operation
