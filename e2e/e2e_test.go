@@ -176,15 +176,41 @@ var reApprovalID = regexp.MustCompile(`req_[A-Za-z0-9_-]+`)
 // same (resumed) session then runs and creates the tag.
 func runHeadlessAsk(t *testing.T, c *caseEnv, script fakeScript) {
 	r1 := c.run(t, "1", script, "do it", "")
-	res := requireResult(t, c, r1)
-	id := reApprovalID.FindString(res)
+	// toolguard may also end the turn (continue:false) on a headless ask, so the model does not
+	// necessarily see a tool result; the id must then show in the CLI's output or the audit log.
+	id, where := "", ""
+	if len(r1.toolResults) > 0 {
+		res := r1.firstResult()
+		if id = reApprovalID.FindString(res); id != "" {
+			where = "the tool result sent to the model"
+		} else {
+			t.Errorf("the headless deny that reached the model carries no approval id (req_…): %q", truncate(res, 600))
+		}
+	}
 	if id == "" {
-		t.Fatalf("the headless deny carries no approval id (req_…) in the reason the model got: %q", truncate(res, 600))
+		if id = reApprovalID.FindString(string(r1.stdout) + string(r1.stderr)); id != "" {
+			where = "the CLI's output (the turn was stopped before the model saw a tool result)"
+		}
 	}
 	if c.tagExists(t) {
-		t.Fatalf("tag v1 exists although the call was denied")
+		t.Fatalf("tag v1 exists although the call should have been held for approval")
 	}
-	c.requireAudit(t, "deny", "e2e-ask-tag")
+	if a := c.requireAudit(t, "deny", "e2e-ask-tag"); a != nil {
+		aid := a.Approval
+		if aid == "" {
+			aid = reApprovalID.FindString(a.Reason)
+		}
+		if !strings.Contains(a.Reason, "req_") {
+			t.Errorf("the audited reason of the headless deny has no approval id: %q", a.Reason)
+		}
+		if id == "" && aid != "" {
+			id, where = aid, "only the audit log (neither the model nor the CLI output showed it)"
+		}
+	}
+	if id == "" {
+		t.Fatalf("no approval id (req_…) anywhere: tool results %d, CLI stdout tail %q", len(r1.toolResults), tail(r1.stdout, 500))
+	}
+	t.Logf("approval id %s seen in %s", id, where)
 	if c.s.standin {
 		standinApprove(t, c, id)
 	} else {

@@ -618,6 +618,7 @@ type auditLine struct {
 	Tool     string `json:"tool"`
 	Summary  string `json:"summary"`
 	Reason   string `json:"reason"`
+	Approval string `json:"approval_id"`
 	raw      string
 }
 
