@@ -147,8 +147,8 @@ hook ("policy not enforced"), and the policy files in force with their hashes.
 }
 
 type doctorReport struct {
-	Agents   []install.AgentStatus `json:"agents"`
-	Policy   *doctorPolicy         `json:"policy"`
+	Agents    []install.AgentStatus `json:"agents"`
+	Policy    *doctorPolicy         `json:"policy"`
 	Unguarded []string              `json:"unguarded"`
 }
 

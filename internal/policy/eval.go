@@ -49,8 +49,9 @@ type Target struct {
 	Rule     string        `json:"rule,omitempty"`
 	Note     string        `json:"note,omitempty"`
 
-	required bool // counts toward "allow only when every target is allowed"
-	rule     *Rule
+	required  bool // counts toward "allow only when every target is allowed"
+	defaulted bool // decided by settings.default / default_for
+	rule      *Rule
 }
 
 // Match is one rule that matched some target.
@@ -155,10 +156,11 @@ func (p *Policy) Evaluate(c call.Call, env Env) *Result {
 			p.callTarget(res, &c, ev)
 		}
 	default:
-		for _, pth := range c.Paths {
+		paths := callPaths(&c)
+		for _, pth := range paths {
 			p.pathTarget(res, &c, pth.Path, pth.Op, true, ev)
 		}
-		if len(c.Paths) == 0 {
+		if len(paths) == 0 {
 			p.callTarget(res, &c, ev)
 		}
 	}
@@ -216,6 +218,9 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 
 func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, required bool, ev *evalEnv) {
 	t := Target{Kind: "path", Path: pth, Op: op.String(), required: required}
+	if ev.outside(ev.pathForms(pth)) {
+		t.Note = "outside the workspace " + ev.workspace
+	}
 	r := p.pick(res, c, func(r *Rule) bool {
 		if r.m.class == classCall {
 			return c.Kind != call.KindShell // shell calls answer call rules per command
@@ -249,7 +254,7 @@ func (p *Policy) settle(t *Target, r *Rule, kind call.Kind) {
 	}
 	t.Decision = d
 	if d != call.Pass {
-		t.Note = CauseDefault
+		t.defaulted = true
 	}
 }
 
@@ -336,7 +341,7 @@ func (p *Policy) decide(res *Result, kind call.Kind) {
 			res.Reason = fmt.Sprintf("toolguard: the program %s is only known at run time, so toolguard cannot check it (on_dynamic = %s). Write the command out literally.",
 				strings.TrimSpace(why.Argv[0]), d)
 		}
-	case why.Note == CauseDefault:
+	case why.defaulted:
 		res.Cause = CauseDefault
 		if d > call.Allow {
 			res.Reason = fmt.Sprintf("toolguard: no rule allows this %s call and the policy default is %s. Ask the user, or use an allowed tool.", kind, d)

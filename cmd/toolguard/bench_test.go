@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/toolguard/toolguard/tools/hookbench/policygen"
+)
+
+// BenchmarkHook runs whole `toolguard hook` invocations in-process: the
+// command line, reading the payload, detection, decoding, loading the
+// policy (embedded defaults, or a 10,000-rule materialized one),
+// evaluation, the audit record of a denial and the reply. Process start-up
+// is what tools/hookbench adds to this.
+//
+//	go test -run='^$' -bench=Hook -benchmem ./cmd/toolguard
+func BenchmarkHook(b *testing.B) {
+	dir := b.TempDir()
+	proj := filepath.Join(dir, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	payloads := benchPayloads(proj)
+	policies := []struct {
+		name string
+		args []string
+	}{{"default", nil}}
+	if big := materializeBench10k(b, dir); big != "" {
+		policies = append(policies, struct {
+			name string
+			args []string
+		}{"10k", []string{"--policy", big}})
+	}
+	for _, pol := range policies {
+		for _, pl := range payloads {
+			b.Run(pol.name+"/"+pl.name, func(b *testing.B) {
+				args := append([]string{"hook", "--provider", "claude-code"}, pol.args...)
+				sys, out := benchSystem(dir)
+				b.SetBytes(int64(len(pl.data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					out.Reset()
+					sys.stdin = bytes.NewReader(pl.data)
+					if code := run(context.Background(), args, sys); code != 0 {
+						b.Fatalf("exit %d: %s", code, out.String())
+					}
+				}
+			})
+		}
+	}
+}
+
+type benchPayload struct {
+	name string
+	data []byte
+}
+
+// benchPayloads are the hook inputs tools/hookbench times: a shell pass, a
+// shell denial, a file write, an MCP call and a 1 MiB command.
+func benchPayloads(proj string) []benchPayload {
+	mk := func(tool string, input any) []byte {
+		b, err := json.Marshal(map[string]any{
+			"session_id": "bench", "transcript_path": "/dev/null", "cwd": proj,
+			"permission_mode": "default", "hook_event_name": "PreToolUse",
+			"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_bench",
+		})
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}
+	return []benchPayload{
+		{"shell-git-status", mk("Bash", map[string]string{"command": "git status"})},
+		{"shell-push-force", mk("Bash", map[string]string{"command": "git push --force origin main"})},
+		{"write", mk("Write", map[string]string{"file_path": filepath.Join(proj, "src/main.go"), "content": "package main\n"})},
+		{"mcp", mk("mcp__github__create_issue", map[string]string{"owner": "acme", "repo": "widgets", "title": "Flaky test"})},
+		{"shell-1MiB", mk("Bash", map[string]string{"command": policygen.LargeCommand(1 << 20)})},
+	}
+}
+
+// benchSystem is a fake system rooted in dir (HOME, state, /etc), writing
+// the reply to a reusable buffer.
+func benchSystem(dir string) (*system, *bytes.Buffer) {
+	out := &bytes.Buffer{}
+	env := map[string]string{"HOME": filepath.Join(dir, "home"), "XDG_STATE_HOME": filepath.Join(dir, "state")}
+	return &system{
+		stdout:     out,
+		stderr:     out,
+		getenv:     func(k string) string { return env[k] },
+		now:        time.Now,
+		getwd:      func() (string, error) { return dir, nil },
+		executable: func() (string, error) { return "/usr/local/bin/toolguard", nil },
+		etc:        filepath.Join(dir, "etc"),
+	}, out
+}
+
+// materializeBench10k writes a 10,000-rule layer and materializes it with
+// the real materialize command; it returns the JSON file's path.
+func materializeBench10k(b *testing.B, dir string) string {
+	b.Helper()
+	layer := filepath.Join(dir, "org.toml")
+	if err := os.WriteFile(layer, []byte(policygen.TOML(10000)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(dir, "policy.json")
+	sys, buf := benchSystem(dir)
+	if code := run(context.Background(), []string{"materialize", "--layer", "org=" + layer, "-o", out}, sys); code != 0 {
+		b.Fatalf("materialize: exit %d: %s", code, buf.String())
+	}
+	return out
+}
