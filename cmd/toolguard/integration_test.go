@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolguard/toolguard/internal/install"
+)
+
+// TestHookConfigsAreAccepted runs the command line of every ready-made
+// config under hooks/ through the real command tree: each must be a hook
+// invocation toolguard accepts, answering a harmless call with a pass.
+func TestHookConfigsAreAccepted(t *testing.T) {
+	dirs, err := filepath.Glob("../../hooks/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, dir := range dirs {
+		agent := filepath.Base(dir)
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmds, err := install.ExtractCommands(agent, data)
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			if len(cmds) == 0 {
+				t.Errorf("%s: no hook command", file)
+			}
+			for _, line := range cmds {
+				seen++
+				argv := strings.Fields(line)
+				if filepath.Base(argv[0]) != "toolguard" {
+					t.Errorf("%s: %q does not run toolguard", file, line)
+					continue
+				}
+				payload, err := os.ReadFile(filepath.Join("../../testdata/payloads", agent, "git-status.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, sys := newFake(t, payload, nil)
+				if code := run(context.Background(), argv[1:], sys); code != 0 || f.stdout.Len() != 0 {
+					t.Errorf("%s: %q: exit %d, stdout %q, stderr %q", file, line, code, f.stdout.String(), f.stderr.String())
+				}
+			}
+		}
+	}
+	if seen < 6 {
+		t.Errorf("only %d hook commands found under hooks/", seen)
+	}
+}
+
+// TestDocExamplesValidate runs `toolguard validate` on the example policies
+// the README points to: their [[test]]s must pass.
+func TestDocExamplesValidate(t *testing.T) {
+	files, _ := filepath.Glob("../../docs/examples/*.toml")
+	if len(files) < 2 {
+		t.Fatalf("examples: %v", files)
+	}
+	for _, file := range files {
+		abs, _ := filepath.Abs(file)
+		f, sys := newFake(t, nil, nil)
+		if code := run(context.Background(), []string{"validate", abs}, sys); code != 0 {
+			t.Errorf("%s: exit %d\n%s%s", file, code, f.stdout.String(), f.stderr.String())
+		}
+	}
+}
+
+// TestConcurrentHooks starts 200 hook processes at once against one audit
+// log and one single-use grant: every process writes one whole audit line,
+// and exactly one of them is allowed.
+func TestConcurrentHooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and starts 200 processes")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "toolguard")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	pol := filepath.Join(dir, "policy.toml")
+	writeFile(t, pol, `version = 1
+[settings]
+mode = "headless"
+state_dir = "`+filepath.Join(dir, "state")+`"
+audit_log = "`+filepath.Join(dir, "audit.jsonl")+`"
+[[rule]]
+id = "ask-tag"
+decision = "ask"
+command = "git tag"
+`)
+	payload := `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git tag v1"},"tool_use_id":"t"}`
+	env := append(os.Environ(), "HOME="+dir, "TOOLGUARD_POLICY=")
+	hook := func() (string, error) {
+		cmd := exec.Command(bin, "hook", "--provider", "claude-code", "--policy", pol)
+		cmd.Stdin = strings.NewReader(payload)
+		cmd.Env = env
+		out, err := cmd.Output()
+		return string(out), err
+	}
+	// The first call records the request; a human approves it once.
+	out, err := hook()
+	if err != nil || !strings.Contains(out, `"permissionDecision":"deny"`) {
+		t.Fatalf("first call: %v %s", err, out)
+	}
+	id := regexp.MustCompile(`req_[a-z2-7]{10}`).FindString(out)
+	approve := exec.Command(bin, "approvals", "approve", id, "--uses", "1", "--policy", pol)
+	approve.Env = env
+	if b, err := approve.CombinedOutput(); err != nil {
+		t.Fatalf("approve: %v %s", err, b)
+	}
+
+	const n = 200
+	outs := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			outs[i], errs[i] = hook()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	allows := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("hook %d: %v", i, errs[i])
+		}
+		switch {
+		case strings.Contains(outs[i], `"permissionDecision":"allow"`):
+			allows++
+		case strings.Contains(outs[i], `"permissionDecision":"deny"`):
+		default:
+			t.Fatalf("hook %d: unexpected reply %q", i, outs[i])
+		}
+	}
+	if allows != 1 {
+		t.Errorf("%d allows, want exactly 1", allows)
+	}
+
+	fh, err := os.Open(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	lines, auditAllows := 0, 0
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var rec map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatalf("line %d is not whole JSON: %v: %q", lines+1, err, sc.Bytes())
+		}
+		lines++
+		if rec["decision"] == "allow" {
+			auditAllows++
+		}
+	}
+	if lines != n+1 || auditAllows != 1 {
+		t.Errorf("audit: %d lines (want %d), %d allows (want 1)", lines, n+1, auditAllows)
+	}
+}
+
+func writeFile(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
