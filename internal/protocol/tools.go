@@ -105,11 +105,20 @@ func splitMCP(name string) (server, tool string, ok bool) {
 var pathKeys = []string{"file_path", "notebook_path", "path", "target_file", "filePath", "dir_path", "directory"}
 
 func shellTool(shell string) toolFill {
-	return func(c *call.Call, in input, _ pather) {
+	return func(c *call.Call, in input, pt pather) {
 		c.Kind, c.Shell = call.KindShell, shell
 		c.Command = commandString(in.fields["command"])
 		if c.Command == "" {
 			c.Command = in.text // a bare string input is the command itself
+		}
+		// Gemini's run_shell_command runs in dir_path (relative to the
+		// session cwd): relative paths in the command resolve against it,
+		// while the session cwd stays the project directory.
+		if d := in.str("dir_path"); d != "" && c.Cwd != "" {
+			if c.ProjectDir == "" {
+				c.ProjectDir = c.Cwd
+			}
+			c.Cwd = pt.abs(d)
 		}
 	}
 }
