@@ -108,7 +108,7 @@ func (c SourceClass) String() string {
 type Source struct {
 	Name  string      // program base name of the source
 	Class SourceClass // network, decoder or other
-	Via   string      // "pipe", "procsubst", "cmdsubst", "herestring"
+	Via   string      // "pipe", "procsubst", "cmdsubst", "herestring", "heredoc"
 }
 
 // PathRef is one path a command names, with what it does to it.
@@ -133,7 +133,7 @@ func (e *ParseError) Error() string { return fmt.Sprintf("%s: %s", e.Pos, e.Msg)
 
 // LimitError is an input that exceeds one of the Options limits.
 type LimitError struct {
-	Limit string // "size", "depth" or "nodes"
+	Limit string // "size", "depth", "nodes" or "nesting"
 	Max   int
 }
 

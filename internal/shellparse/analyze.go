@@ -1,0 +1,302 @@
+package shellparse
+
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+const (
+	// maxNesting bounds brackets, compound commands and prefix keywords
+	// nested in one string; the parser's time grows faster than linearly
+	// with nesting, so deeper input is rejected before it is parsed.
+	maxNesting = 1000
+	// maxRecursion bounds the analysis' own recursion (long chains of
+	// operators inside [[ ]] and (( )) nest without brackets).
+	maxRecursion = 10000
+	// maxSources bounds the sources kept per command.
+	maxSources = 32
+)
+
+// Analyze returns every command the shell string src would run (bash
+// dialect). Errors are *ParseError (with position) or *LimitError. It never
+// panics and never executes anything.
+func Analyze(src string, opts Options) (*Result, error) {
+	opts = opts.withDefaults()
+	if len(src) > opts.MaxBytes {
+		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}
+	}
+	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes}
+	f, err := a.parse(src)
+	if err != nil {
+		return nil, err
+	}
+	a.stmts(f.Stmts, newScope(opts), &frame{src: src}, nil)
+	if a.err != nil {
+		return nil, a.err
+	}
+	return &Result{Commands: a.cmds}, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = DefaultMaxNodes
+	}
+	return o
+}
+
+// analyzer holds the state of one Analyze call.
+type analyzer struct {
+	opts   Options
+	parser *syntax.Parser
+	cmds   []Command
+	nodes  int
+	rec    int // current recursion depth
+	budget int // bytes of nested scripts still allowed
+	err    error
+}
+
+// frame is one shell program being analyzed: the outermost string or a
+// script found inside it (bash -c '…', eval, ssh host '…').
+type frame struct {
+	src      string
+	depth    int      // nesting depth of this script
+	wrappers []string // wrappers and shells this script runs under
+	pos      *Pos     // position reported for its commands; nil: their own
+}
+
+func (a *analyzer) fail(err error) {
+	if a.err == nil {
+		a.err = err
+	}
+}
+
+// count charges n nodes to the analysis and reports whether it may go on.
+func (a *analyzer) count(n int) bool {
+	a.nodes += n
+	if a.nodes > a.opts.MaxNodes {
+		a.fail(&LimitError{Limit: "nodes", Max: a.opts.MaxNodes})
+	}
+	return a.err == nil
+}
+
+// enter guards one level of recursion; every successful enter needs a
+// leave.
+func (a *analyzer) enter() bool {
+	a.rec++
+	if a.rec > maxRecursion {
+		a.fail(&LimitError{Limit: "nesting", Max: maxRecursion})
+	}
+	return a.err == nil
+}
+
+func (a *analyzer) leave() { a.rec-- }
+
+// parse checks and parses one shell program.
+func (a *analyzer) parse(src string) (*syntax.File, error) {
+	if err := prescan(src); err != nil {
+		return nil, err
+	}
+	if a.parser == nil {
+		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	}
+	f, err := a.parser.Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, parseError(err)
+	}
+	return f, nil
+}
+
+func parseError(err error) *ParseError {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{Pos: toPos(pe.Pos), Msg: pe.Text}
+	}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		msg := strings.TrimPrefix(le.Error(), le.Pos.String()+": ")
+		return &ParseError{Pos: toPos(le.Pos), Msg: msg}
+	}
+	return &ParseError{Pos: Pos{1, 1}, Msg: err.Error()}
+}
+
+func toPos(p syntax.Pos) Pos { return Pos{Line: int(p.Line()), Col: int(p.Col())} }
+
+// pos is the position reported for a command starting at p in fr.
+func (a *analyzer) pos(p syntax.Pos, fr *frame) Pos {
+	if fr.pos != nil {
+		return *fr.pos
+	}
+	return toPos(p)
+}
+
+// emit appends c and returns its index.
+func (a *analyzer) emit(c Command) int {
+	a.count(1)
+	a.cmds = append(a.cmds, c)
+	return len(a.cmds) - 1
+}
+
+// sourcesFrom lists the commands emitted since start as sources reaching
+// another command via via.
+func (a *analyzer) sourcesFrom(start int, via string) []Source {
+	var out []Source
+	for i := start; i < len(a.cmds); i++ {
+		c := &a.cmds[i]
+		if c.Name == "" || c.Name == ":" {
+			continue
+		}
+		out = appendSources(out, Source{Name: c.Name, Class: classify(c), Via: via})
+	}
+	return out
+}
+
+// addSources adds srcs to every command emitted since start.
+func (a *analyzer) addSources(start int, srcs []Source) {
+	if len(srcs) == 0 {
+		return
+	}
+	for i := start; i < len(a.cmds); i++ {
+		a.cmds[i].Sources = appendSources(a.cmds[i].Sources, srcs...)
+	}
+}
+
+// appendSources appends the sources not yet in list. Past maxSources only
+// network and decoder sources are kept.
+func appendSources(list []Source, srcs ...Source) []Source {
+next:
+	for _, s := range srcs {
+		for _, o := range list {
+			if o == s {
+				continue next
+			}
+		}
+		if len(list) >= maxSources && (s.Class == SourceOther || len(list) >= 2*maxSources) {
+			continue
+		}
+		list = append(list, s)
+	}
+	return list
+}
+
+// prescan rejects input nested deeper than maxNesting before the parser
+// sees it. It is an approximation of the shell grammar that errs towards
+// counting more nesting, never less: quotes are followed so that brackets
+// in strings do not count.
+func prescan(src string) error {
+	var stack []byte // 'n': bracket or compound in code, 'd': double quotes
+	prefixRun := 0
+	fail := func() error { return &LimitError{Limit: "nesting", Max: maxNesting} }
+	wordStart := true
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		inDouble := len(stack) > 0 && stack[len(stack)-1] == 'd'
+		if inDouble {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				stack = stack[:len(stack)-1]
+			case '$':
+				if i+1 < len(src) && (src[i+1] == '(' || src[i+1] == '{') {
+					stack = append(stack, 'n')
+					i++
+				}
+			}
+			if len(stack) > maxNesting {
+				return fail()
+			}
+			continue
+		}
+		atStart := wordStart
+		wordStart = false
+		if atStart && c != '!' && (c < 'a' || c > 'z') && !isIFS(c) {
+			prefixRun = 0
+		}
+		switch c {
+		case '\\':
+			i++
+		case '\'':
+			if i > 0 && src[i-1] == '$' {
+				for i++; i < len(src) && src[i] != '\''; i++ {
+					if src[i] == '\\' {
+						i++
+					}
+				}
+			} else if j := strings.IndexByte(src[i+1:], '\''); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(src)
+			}
+		case '"':
+			stack = append(stack, 'd')
+		case '(', '{', '[':
+			stack = append(stack, 'n')
+			wordStart = true
+		case ')', '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case ' ', '\t', '\n', ';', '&', '|':
+			wordStart = true
+		case '#':
+			if atStart {
+				if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+					i += j - 1
+				} else {
+					i = len(src)
+				}
+				wordStart = true
+			}
+		case '!':
+			if atStart {
+				prefixRun++
+				if prefixRun > maxNesting {
+					return fail()
+				}
+			}
+		default:
+			if !atStart || c < 'a' || c > 'z' {
+				break
+			}
+			j := i
+			for j < len(src) && src[j] >= 'a' && src[j] <= 'z' {
+				j++
+			}
+			if j < len(src) && !strings.ContainsRune(" \t\n;&|()<>", rune(src[j])) {
+				i = j - 1
+				prefixRun = 0
+				break
+			}
+			switch src[i:j] {
+			case "if", "while", "until", "for", "case", "select":
+				stack = append(stack, 'n')
+				prefixRun = 0
+			case "fi", "done", "esac":
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+				prefixRun = 0
+			case "time", "coproc":
+				prefixRun++
+				if prefixRun > maxNesting {
+					return fail()
+				}
+			default:
+				prefixRun = 0
+			}
+			i = j - 1
+		}
+		if len(stack) > maxNesting {
+			return fail()
+		}
+	}
+	return nil
+}

@@ -1,0 +1,304 @@
+package shellparse
+
+import (
+	"strings"
+)
+
+// shellCalls are, per language, the functions whose first string argument
+// is run by a shell, or whose list argument is an argument vector.
+var shellCalls = map[string]map[string]bool{
+	"python": set("system", "popen", "getoutput", "getstatusoutput", "check_output", "check_call", "call", "run", "Popen", "spawn"),
+	"perl":   set("system", "exec"),
+	"ruby":   set("system", "exec", "spawn", "popen", "capture2", "capture2e", "capture3", "popen2", "popen2e", "popen3", "pipeline"),
+	"node":   set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync", "execa", "execaSync", "execaCommand", "execaCommandSync"),
+	"deno":   set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync"),
+	"php":    set("system", "exec", "shell_exec", "passthru", "popen", "proc_open"),
+	"lua":    set("execute", "popen"),
+	"awk":    set("system"),
+	"r":      set("system", "system2"),
+}
+
+// argvCalls take a program and a list of arguments (spawn("rm", ["-rf"])).
+var argvCalls = set("execFile", "execFileSync", "spawn", "spawnSync", "system2", "execa", "execaSync")
+
+// evalCalls run their string argument as code of the same language.
+var evalCalls = map[string]map[string]bool{
+	"python": set("exec", "eval", "compile"),
+	"perl":   set("eval"),
+	"ruby":   set("eval", "instance_eval", "class_eval"),
+	"node":   set("eval", "Function"),
+	"deno":   set("eval", "Function"),
+	"php":    set("eval"),
+	"lua":    set("load", "loadstring"),
+}
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// codeCalls finds the shell commands run by interpreter code: string
+// literals passed to system-like calls, backticks and qx// in the languages
+// that have them, AppleScript's do shell script. It is a lexical scan, not
+// a parser of those languages: it finds literal strings, and treats
+// anything else as unknown.
+func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
+	s := code.s
+	calls, evals := shellCalls[lang], evalCalls[lang]
+	backticks := lang == "perl" || lang == "ruby" || lang == "php" || lang == "julia"
+	shellString := func(str string) {
+		a.script(litField(str, code.pos), x, false)
+	}
+	if lang == "osascript" {
+		low := strings.ToLower(s)
+		for i := 0; a.err == nil; {
+			j := strings.Index(low[i:], "do shell script")
+			if j < 0 {
+				break
+			}
+			i += j + len("do shell script")
+			k := skipSpace(s, i)
+			if str, end, ok := readString(s, k, lang); ok {
+				shellString(str)
+				i = end
+			}
+		}
+		return
+	}
+	for i := 0; i < len(s) && a.err == nil; i++ {
+		c := s[i]
+		if c == '`' && backticks {
+			if str, end, ok := readString(s, i, "shell"); ok {
+				shellString(str)
+				i = end - 1
+			}
+			continue
+		}
+		if !isIdentStart(c) || (i > 0 && isIdentChar(s[i-1])) {
+			continue
+		}
+		j := i
+		for j < len(s) && isIdentChar(s[j]) {
+			j++
+		}
+		id := s[i:j]
+		i = j - 1
+		if (lang == "perl" && id == "qx") || (lang == "ruby" && id == "x" && i > 0 && j-2 >= 0 && s[j-2] == '%') {
+			if j < len(s) {
+				if str, end, ok := readDelimited(s, j); ok {
+					shellString(str)
+					i = end - 1
+				}
+			}
+			continue
+		}
+		if !calls[id] && !evals[id] {
+			continue
+		}
+		args, end, ok := callArgs(s, skipSpace(s, j), lang)
+		if !ok {
+			continue
+		}
+		i = end - 1
+		if evals[id] {
+			if depth < 4 && !args[0].list && args[0].lit {
+				a.codeCalls(lang, litField(args[0].s, code.pos), x, depth+1)
+			}
+			continue
+		}
+		multi := lang == "perl" || lang == "ruby" || argvCalls[id]
+		switch {
+		case args[0].list || (multi && len(args) > 1):
+			var argv []field
+			for _, ca := range args {
+				if !multi && !ca.list {
+					break
+				}
+				f := litField(ca.s, code.pos)
+				f.lit = ca.lit
+				argv = append(argv, f)
+			}
+			if len(argv) > 0 {
+				a.run(argv, x)
+			}
+		case args[0].lit:
+			shellString(args[0].s)
+		}
+	}
+}
+
+// codeArg is one argument of a call found in code.
+type codeArg struct {
+	s    string
+	lit  bool // a string literal
+	list bool // an element of a list literal
+}
+
+// callArgs reads the arguments of a call at s[k]: "(" then string literals
+// or lists of them separated by commas. Perl, Ruby and awk also call
+// without parentheses (system "…"). It stops at the first argument that is
+// neither; ok is false when there is no string or list first.
+func callArgs(s string, k int, lang string) ([]codeArg, int, bool) {
+	if k < len(s) && s[k] == '(' {
+		k++
+	} else if lang != "perl" && lang != "ruby" && lang != "awk" {
+		return nil, k, false
+	}
+	var args []codeArg
+	for {
+		k = skipSpace(s, k)
+		if k >= len(s) {
+			break
+		}
+		if s[k] == '[' {
+			k++
+			for {
+				k = skipSpace(s, k)
+				if k >= len(s) || s[k] == ']' {
+					k++
+					break
+				}
+				if str, end, ok := readString(s, k, ""); ok {
+					args = append(args, codeArg{s: str, lit: true, list: true})
+					k = end
+				} else {
+					end := skipExpr(s, k)
+					args = append(args, codeArg{s: strings.TrimSpace(s[k:end]), list: true})
+					k = end
+				}
+				k = skipSpace(s, k)
+				if k < len(s) && s[k] == ',' {
+					k++
+				}
+			}
+		} else if str, end, ok := readString(s, k, lang); ok {
+			args = append(args, codeArg{s: str, lit: true})
+			k = end
+		} else {
+			break
+		}
+		k = skipSpace(s, k)
+		if k < len(s) && s[k] == ',' {
+			k++
+			continue
+		}
+		break
+	}
+	return args, k, len(args) > 0
+}
+
+// skipExpr returns the end of a list element that is not a string: the
+// next top-level comma or closing bracket.
+func skipExpr(s string, k int) int {
+	depth := 0
+	for ; k < len(s); k++ {
+		switch s[k] {
+		case '(', '[', '{':
+			depth++
+		case ')', '}':
+			depth--
+		case ']':
+			if depth == 0 {
+				return k
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return k
+			}
+		}
+		if depth < 0 {
+			return k
+		}
+	}
+	return k
+}
+
+// readString reads a string literal at s[k]: '…', "…" or `…`, Python
+// prefixes (r"…", b'…') and triple quotes. Escapes are resolved except in
+// raw and single-quoted Perl/Ruby/PHP/shell strings.
+func readString(s string, k int, lang string) (string, int, bool) {
+	raw := false
+	for n := 0; n < 2 && k < len(s) && strings.IndexByte("rRbBuUfF", s[k]) >= 0 && lang == "python"; n++ {
+		raw = raw || s[k] == 'r' || s[k] == 'R'
+		k++
+	}
+	if k >= len(s) || (s[k] != '\'' && s[k] != '"' && s[k] != '`') {
+		return "", k, false
+	}
+	q := s[k]
+	delim := string(q)
+	if lang == "python" && strings.HasPrefix(s[k:], strings.Repeat(delim, 3)) {
+		delim = strings.Repeat(delim, 3)
+	}
+	start := k + len(delim)
+	for i := start; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if strings.HasPrefix(s[i:], delim) {
+			body := s[start:i]
+			simple := q == '\'' && (lang == "perl" || lang == "ruby" || lang == "php" || lang == "shell")
+			switch {
+			case q == '`' && lang == "shell":
+				body = strings.ReplaceAll(body, "\\`", "`")
+			case raw:
+			case simple:
+				body = strings.NewReplacer(`\\`, `\`, `\'`, `'`).Replace(body)
+			default:
+				body, _ = decodeEscapes(body, escANSIC)
+			}
+			return body, i + len(delim), true
+		}
+	}
+	return "", k, false
+}
+
+// readDelimited reads qx{…}, qx(…), qx/…/ and %x(…) bodies.
+func readDelimited(s string, k int) (string, int, bool) {
+	if k >= len(s) {
+		return "", k, false
+	}
+	open := s[k]
+	closeCh := map[byte]byte{'(': ')', '{': '}', '[': ']', '<': '>'}[open]
+	if closeCh == 0 {
+		if isIdentChar(open) || open == ' ' {
+			return "", k, false
+		}
+		closeCh = open
+	}
+	depth := 0
+	for i := k + 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case open:
+			if open != closeCh {
+				depth++
+			}
+		case closeCh:
+			if depth == 0 {
+				return s[k+1 : i], i + 1, true
+			}
+			depth--
+		}
+	}
+	return "", k, false
+}
+
+func skipSpace(s string, k int) int {
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
+		k++
+	}
+	return k
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }

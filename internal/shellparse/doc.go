@@ -1,0 +1,160 @@
+// Package shellparse finds every command a shell string would run.
+//
+// Analyze parses a string as bash (mvdan.cc/sh/v3) and walks the whole
+// syntax tree. It never executes anything and never touches the
+// filesystem: substitutions are analyzed, not run; paths are cleaned, not
+// resolved through symlinks.
+//
+// # What is found
+//
+// Every simple command the tree can run: pipelines, lists, subshells,
+// blocks, if/for/while/until/case conditions and bodies, function bodies
+// (whether called or not), coprocs, time, negation, [[ ]] and arithmetic,
+// declarations, assignments, redirection words, unquoted here-documents,
+// here-strings, and command and process substitutions anywhere inside a
+// word (quotes, parameter expansions, array elements). Declaration
+// builtins (declare, local, export, readonly, typeset) are reported as
+// commands too. A redirection with no command (`> f`) is reported on a
+// command named ":".
+//
+// # Names and arguments
+//
+// Command.Name is the program's base name, quotes and leading backslashes
+// removed. Arguments are folded to their values: quotes, escapes and
+// $'…' strings are resolved, brace expansion is applied (up to 256 words),
+// and literal variables are substituted (constant propagation, below). A
+// word that is not fully known keeps its source text with the known parts
+// folded ("$DIR/x"). An unquoted expansion of a known value is split on
+// blanks (c="git push"; $c finds git).
+//
+// # Wrappers
+//
+// A wrapper is reported, and so is the command it runs, whose
+// Command.Wrappers lists the chain outermost first (["sudo", "bash -c"]).
+// Each wrapper's own options are understood, including those taking a
+// value. Unwrapped: sudo, doas, pkexec, env (VAR=val, -i, -u, -C, -S
+// whose string is split into words), nice, ionice, nohup, timeout, time,
+// stdbuf, chrt, taskset, setsid, flock (argv or -c), watch (words joined
+// into a shell string, or -x), command (not -v/-V), builtin, exec, xargs,
+// parallel (the command before :::, joined into a shell string), find
+// -exec/-execdir/-ok/-okdir (each one), fd -x/-X, su/runuser -c, runuser
+// -u, sg, script -c, busybox/toybox APPLET, docker/podman/nerdctl exec|run
+// (and compose exec|run), kubectl/oc exec, ssh HOST CMD (the words joined
+// into a shell string), nix-shell --run, nix develop|shell -c, npx/bunx
+// (and -c), npm exec, and the prefix wrappers unbuffer, caffeinate,
+// proxychains, torsocks, firejail, chroot, nsenter, unshare, strace,
+// ltrace, valgrind, faketime, fakeroot, numactl, cgexec, systemd-run,
+// dbus-run-session, xvfb-run, dumb-init, tini, gosu, su-exec, setpriv,
+// prlimit, sshpass, ssh-agent, dotenv, and `uv|poetry|pipenv|pdm|hatch|
+// rye|pixi run`, `bundle exec`, `pnpm|yarn exec|dlx`, `direnv exec DIR`,
+// `aws-vault exec PROFILE`, `mise exec`, `op run`.
+//
+// Labels are the wrapper's name ("sudo", "xargs", "ssh"), with the
+// subcommand or option where it matters ("docker exec", "find -exec",
+// "bash -c", "python3 -c"). A shell reading its script from standard
+// input is labelled with its bare name ("bash").
+//
+// Commands run by ssh, docker and kubectl run elsewhere: their paths are
+// not joined to the local working directory and ~ is not expanded.
+//
+// # Nested shells
+//
+// sh, bash, zsh, dash, ksh, mksh, ash, fish and the other common shells:
+// the -c script (option clusters such as -lc, -ec and options before -c
+// are understood), the script given on standard input by a here-document,
+// a here-string, or an earlier pipeline stage whose output the analysis
+// knows (echo, echo -e, printf with %s %b %d %c %q, cat of a
+// here-document, base64 -d and xxd -r -p of a known text, rev). eval
+// joins its arguments; trap's action is a script too. Nested scripts are
+// analyzed recursively; a shell running a script file is only the command
+// (plus a read path), as is source.
+//
+// # Dynamic
+//
+// A command whose name is not known (`$cmd`, `"$(…)"`, `${X:-rm}` with X
+// unknown, an unquoted glob) is reported with Dynamic set, an empty Name
+// and DynamicText holding its text. So is a script that is not fully
+// known (`eval "$x"`, `sh -c "$x"`, `sh -c "$(curl …)"`, `python -c
+// "$code"`), with Wrappers naming what runs it, and a script that does
+// not parse. When the unknown parts of such a script are only variables,
+// its text is analyzed too, as far as it goes.
+//
+// # Constant propagation
+//
+// Literal assignments (X=v, export/declare/local/readonly X=v, X+=v, for
+// X in ONE) are followed in straight-line order. Changes inside a
+// conditional context (the right side of && and ||, if/case branches,
+// loop bodies, function bodies) survive only if a single literal value
+// was ever assigned; subshells, pipeline stages, substitutions and
+// background jobs keep their changes to themselves; eval shares the
+// caller's. Known expansions are $X, ${X}, ${#X}, ${X:-w}, ${X/a/b} and
+// ${X//a/b} with literal patterns, ${X#p}, ${X%s}, ${X:o:l}. $HOME and ~
+// expand to Options.Home when it is set. A variable assigned from a
+// substitution carries that substitution's sources.
+//
+// # Sources
+//
+// Command.Sources lists the commands whose output a command reads: every
+// earlier stage of its pipeline (Via "pipe"), the commands of command
+// substitutions in its arguments ("cmdsubst") and of process
+// substitutions ("procsubst"), those in a here-string ("herestring") or an
+// unquoted here-document ("heredoc"). Wrappers are transparent: the
+// command inside gets its wrapper's sources. Classes: network (curl, wget,
+// fetch, httpie, xh, aria2c, nc/ncat/netcat, socat, lwp-request and
+// GET/POST/HEAD, ftp, tftp, sftp, telnet, ssh, dig, nslookup, host,
+// gsutil, s3cmd, aws s3, openssl s_client, lynx/links/w3m with
+// -dump/-source, and one-liners fetching URLs) and decoder (base64,
+// base32 and basenc -d, xxd -r, uudecode, openssl base64/enc -d, gpg -d,
+// gzip/bzip2/xz/zstd/lz4 -d and their cat/un- forms, rev, tr, and
+// one-liners that decode base64 or hex). Everything else is other.
+//
+// # Inline code
+//
+// Command.Inline holds the program of an interpreter one-liner: python -c
+// (and clusters like -Bc), perl -e/-E (several joined), ruby -e, node/bun
+// -e/-p/--eval/--print, deno eval, php -r, lua -e, osascript -e, Rscript
+// -e, julia -e, awk's program text, pwsh -c, and the program an
+// interpreter reads from a known standard input. The code is then scanned
+// lexically for shell commands: string literals passed to os.system,
+// subprocess.*, os.popen, pty.spawn (Python); system, exec, backticks,
+// qx// (Perl); system, exec, spawn, backticks, %x(), Open3/IO.popen
+// (Ruby); exec*, spawn*, execa (Node, Deno); system, exec, shell_exec,
+// passthru, popen, proc_open, backticks (PHP); os.execute, io.popen
+// (Lua); system (awk, R); do shell script (AppleScript). A string is
+// parsed as a shell script, a list literal as an argument vector; code
+// passed to the language's own eval/exec is scanned again (4 levels).
+// Strings built at run time (concatenation, variables, f-strings'
+// substitutions) are not followed. Found commands have Wrappers ending in
+// e.g. "python3 -c".
+//
+// # Paths
+//
+// Command.Paths are resolved against Options.Cwd and literal cd/pushd
+// earlier in the same sequential list (a cd in a subshell does not leak;
+// cd - or cd $X makes relative paths Dynamic), with ~ and $HOME expanded
+// and the result cleaned (path.Clean: shell paths use slashes on every
+// platform). Sources of paths: redirections (>, >>, &>, &>>, >|, N>, <>
+// and >&FILE write; < reads; /dev/null, the standard streams, /dev/tty and
+// /dev/fd/N are not paths), tee, cp/mv/install/ln/rsync/scp destinations
+// (-t DIR or the last operand; mv sources are deleted, cp sources read),
+// rm/rmdir/unlink/shred/truncate (delete), sed -i and perl -i files,
+// dd of=/if=, chmod/chown/chgrp/chattr/setfacl (the mode or owner
+// skipped), touch, mkdir, sort -o, curl -o/-T/-d @file/-F x=@file, wget
+// -O/--post-file, find's starting points (read, or delete with -delete),
+// and the operands of cat, tac, less, more, nl, wc, head, tail,
+// grep/egrep/fgrep/rg (after the pattern), source/., base64, xxd,
+// strings and od (read). The placeholder {} of find -exec and xargs -I{}
+// is Dynamic.
+//
+// # Limits
+//
+// Options.MaxBytes (default 4 MiB) is checked first. Input nested deeper
+// than 1000 levels (brackets, compound commands, prefix keywords) is
+// rejected before parsing; the analysis' own recursion stops at 10000.
+// Options.MaxDepth (default 16) bounds wrappers and nested scripts
+// together (sudo env bash -c … counts three). Options.MaxNodes (default
+// 1<<20) bounds the syntax nodes and commands over the whole analysis,
+// nested scripts included, and nested scripts may add up to four times
+// MaxBytes. Exceeding any limit returns a *LimitError; input that does not
+// parse returns a *ParseError with its position.
+package shellparse

@@ -1,0 +1,641 @@
+package shellparse
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// field is one argument a word expands to, as far as the analysis can tell.
+type field struct {
+	s     string     // value when lit, else the text with unknown parts kept as source
+	lit   bool       // every part is known
+	glob  bool       // holds an unquoted glob or unexpanded brace: the real value may differ
+	subst bool       // holds a command or process substitution
+	srcs  []Source   // sources carried by variables expanded into it
+	pos   syntax.Pos // where the word starts
+}
+
+// litField is a known field built by the analysis itself (split strings,
+// joined words…).
+func litField(s string, pos syntax.Pos) field { return field{s: s, lit: true, pos: pos} }
+
+// folder turns the parts of one word into fields: quotes removed, escapes
+// resolved, known variables substituted, unquoted expansions of known values
+// split on blanks (when split is set).
+type folder struct {
+	a     *analyzer
+	sc    *scope
+	src   string
+	split bool
+
+	out     []field
+	cur     strings.Builder
+	f       field // flags of the field being built (s is taken from cur)
+	started bool  // the current field exists even if empty ("" or '')
+}
+
+// fold expands w into fields. Brace expansion is done first when braces is
+// set (command arguments, for-loop items).
+func (a *analyzer) fold(w *syntax.Word, sc *scope, src string, braces bool) []field {
+	if w == nil || len(w.Parts) == 0 {
+		return nil
+	}
+	a.count(len(w.Parts))
+	words := []*syntax.Word{w}
+	expanded := true
+	if braces && syntax.SplitBraces(w) {
+		words, expanded = braceWords(w)
+		if !expanded {
+			words = []*syntax.Word{w}
+		}
+	}
+	fo := folder{a: a, sc: sc, src: src, split: true}
+	for _, w := range words {
+		fo.f = field{lit: true, pos: w.Pos(), glob: !expanded}
+		fo.parts(w.Parts, quoteNone, true)
+		fo.flush(false)
+	}
+	return fo.out
+}
+
+// foldString expands w as one string without field splitting or brace
+// expansion, as in assignments, redirections and here-strings.
+func (a *analyzer) foldString(w *syntax.Word, sc *scope, src string) field {
+	return a.foldMode(w, sc, src, quoteNone)
+}
+
+// foldHeredoc expands an unquoted here-document body.
+func (a *analyzer) foldHeredoc(w *syntax.Word, sc *scope, src string) field {
+	return a.foldMode(w, sc, src, quoteHeredoc)
+}
+
+func (a *analyzer) foldMode(w *syntax.Word, sc *scope, src string, q quoting) field {
+	if w == nil || len(w.Parts) == 0 {
+		return field{lit: true}
+	}
+	a.count(len(w.Parts))
+	fo := folder{a: a, sc: sc, src: src}
+	fo.f = field{lit: true, pos: w.Pos()}
+	fo.parts(w.Parts, q, true)
+	fo.flush(true)
+	if len(fo.out) == 0 {
+		return field{lit: true, pos: w.Pos()}
+	}
+	return fo.out[0]
+}
+
+type quoting int
+
+const (
+	quoteNone    quoting = iota // unquoted
+	quoteDouble                 // inside "…"
+	quoteHeredoc                // unquoted here-document body
+)
+
+func (fo *folder) add(s string) {
+	fo.cur.WriteString(s)
+	fo.started = true
+}
+
+// addText adds the source text of a part whose value is not known.
+func (fo *folder) addText(n syntax.Node) {
+	fo.cur.WriteString(nodeText(fo.src, n))
+	fo.f.lit = false
+	fo.started = true
+}
+
+func (fo *folder) flush(force bool) {
+	if !fo.started && !force {
+		fo.cur.Reset()
+		fo.f.srcs = nil
+		return
+	}
+	f := fo.f
+	f.s = fo.cur.String()
+	fo.out = append(fo.out, f)
+	fo.cur.Reset()
+	fo.started = false
+	fo.f = field{lit: true, pos: f.pos}
+}
+
+func (fo *folder) parts(parts []syntax.WordPart, q quoting, first bool) {
+	for i, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if q == quoteNone && i == 0 && first && strings.HasPrefix(v, "~") {
+				v = fo.tilde(v)
+			}
+			fo.add(unescape(v, q, &fo.f.glob))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				s, _ := decodeEscapes(p.Value, escANSIC)
+				fo.add(s)
+			} else {
+				fo.add(p.Value)
+			}
+		case *syntax.DblQuoted:
+			fo.started = true
+			fo.parts(p.Parts, quoteDouble, false)
+		case *syntax.ParamExp:
+			fo.param(p, q)
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			fo.addText(p)
+			fo.f.subst = true
+		case *syntax.ArithmExp:
+			fo.addText(p)
+		case *syntax.ExtGlob:
+			fo.add(nodeText(fo.src, p))
+			fo.f.glob = true
+		case *syntax.BraceExp:
+			fo.add(braceText(p, fo.src))
+			fo.f.glob = true
+		default:
+			fo.addText(p)
+		}
+	}
+}
+
+// tilde expands a leading ~ or ~/ to $HOME when it is known.
+func (fo *folder) tilde(v string) string {
+	if v != "~" && !strings.HasPrefix(v, "~/") {
+		return v
+	}
+	home, ok := fo.sc.lookup("HOME")
+	if !ok || !home.known || home.val == "" {
+		return v
+	}
+	// The rest goes through unescape; the home directory itself must not.
+	return strings.ReplaceAll(home.val, `\`, `\\`) + v[1:]
+}
+
+func (fo *folder) param(p *syntax.ParamExp, q quoting) {
+	val, ok, srcs := fo.paramValue(p)
+	fo.f.srcs = appendSources(fo.f.srcs, srcs...)
+	if !ok {
+		fo.addText(p)
+		return
+	}
+	if q != quoteNone || !fo.split {
+		fo.add(val)
+		return
+	}
+	// Unquoted: split on blanks (default IFS).
+	fieldsStart := 0
+	for i := 0; i <= len(val); i++ {
+		if i < len(val) && !isIFS(val[i]) {
+			continue
+		}
+		if i > fieldsStart {
+			fo.add(val[fieldsStart:i])
+		}
+		if i < len(val) {
+			fo.flush(false)
+		}
+		fieldsStart = i + 1
+	}
+	for _, c := range []byte(val) {
+		if c == '*' || c == '?' || c == '[' {
+			fo.f.glob = true
+		}
+	}
+}
+
+func isIFS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+// paramValue resolves the parameter expansions whose value the analysis
+// knows: $X, ${X}, ${#X}, ${X:-w}, ${X/a/b}, ${X#p}, ${X%s}, ${X:o:l}.
+func (fo *folder) paramValue(p *syntax.ParamExp) (string, bool, []Source) {
+	if p.Param == nil || p.Excl || p.Width || p.IsSet || p.NestedParam != nil ||
+		p.Index != nil || p.Names != 0 || len(p.Modifiers) > 0 || p.Flags != nil {
+		return "", false, nil
+	}
+	v, set := fo.sc.lookup(p.Param.Value)
+	if p.Exp != nil {
+		switch p.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+			if !set || !v.known {
+				return "", false, v.srcs
+			}
+			if v.val != "" || p.Exp.Op == syntax.DefaultUnset {
+				return v.val, true, v.srcs
+			}
+			w := fo.a.foldString(p.Exp.Word, fo.sc, fo.src)
+			return w.s, w.lit, appendSources(v.srcs, w.srcs...)
+		}
+	}
+	if !set || !v.known {
+		return "", false, v.srcs
+	}
+	val := v.val
+	switch {
+	case p.Length:
+		if p.Exp != nil || p.Repl != nil || p.Slice != nil {
+			return "", false, v.srcs
+		}
+		return strconv.Itoa(utf8.RuneCountInString(val)), true, v.srcs
+	case p.Repl != nil:
+		orig := fo.a.foldString(p.Repl.Orig, fo.sc, fo.src)
+		with := fo.a.foldString(p.Repl.With, fo.sc, fo.src)
+		if !orig.lit || !with.lit || orig.glob || hasGlob(orig.s) || orig.s == "" ||
+			strings.HasPrefix(orig.s, "#") || strings.HasPrefix(orig.s, "%") {
+			return "", false, v.srcs
+		}
+		if p.Repl.All {
+			return strings.ReplaceAll(val, orig.s, with.s), true, v.srcs
+		}
+		return strings.Replace(val, orig.s, with.s, 1), true, v.srcs
+	case p.Slice != nil:
+		off, ok1 := arithLit(p.Slice.Offset)
+		n, ok2 := len(val), true
+		if p.Slice.Length != nil {
+			n, ok2 = arithLit(p.Slice.Length)
+		}
+		if !ok1 || !ok2 || off < 0 || n < 0 {
+			return "", false, v.srcs
+		}
+		off = min(off, len(val))
+		return val[off:min(len(val), off+n)], true, v.srcs
+	case p.Exp != nil:
+		pat := fo.a.foldString(p.Exp.Word, fo.sc, fo.src)
+		if !pat.lit || pat.glob || hasGlob(pat.s) {
+			return "", false, v.srcs
+		}
+		switch p.Exp.Op {
+		case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+			return strings.TrimPrefix(val, pat.s), true, v.srcs
+		case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+			return strings.TrimSuffix(val, pat.s), true, v.srcs
+		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			if val == "" && p.Exp.Op == syntax.AlternateUnsetOrNull {
+				return "", true, v.srcs
+			}
+			return pat.s, true, v.srcs
+		case syntax.ErrorUnset, syntax.ErrorUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			if val != "" || p.Exp.Op == syntax.ErrorUnset || p.Exp.Op == syntax.AssignUnset {
+				return val, true, v.srcs
+			}
+		}
+		return "", false, v.srcs
+	}
+	return val, true, v.srcs
+}
+
+// arithLit returns the value of an arithmetic expression that is a plain
+// decimal literal.
+func arithLit(x syntax.ArithmExpr) (int, bool) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(w.Lit())
+	return n, err == nil
+}
+
+func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// unescape resolves backslashes in a literal part: unquoted, every escaped
+// character stands for itself; inside double quotes only $ ` " \ and newline
+// are escapable; in a here-document, " is not. Unquoted glob characters set
+// *glob.
+func unescape(v string, q quoting, glob *bool) string {
+	if strings.IndexByte(v, '\\') < 0 {
+		if q == quoteNone && strings.ContainsAny(v, "*?[") {
+			*glob = true
+		}
+		return v
+	}
+	var b strings.Builder
+	b.Grow(len(v))
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c != '\\' || i+1 == len(v) {
+			if q == quoteNone && (c == '*' || c == '?' || c == '[') {
+				*glob = true
+			}
+			b.WriteByte(c)
+			continue
+		}
+		n := v[i+1]
+		switch {
+		case q == quoteNone:
+		case n == '$' || n == '`' || n == '\\' || n == '\n':
+		case n == '"' && q == quoteDouble:
+		default:
+			b.WriteByte('\\')
+			continue
+		}
+		i++
+		if n != '\n' {
+			b.WriteByte(n)
+		}
+	}
+	return b.String()
+}
+
+// nodeText is the source text of n, or its printed form when the positions
+// do not index src.
+func nodeText(src string, n syntax.Node) string {
+	s, e := n.Pos().Offset(), n.End().Offset()
+	if n.Pos().IsValid() && n.End().IsValid() && s <= e && e <= uint(len(src)) {
+		return src[s:e]
+	}
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, n); err != nil {
+		return ""
+	}
+	return b.String()
+}
+
+const maxBraceWords = 256
+
+// braceWords applies brace expansion to a word that went through
+// syntax.SplitBraces. It reports false when the expansion would exceed
+// maxBraceWords words, or the word holds too many brace expressions.
+func braceWords(w *syntax.Word) ([]*syntax.Word, bool) {
+	n := 0
+	for _, p := range w.Parts {
+		if _, ok := p.(*syntax.BraceExp); ok {
+			n++
+		}
+	}
+	if n > 16 {
+		return nil, false
+	}
+	out := make([]*syntax.Word, 0, 4)
+	return expandBraces(w, out, 0)
+}
+
+func expandBraces(w *syntax.Word, out []*syntax.Word, depth int) ([]*syntax.Word, bool) {
+	if depth > 32 {
+		return nil, false
+	}
+	for i, p := range w.Parts {
+		be, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		alts := be.Elems
+		if be.Sequence {
+			alts, ok = braceSequence(be)
+			if !ok {
+				return nil, false
+			}
+		}
+		for _, alt := range alts {
+			parts := make([]syntax.WordPart, 0, len(w.Parts)+len(alt.Parts))
+			parts = append(parts, w.Parts[:i]...)
+			parts = append(parts, alt.Parts...)
+			parts = append(parts, w.Parts[i+1:]...)
+			out, ok = expandBraces(&syntax.Word{Parts: parts}, out, depth+1)
+			if !ok || len(out) > maxBraceWords {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return append(out, w), true
+}
+
+// braceSequence expands {x..y[..incr]} over integers or single letters.
+func braceSequence(be *syntax.BraceExp) ([]*syntax.Word, bool) {
+	if len(be.Elems) < 2 {
+		return nil, false
+	}
+	lo, hi := be.Elems[0].Lit(), be.Elems[1].Lit()
+	step := 1
+	if len(be.Elems) > 2 {
+		s, err := strconv.Atoi(be.Elems[2].Lit())
+		if err != nil {
+			return nil, false
+		}
+		step = max(s, -s)
+	}
+	if step == 0 {
+		step = 1
+	}
+	var vals []string
+	x, err1 := strconv.Atoi(lo)
+	y, err2 := strconv.Atoi(hi)
+	switch {
+	case err1 == nil && err2 == nil:
+		if (y-x)/step > maxBraceWords || (x-y)/step > maxBraceWords {
+			return nil, false
+		}
+		for i := x; (x <= y && i <= y) || (x > y && i >= y); {
+			vals = append(vals, strconv.Itoa(i))
+			if x <= y {
+				i += step
+			} else {
+				i -= step
+			}
+		}
+	case len(lo) == 1 && len(hi) == 1:
+		for c := int(lo[0]); (lo[0] <= hi[0] && c <= int(hi[0])) || (lo[0] > hi[0] && c >= int(hi[0])); {
+			vals = append(vals, string(rune(c)))
+			if lo[0] <= hi[0] {
+				c += step
+			} else {
+				c -= step
+			}
+		}
+	default:
+		return nil, false
+	}
+	words := make([]*syntax.Word, len(vals))
+	for i, v := range vals {
+		words[i] = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: v}}}
+	}
+	return words, true
+}
+
+// braceText prints a brace expression that is not expanded.
+func braceText(be *syntax.BraceExp, src string) string {
+	sep := ","
+	if be.Sequence {
+		sep = ".."
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, e := range be.Elems {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		for _, p := range e.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				b.WriteString(l.Value)
+			} else {
+				b.WriteString(nodeText(src, p))
+			}
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+type escMode int
+
+const (
+	escANSIC  escMode = iota // $'…'
+	escEcho                  // echo -e, printf %b: \0NNN octal, \c stops
+	escPrintf                // printf format: \NNN octal
+)
+
+// decodeEscapes resolves backslash escapes. stop reports a \c that ends the
+// output (echo -e, %b).
+func decodeEscapes(s string, mode escMode) (out string, stop bool) {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s, false
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			if mode != escANSIC && (e == '\'' || e == '?') {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(e)
+		case 'c':
+			if mode == escEcho {
+				return b.String(), true
+			}
+			if mode == escANSIC && i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+				continue
+			}
+			b.WriteString(`\c`)
+		case 'x', 'u', 'U':
+			maxDigits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			j := i + 1
+			for j < len(s) && j-i-1 < maxDigits && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if e == 'x' {
+				b.WriteByte(byte(n))
+			} else {
+				b.WriteRune(rune(n))
+			}
+			i = j - 1
+		default:
+			if e < '0' || e > '7' {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			j := i
+			if mode == escEcho {
+				if e != '0' {
+					b.WriteByte('\\')
+					b.WriteByte(e)
+					continue
+				}
+				j++ // \0NNN
+			}
+			k := j
+			for k < len(s) && k-j < 3 && s[k] >= '0' && s[k] <= '7' {
+				k++
+			}
+			n, _ := strconv.ParseUint(s[j:k], 8, 16)
+			if k == j {
+				n = 0
+			}
+			b.WriteByte(byte(n))
+			i = k - 1
+		}
+	}
+	return b.String(), false
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// splitWords splits s into words the way env -S and a simple shell-like
+// splitter do: blanks separate, single and double quotes group, backslash
+// escapes.
+func splitWords(s string) []string {
+	var words []string
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isIFS(c):
+			if in {
+				words = append(words, b.String())
+				b.Reset()
+				in = false
+			}
+		case c == '\'':
+			in = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				b.WriteString(s[i+1:])
+				i = len(s)
+				break
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case c == '"':
+			in = true
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+				}
+				b.WriteByte(s[i])
+			}
+		case c == '\\' && i+1 < len(s):
+			in = true
+			i++
+			b.WriteByte(s[i])
+		default:
+			in = true
+			b.WriteByte(c)
+		}
+	}
+	if in {
+		words = append(words, b.String())
+	}
+	return words
+}
+
+// shellQuote quotes s so that a shell reads it back as one word.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`|&;<>()*?[]{}~#!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

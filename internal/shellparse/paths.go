@@ -1,0 +1,575 @@
+package shellparse
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+// resolve turns a path operand into a PathRef: absolute paths are cleaned,
+// relative ones joined to the working directory the analysis tracks. A
+// path that is not literal keeps its text and is marked Dynamic; so is a
+// relative path after a cd the analysis cannot follow, and a find/xargs
+// placeholder ({}).
+func resolve(f field, op call.Op, sc *scope) (PathRef, bool) {
+	if f.lit && f.s == "" {
+		return PathRef{}, false
+	}
+	p := f.s
+	switch {
+	case !f.lit || strings.Contains(p, "{}"):
+		return PathRef{Path: p, Op: op, Dynamic: true}, true
+	case path.IsAbs(p):
+		return PathRef{Path: path.Clean(p), Op: op}, true
+	case sc.remote || strings.HasPrefix(p, "~"):
+		return PathRef{Path: p, Op: op}, true
+	case sc.cwdUnknown:
+		return PathRef{Path: path.Clean(p), Op: op, Dynamic: true}, true
+	}
+	return PathRef{Path: path.Join(sc.cwd, p), Op: op}, true
+}
+
+// redirPath is the path a redirection opens, if it names one.
+func redirPath(rd *syntax.Redirect, f field, sc *scope) (PathRef, bool) {
+	var op call.Op
+	switch rd.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
+		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+		op = call.OpWrite
+	case syntax.RdrIn:
+		op = call.OpRead
+	case syntax.DplOut:
+		// >&N and >&- duplicate or close descriptors; >&file writes file.
+		if f.lit && (strings.Trim(f.s, "0123456789") == "" || strings.Trim(f.s, "0123456789") == "-") {
+			return PathRef{}, false
+		}
+		op = call.OpWrite
+	default:
+		return PathRef{}, false
+	}
+	if len(rd.Word.Parts) == 1 {
+		if _, ok := rd.Word.Parts[0].(*syntax.ProcSubst); ok {
+			return PathRef{}, false
+		}
+	}
+	if f.lit && isStdDevice(f.s) {
+		return PathRef{}, false
+	}
+	return resolve(f, op, sc)
+}
+
+// isStdDevice reports the device files that are no real target:
+// /dev/null, the standard streams, the terminal and descriptor aliases.
+func isStdDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero":
+		return true
+	}
+	for _, pre := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// pathAdder collects the paths of one command.
+type pathAdder func(f field, op call.Op)
+
+type pathRule func(args []field, add pathAdder)
+
+// pathsFor returns the paths the program name writes, deletes or reads
+// given its arguments.
+func pathsFor(name string, args []field, sc *scope) []PathRef {
+	rule, ok := pathRules[name]
+	if !ok {
+		return nil
+	}
+	var out []PathRef
+	rule(args, func(f field, op call.Op) {
+		if p, ok := resolve(f, op, sc); ok {
+			out = append(out, p)
+		}
+	})
+	return out
+}
+
+var pathRules map[string]pathRule
+
+func init() {
+	del := operands(optSpec{}, call.OpDelete)
+	read := operands(optSpec{}, call.OpRead)
+	headTail := operands(optSpec{short: "ncs", long: []string{"--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"}}, call.OpRead)
+	grep := grepPaths(optSpec{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count",
+		"--after-context", "--before-context", "--context", "--devices", "--directories", "--label",
+		"--binary-files", "--exclude", "--include", "--exclude-dir", "--exclude-from"}})
+	pathRules = map[string]pathRule{
+		"rm":       del,
+		"rmdir":    del,
+		"unlink":   del,
+		"shred":    operands(optSpec{short: "ns", long: []string{"--iterations", "--size", "--random-source"}}, call.OpDelete),
+		"truncate": operands(optSpec{short: "sr", long: []string{"--size", "--reference"}}, call.OpDelete),
+		"tee":      operands(optSpec{}, call.OpWrite),
+		"touch":    operands(optSpec{short: "rdt", long: []string{"--reference", "--date"}}, call.OpWrite),
+		"mkdir":    operands(optSpec{short: "m", long: []string{"--mode", "--context"}}, call.OpWrite),
+		"cp":       copyPaths(optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}, call.OpRead),
+		"mv":       copyPaths(optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}, call.OpDelete),
+		"install":  installPaths,
+		"ln":       lnPaths,
+		"rsync": remoteCopyPaths(optSpec{short: "eBfTM", long: []string{"--rsh", "--filter", "--exclude",
+			"--include", "--exclude-from", "--include-from", "--files-from", "--password-file", "--log-file",
+			"--temp-dir", "--backup-dir", "--block-size", "--port", "--timeout", "--remote-option",
+			"--partial-dir", "--compare-dest", "--link-dest", "--copy-dest", "--suffix", "--max-size",
+			"--min-size", "--bwlimit", "--out-format", "--info", "--debug", "--chmod", "--chown",
+			"--usermap", "--groupmap", "--rsync-path", "--sockopts", "--modify-window", "--contimeout",
+			"--address", "--iconv", "--checksum-choice", "--compress-choice", "--max-delete"}}),
+		"scp":     remoteCopyPaths(optSpec{short: "cDFiJlmoPSX"}),
+		"sed":     sedPaths,
+		"perl":    perlPaths,
+		"dd":      ddPaths,
+		"chmod":   modePaths("cfvR"),
+		"chown":   modePaths("cfvRhHLP"),
+		"chgrp":   modePaths("cfvRhHLP"),
+		"chattr":  chattrPaths,
+		"setfacl": operands(optSpec{short: "mMxX", long: []string{"--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"}}, call.OpWrite),
+		"find":    findPaths,
+		"cat":     read,
+		"tac":     read,
+		"less":    read,
+		"more":    read,
+		"nl":      operands(optSpec{short: "bdfhilnsvw"}, call.OpRead),
+		"wc":      read,
+		"head":    headTail,
+		"tail":    headTail,
+		"grep":    grep,
+		"egrep":   grep,
+		"fgrep":   grep,
+		"rg":      grepPaths(optSpec{short: "efgtTmABCjMr", long: []string{"--regexp", "--file", "--glob", "--type", "--type-not", "--max-count", "--after-context", "--before-context", "--context", "--threads", "--max-columns", "--replace"}}),
+		"source":  sourcePaths,
+		".":       sourcePaths,
+		"base64":  operands(optSpec{short: "w", long: []string{"--wrap"}}, call.OpRead),
+		"xxd":     xxdPaths,
+		"strings": operands(optSpec{short: "ntTe", long: []string{"--bytes", "--radix", "--target", "--encoding"}}, call.OpRead),
+		"od":      operands(optSpec{short: "AjNtS", optional: "w", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--format", "--strings"}}, call.OpRead),
+		"sort":    sortPaths,
+		"curl":    curlPaths,
+		"wget":    wgetPaths,
+	}
+}
+
+// operands gives every operand op.
+func operands(spec optSpec, op call.Op) pathRule {
+	return func(args []field, add pathAdder) {
+		_, ops := spec.parse(args)
+		for _, f := range ops {
+			add(f, op)
+		}
+	}
+}
+
+// copyPaths handles cp and mv: the destination (-t DIR or the last operand)
+// is written, the sources get srcOp.
+func copyPaths(spec optSpec, srcOp call.Op) pathRule {
+	return func(args []field, add pathAdder) {
+		opts, ops := spec.parse(args)
+		if t := values(opts, "-t", "--target-directory"); len(t) > 0 {
+			add(t[len(t)-1], call.OpWrite)
+		} else if len(ops) >= 2 {
+			add(ops[len(ops)-1], call.OpWrite)
+			ops = ops[:len(ops)-1]
+		} else {
+			return
+		}
+		for _, f := range ops {
+			add(f, srcOp)
+		}
+	}
+}
+
+func installPaths(args []field, add pathAdder) {
+	spec := optSpec{short: "mogSt", long: []string{"--mode", "--owner", "--group", "--suffix", "--target-directory", "--strip-program"}}
+	opts, ops := spec.parse(args)
+	if has(opts, "-d", "--directory") {
+		for _, f := range ops {
+			add(f, call.OpWrite)
+		}
+		return
+	}
+	copyPaths(spec, call.OpRead)(args, add)
+}
+
+func lnPaths(args []field, add pathAdder) {
+	spec := optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}
+	opts, ops := spec.parse(args)
+	switch t := values(opts, "-t", "--target-directory"); {
+	case len(t) > 0:
+		add(t[len(t)-1], call.OpWrite)
+	case len(ops) >= 2:
+		add(ops[len(ops)-1], call.OpWrite)
+	case len(ops) == 1 && ops[0].lit:
+		add(litField(path.Base(ops[0].s), ops[0].pos), call.OpWrite)
+	}
+}
+
+// remoteCopyPaths handles rsync and scp: operands on another host
+// (host:path) are skipped.
+func remoteCopyPaths(spec optSpec) pathRule {
+	return func(args []field, add pathAdder) {
+		_, ops := spec.parse(args)
+		if len(ops) < 2 {
+			return
+		}
+		for i, f := range ops {
+			if isRemotePath(f.s) {
+				continue
+			}
+			if i == len(ops)-1 {
+				add(f, call.OpWrite)
+			} else {
+				add(f, call.OpRead)
+			}
+		}
+	}
+}
+
+func isRemotePath(s string) bool {
+	if strings.Contains(s, "://") {
+		return true
+	}
+	colon := strings.IndexByte(s, ':')
+	slash := strings.IndexByte(s, '/')
+	return colon > 0 && (slash < 0 || colon < slash)
+}
+
+// sedPaths: the files of sed -i are written, others read. The first operand
+// is the script unless -e or -f gave one.
+func sedPaths(args []field, add pathAdder) {
+	inPlace, script := false, false
+	var ops []field
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		if !f.lit || len(s) < 2 || s[0] != '-' {
+			ops = append(ops, f)
+			continue
+		}
+		if s == "--" {
+			ops = append(ops, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, _, eq := strings.Cut(s, "=")
+			switch name {
+			case "--in-place":
+				inPlace = true
+			case "--expression", "--file", "--line-length":
+				script = script || name != "--line-length"
+				if !eq {
+					i++
+				}
+			}
+			continue
+		}
+	cluster:
+		for j := 1; j < len(s); j++ {
+			switch s[j] {
+			case 'i':
+				inPlace = true
+				// BSD sed: -i '' gives an empty backup suffix.
+				if j+1 == len(s) && i+1 < len(args) && args[i+1].lit && args[i+1].s == "" {
+					i++
+				}
+				break cluster
+			case 'e', 'f':
+				script = true
+				if j+1 == len(s) {
+					if s[j] == 'f' && i+1 < len(args) {
+						add(args[i+1], call.OpRead)
+					}
+					i++
+				}
+				break cluster
+			case 'l':
+				if j+1 == len(s) {
+					i++
+				}
+				break cluster
+			}
+		}
+	}
+	if !script && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	op := call.OpRead
+	if inPlace {
+		op = call.OpWrite
+	}
+	for _, f := range ops {
+		add(f, op)
+	}
+}
+
+func perlPaths(args []field, add pathAdder) {
+	p := parsePerl(args)
+	ops := p.operands
+	if !p.hasCode && len(ops) > 0 {
+		add(ops[0], call.OpRead)
+		ops = ops[1:]
+	}
+	op := call.OpRead
+	if p.inPlace {
+		op = call.OpWrite
+	}
+	for _, f := range ops {
+		add(f, op)
+	}
+}
+
+func ddPaths(args []field, add pathAdder) {
+	for _, f := range args {
+		if !f.lit {
+			continue
+		}
+		if v, ok := strings.CutPrefix(f.s, "of="); ok && !isStdDevice(v) {
+			add(litField(v, f.pos), call.OpWrite)
+		} else if v, ok := strings.CutPrefix(f.s, "if="); ok && !isStdDevice(v) {
+			add(litField(v, f.pos), call.OpRead)
+		}
+	}
+}
+
+// modePaths handles chmod, chown and chgrp: the first operand is the mode
+// or owner (unless --reference), the others are written. flags are the
+// program's single-letter options; for chmod anything else starting with
+// "-" is a mode (chmod -x file).
+func modePaths(flags string) pathRule {
+	return func(args []field, add pathAdder) {
+		skipMode := false
+		for i := 0; i < len(args); i++ {
+			f := args[i]
+			s := f.s
+			if f.lit && s == "--" {
+				for _, g := range args[i+1:] {
+					if !skipMode {
+						skipMode = true
+						continue
+					}
+					add(g, call.OpWrite)
+				}
+				return
+			}
+			if f.lit && strings.HasPrefix(s, "--") {
+				if strings.HasPrefix(s, "--reference") {
+					skipMode = true
+					if !strings.Contains(s, "=") {
+						i++
+					}
+				}
+				continue
+			}
+			if f.lit && len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], flags) == "" {
+				continue
+			}
+			if !skipMode {
+				skipMode = true
+				continue
+			}
+			add(f, call.OpWrite)
+		}
+	}
+}
+
+func chattrPaths(args []field, add pathAdder) {
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		switch {
+		case f.lit && (s == "-v" || s == "-p"):
+			i++
+		case f.lit && (s == "-R" || s == "-V" || s == "-f" || s == "--"):
+		case f.lit && len(s) > 1 && (s[0] == '+' || s[0] == '-' || s[0] == '='):
+		default:
+			add(f, call.OpWrite)
+		}
+	}
+}
+
+// findPaths gives find's starting points as read, or as deleted with
+// -delete; -fprint and friends write their file.
+func findPaths(args []field, add pathAdder) {
+	i := 0
+	for i < len(args) && args[i].lit {
+		s := args[i].s
+		if s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") {
+			i++
+			continue
+		}
+		if s == "-D" {
+			i += 2
+			continue
+		}
+		break
+	}
+	var starts []field
+	for ; i < len(args); i++ {
+		s := args[i].s
+		if args[i].lit && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ",") {
+			break
+		}
+		starts = append(starts, args[i])
+	}
+	op := call.OpRead
+	for j := i; j < len(args); j++ {
+		f := args[j]
+		if !f.lit {
+			continue
+		}
+		switch f.s {
+		case "-delete":
+			op = call.OpDelete
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			if j+1 < len(args) {
+				add(args[j+1], call.OpWrite)
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for j++; j < len(args) && !(args[j].lit && (args[j].s == ";" || args[j].s == "+")); j++ {
+			}
+		}
+	}
+	if len(starts) == 0 {
+		starts = []field{litField(".", fieldPos(args))}
+	}
+	for _, f := range starts {
+		add(f, op)
+	}
+}
+
+// grepPaths: the first operand is the pattern unless -e or -f gave one;
+// the others and -f files are read.
+func grepPaths(spec optSpec) pathRule {
+	return func(args []field, add pathAdder) {
+		opts, ops := spec.parse(args)
+		for _, f := range values(opts, "-f", "--file") {
+			add(f, call.OpRead)
+		}
+		if !has(opts, "-e", "--regexp", "-f", "--file") && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		for _, f := range ops {
+			add(f, call.OpRead)
+		}
+	}
+}
+
+func sourcePaths(args []field, add pathAdder) {
+	if len(args) > 0 && args[0].lit && args[0].s == "--" {
+		args = args[1:]
+	}
+	if len(args) > 0 {
+		add(args[0], call.OpRead)
+	}
+}
+
+func xxdPaths(args []field, add pathAdder) {
+	_, ops := optSpec{short: "cglsoCn", long: []string{"-cols", "-groupsize", "-len", "-seek", "-name"}}.parse(args)
+	for i, f := range ops {
+		if f.lit && f.s == "-" {
+			continue
+		}
+		if i == 1 {
+			add(f, call.OpWrite)
+		} else if i == 0 {
+			add(f, call.OpRead)
+		}
+	}
+}
+
+func sortPaths(args []field, add pathAdder) {
+	opts, ops := optSpec{short: "kotST", long: []string{"--key", "--output", "--field-separator",
+		"--temporary-directory", "--buffer-size", "--parallel", "--files0-from"}}.parse(args)
+	for _, f := range values(opts, "-o", "--output") {
+		add(f, call.OpWrite)
+	}
+	for _, f := range ops {
+		add(f, call.OpRead)
+	}
+}
+
+var curlOpts = optSpec{short: "AbcCdDeEFHKmoPQrTuUwxXyYz", long: []string{"--output", "--upload-file",
+	"--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "--json", "--form",
+	"--form-string", "--config", "--cookie", "--cookie-jar", "--dump-header", "--header", "--user-agent",
+	"--user", "--proxy", "--request", "--referer", "--max-time", "--connect-timeout", "--retry", "--url",
+	"--cacert", "--cert", "--key", "--output-dir", "--write-out", "--range", "--resolve", "--trace",
+	"--trace-ascii", "--stderr", "--netrc-file"}}
+
+// curlPaths: -o and -c/-D write; -T, -K, and @file data are read.
+func curlPaths(args []field, add pathAdder) {
+	opts, _ := curlOpts.parse(args)
+	for _, o := range opts {
+		if o.val == nil {
+			continue
+		}
+		v := *o.val
+		switch o.name {
+		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr":
+			if !(v.lit && v.s == "-") {
+				add(v, call.OpWrite)
+			}
+		case "-T", "--upload-file", "-K", "--config", "--netrc-file":
+			if !(v.lit && v.s == "-") {
+				add(v, call.OpRead)
+			}
+		case "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form":
+			if !v.lit {
+				continue
+			}
+			s := v.s
+			if o.name == "-F" || o.name == "--form" {
+				_, after, ok := strings.Cut(s, "=")
+				if !ok {
+					continue
+				}
+				if rest, ok := strings.CutPrefix(after, "<"); ok {
+					after = "@" + rest
+				}
+				s = after
+			} else if o.name == "--data-urlencode" {
+				if at := strings.IndexByte(s, '@'); at > 0 {
+					s = s[at:]
+				}
+			}
+			if f, ok := strings.CutPrefix(s, "@"); ok && f != "-" && f != "" {
+				if semi := strings.IndexByte(f, ';'); semi >= 0 && (o.name == "-F" || o.name == "--form") {
+					f = f[:semi]
+				}
+				add(litField(f, v.pos), call.OpRead)
+			}
+		}
+	}
+}
+
+var wgetOpts = optSpec{short: "OoaPiBetTwUQlARDXI", long: []string{"--output-document", "--output-file",
+	"--append-output", "--directory-prefix", "--input-file", "--post-file", "--body-file", "--header",
+	"--user-agent", "--user", "--password", "--post-data", "--base", "--execute", "--tries", "--timeout",
+	"--wait", "--quota", "--level", "--accept", "--reject", "--domains", "--exclude-directories",
+	"--include-directories", "--method", "--body-data", "--load-cookies", "--save-cookies"}}
+
+// wgetPaths: -O, -o, -a, -P and --save-cookies write; --post-file,
+// --body-file, -i and --load-cookies are read.
+func wgetPaths(args []field, add pathAdder) {
+	opts, _ := wgetOpts.parse(args)
+	for _, o := range opts {
+		if o.val == nil || (o.val.lit && o.val.s == "-") {
+			continue
+		}
+		switch o.name {
+		case "-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies":
+			add(*o.val, call.OpWrite)
+		case "--post-file", "--body-file", "-i", "--input-file", "--load-cookies":
+			add(*o.val, call.OpRead)
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package shellparse
+
+// varState is what the analysis knows about one shell variable.
+type varState struct {
+	unset bool     // tombstone: unset in this layer
+	known bool     // val is the literal value
+	val   string   //
+	srcs  []Source // sources of the value (X=$(curl …))
+}
+
+// scope is the shell state the analysis tracks along a sequential list of
+// statements: literal variables and the working directory. Layers form a
+// chain so that a subshell or a conditional branch only records what it
+// changes.
+type scope struct {
+	parent *scope
+	vars   map[string]varState
+
+	cwd        string // "" is Options.Cwd itself when that is empty too
+	cwdUnknown bool   // a cd whose target the analysis cannot know
+	remote     bool   // commands run on another host or container
+}
+
+func newScope(opts Options) *scope {
+	s := &scope{cwd: opts.Cwd}
+	if opts.Home != "" {
+		s.set("HOME", varState{known: true, val: opts.Home})
+	}
+	return s
+}
+
+// child returns a scope whose changes stay out of s until merged.
+func (s *scope) child() *scope {
+	return &scope{parent: s, cwd: s.cwd, cwdUnknown: s.cwdUnknown, remote: s.remote}
+}
+
+// lookup reports the state of name and whether it is set.
+func (s *scope) lookup(name string) (varState, bool) {
+	for p := s; p != nil; p = p.parent {
+		if v, ok := p.vars[name]; ok {
+			return v, !v.unset
+		}
+	}
+	return varState{}, false
+}
+
+func (s *scope) set(name string, v varState) {
+	if s.vars == nil {
+		s.vars = make(map[string]varState)
+	}
+	s.vars[name] = v
+}
+
+func (s *scope) setUnknown(name string, srcs []Source) {
+	s.set(name, varState{srcs: srcs})
+}
+
+// mergeCond folds the changes of a branch that may or may not have run into
+// s: a variable keeps a literal value only if that is the only literal ever
+// assigned to it; a changed working directory becomes unknown.
+func (s *scope) mergeCond(c *scope) {
+	for name, v := range c.vars {
+		old, ok := s.lookup(name)
+		switch {
+		case v.unset:
+			if ok {
+				s.setUnknown(name, old.srcs)
+			}
+		case !ok:
+			s.set(name, v)
+		case old.known && v.known && old.val == v.val:
+		default:
+			s.setUnknown(name, appendSources(old.srcs, v.srcs...))
+		}
+	}
+	if c.cwdUnknown || c.cwd != s.cwd {
+		s.cwdUnknown = true
+	}
+}

@@ -1,0 +1,335 @@
+package shellparse
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// network are the programs whose output comes from the network.
+var network = map[string]bool{
+	"curl": true, "wget": true, "wget2": true, "fetch": true, "http": true, "https": true,
+	"xh": true, "xhs": true, "curlie": true, "aria2c": true, "nc": true, "ncat": true,
+	"netcat": true, "socat": true, "lwp-request": true, "lwp-download": true, "GET": true,
+	"POST": true, "HEAD": true, "ftp": true, "tftp": true, "sftp": true, "telnet": true,
+	"ssh": true, "dig": true, "nslookup": true, "host": true, "gsutil": true, "s3cmd": true,
+}
+
+// decoders are the programs that always decode or decompress their input.
+var decoders = map[string]bool{
+	"uudecode": true, "gunzip": true, "zcat": true, "gzcat": true, "bzcat": true, "bunzip2": true,
+	"xzcat": true, "unxz": true, "lzcat": true, "unlzma": true, "zstdcat": true, "unzstd": true,
+	"lz4cat": true, "unlz4": true, "rev": true, "tr": true,
+}
+
+// classify says whether c's output comes from the network or a decoder.
+// Decoders include decompressors and the text transformers used to hide a
+// script (rev, tr); an interpreter one-liner decoding base64 counts too.
+func classify(c *Command) SourceClass {
+	name := c.Name
+	switch {
+	case network[name]:
+		return SourceNetwork
+	case name == "lynx" || name == "links" || name == "elinks" || name == "w3m" || name == "links2":
+		if slices.ContainsFunc(c.Args, func(a string) bool { return strings.HasPrefix(a, "-dump") || strings.HasPrefix(a, "-source") }) {
+			return SourceNetwork
+		}
+	case name == "aws" && len(c.Args) > 0 && c.Args[0] == "s3":
+		return SourceNetwork
+	case name == "openssl":
+		if slices.Contains(c.Args, "s_client") {
+			return SourceNetwork
+		}
+		if slices.Contains(c.Args, "-d") && (slices.Contains(c.Args, "base64") || slices.Contains(c.Args, "enc") ||
+			slices.ContainsFunc(c.Args, func(a string) bool { return strings.HasPrefix(a, "-aes") || strings.HasPrefix(a, "-des") })) {
+			return SourceDecoder
+		}
+		if slices.Contains(c.Args, "smime") || slices.Contains(c.Args, "cms") {
+			if slices.Contains(c.Args, "-decrypt") {
+				return SourceDecoder
+			}
+		}
+	case decoders[name]:
+		return SourceDecoder
+	case name == "base64" || name == "base32" || name == "basenc":
+		if hasFlag(c.Args, "d", "--decode") || (name == "base64" && hasFlag(c.Args, "D", "")) {
+			return SourceDecoder
+		}
+	case name == "xxd":
+		if hasFlag(c.Args, "r", "--revert") {
+			return SourceDecoder
+		}
+	case name == "gpg" || name == "gpg2":
+		if hasFlag(c.Args, "d", "--decrypt") {
+			return SourceDecoder
+		}
+	case name == "gzip" || name == "bzip2" || name == "xz" || name == "zstd" || name == "lzma" ||
+		name == "brotli" || name == "lz4" || name == "pigz":
+		if hasFlag(c.Args, "d", "--decompress") {
+			return SourceDecoder
+		}
+	case c.Inline != "":
+		for _, k := range []string{"b64decode", "decode_base64", "decodebytes", "base64.decode", "atob(", "unpack(\"m", "unpack('m", "Base64.decode", "base64_decode", "fromhex", "unhexlify", "zlib.decompress"} {
+			if strings.Contains(c.Inline, k) {
+				return SourceDecoder
+			}
+		}
+		for _, k := range []string{"urlopen", "requests.get", "urllib", "http.get", "https.get", "fetch(", "Net::HTTP", "LWP::", "open-uri", "file_get_contents(\"http", "file_get_contents('http"} {
+			if strings.Contains(c.Inline, k) {
+				return SourceNetwork
+			}
+		}
+	}
+	return SourceOther
+}
+
+// hasFlag reports whether args hold the short flag (alone or in a cluster)
+// or the long one.
+func hasFlag(args []string, short, long string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if long != "" && a == long {
+			return true
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a[1:], short) {
+			return true
+		}
+	}
+	return false
+}
+
+// input is what a command reads on standard input when the analysis knows
+// something about it.
+type input struct {
+	f      field  // the content; f.lit when it is fully known
+	via    string // "heredoc", "herestring", "pipe"
+	opaque bool   // stdin is a file or a program's output: content unknown
+}
+
+var opaqueInput = &input{opaque: true}
+
+// output is what the pipeline stage st writes to the next one, when the
+// analysis can tell: the text of echo and printf, here-documents passed
+// through cat, base64 -d of a known text.
+func (a *analyzer) output(st *syntax.Stmt, sc *scope, fr *frame, in *input) *input {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return opaqueInput
+	}
+	for _, rd := range st.Redirs {
+		switch rd.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+			if rd.N == nil || rd.N.Value == "1" {
+				return opaqueInput
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			in = a.heredocInput(rd, sc, fr)
+		case syntax.WordHdoc:
+			f := a.foldString(rd.Word, sc, fr.src)
+			f.s += "\n"
+			in = &input{f: f, via: "herestring"}
+		case syntax.RdrIn:
+			in = opaqueInput
+		}
+	}
+	var argv []field
+	for _, w := range c.Args {
+		argv = append(argv, a.fold(w, sc, fr.src, true)...)
+	}
+	if len(argv) == 0 || !argv[0].lit {
+		return opaqueInput
+	}
+	name, args := progName(argv[0].s), argv[1:]
+	switch name {
+	case "echo":
+		return echoOutput(args)
+	case "printf":
+		return printfOutput(args)
+	case "cat", "tee":
+		_, ops := optSpec{}.parse(args)
+		if (len(ops) == 0 || (len(ops) == 1 && ops[0].lit && ops[0].s == "-") || name == "tee") && in != nil {
+			return in
+		}
+	case "base64":
+		if in != nil && !in.opaque && in.f.lit && hasFlag(texts(args), "d", "--decode") {
+			b, err := base64.StdEncoding.DecodeString(stripSpace(in.f.s))
+			if err != nil {
+				b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(stripSpace(in.f.s), "="))
+			}
+			if err == nil {
+				return &input{f: litField(string(b), in.f.pos), via: "pipe"}
+			}
+		}
+	case "xxd":
+		if in != nil && !in.opaque && in.f.lit && hasFlag(texts(args), "r", "--revert") && hasFlag(texts(args), "p", "--plain") {
+			if b, err := hex.DecodeString(stripSpace(in.f.s)); err == nil {
+				return &input{f: litField(string(b), in.f.pos), via: "pipe"}
+			}
+		}
+	case "rev":
+		if in != nil && !in.opaque && in.f.lit && len(args) == 0 {
+			lines := strings.Split(in.f.s, "\n")
+			for i, l := range lines {
+				r := []rune(l)
+				slices.Reverse(r)
+				lines[i] = string(r)
+			}
+			return &input{f: litField(strings.Join(lines, "\n"), in.f.pos), via: "pipe"}
+		}
+	}
+	return opaqueInput
+}
+
+func stripSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\n' || r == '\t' || r == '\r' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// echoOutput is what echo [-neE] ARGS writes.
+func echoOutput(args []field) *input {
+	newline, escapes := true, false
+	i := 0
+	for ; i < len(args) && args[i].lit && len(args[i].s) > 1 && args[i].s[0] == '-' && strings.Trim(args[i].s[1:], "neE") == ""; i++ {
+		for _, c := range args[i].s[1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+	}
+	f := joinFields(args[i:])
+	if len(args[i:]) > 0 {
+		f.pos = args[i].pos
+	}
+	if escapes && f.lit {
+		s, stop := decodeEscapes(f.s, escEcho)
+		f.s = s
+		newline = newline && !stop
+	}
+	if newline {
+		f.s += "\n"
+	}
+	return &input{f: f, via: "pipe"}
+}
+
+// printfOutput is what printf FORMAT ARGS writes, for the common
+// directives (%s %b %d %c %q %%); anything else leaves the output unknown
+// (its text is kept).
+func printfOutput(args []field) *input {
+	if len(args) > 0 && args[0].lit && args[0].s == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 || (args[0].lit && strings.HasPrefix(args[0].s, "-v")) {
+		return opaqueInput
+	}
+	all := joinFields(args)
+	if !all.lit {
+		all.s = strings.Join(texts(args[1:]), " ")
+		return &input{f: all, via: "pipe"}
+	}
+	s, ok := printfFormat(args[0].s, texts(args[1:]))
+	if !ok {
+		all.lit = false
+		return &input{f: all, via: "pipe"}
+	}
+	return &input{f: field{s: s, lit: true, pos: args[0].pos, srcs: all.srcs}, via: "pipe"}
+}
+
+// printfFormat expands a printf format with its arguments, reusing the
+// format while arguments remain.
+func printfFormat(format string, args []string) (string, bool) {
+	var b strings.Builder
+	for pass := 0; pass < 1024; pass++ {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			if c == '\\' {
+				j := i + 1
+				for j < len(format) && j-i < 4 && format[j] >= '0' && format[j] <= '7' {
+					j++
+				}
+				if j == i+1 && j < len(format) {
+					j++
+					if format[i+1] == 'x' || format[i+1] == 'u' || format[i+1] == 'U' {
+						for j < len(format) && j-i < 10 && isHex(format[j]) {
+							j++
+						}
+					}
+				}
+				s, _ := decodeEscapes(format[i:j], escPrintf)
+				b.WriteString(s)
+				i = j - 1
+				continue
+			}
+			if c != '%' {
+				b.WriteByte(c)
+				continue
+			}
+			i++
+			for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
+				i++
+			}
+			for i < len(format) && (format[i] >= '0' && format[i] <= '9' || format[i] == '.') {
+				i++
+			}
+			if i >= len(format) {
+				return "", false
+			}
+			arg := ""
+			if format[i] != '%' && used < len(args) {
+				arg = args[used]
+			}
+			if format[i] != '%' {
+				used++
+			}
+			switch format[i] {
+			case '%':
+				b.WriteByte('%')
+			case 's', 'q':
+				b.WriteString(arg)
+			case 'b':
+				s, stop := decodeEscapes(arg, escEcho)
+				b.WriteString(s)
+				if stop {
+					return b.String(), true
+				}
+			case 'c':
+				if arg != "" {
+					b.WriteByte(arg[0])
+				}
+			case 'd', 'i', 'u':
+				if arg == "" {
+					arg = "0"
+				}
+				if _, err := strconv.ParseInt(arg, 10, 64); err != nil {
+					return "", false
+				}
+				b.WriteString(arg)
+			default:
+				return "", false
+			}
+			if b.Len() > 1<<20 {
+				return "", false
+			}
+		}
+		args = args[min(used, len(args)):]
+		if used == 0 || len(args) == 0 {
+			break
+		}
+	}
+	return b.String(), true
+}

@@ -1,0 +1,805 @@
+package shellparse
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, fr *frame, in *input) {
+	for _, st := range list {
+		if a.err != nil {
+			return
+		}
+		a.stmt(st, sc, fr, in)
+	}
+}
+
+// stmt analyzes one statement; in is its standard input when known.
+func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
+	if st == nil {
+		return
+	}
+	defer a.leave()
+	if !a.enter() || !a.count(1) {
+		return
+	}
+	if st.Background || st.Coprocess || st.Disown {
+		sc = sc.child() // runs in a subshell
+	}
+	r := a.redirects(st.Redirs, sc, fr)
+	if r.in != nil {
+		in = r.in
+	}
+	first := len(a.cmds)
+	main := -1
+	switch c := st.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		main = a.call(c, sc, fr, in)
+	default:
+		a.compound(c, sc, fr, in)
+	}
+	if a.err != nil {
+		return
+	}
+	a.addSources(first, r.srcs)
+	if len(r.paths) > 0 {
+		idx := main
+		if idx < 0 && len(a.cmds) > first {
+			idx = first
+		}
+		if idx < 0 {
+			// A redirection alone (`> f`) still opens its file: report it
+			// on ":" (what bash does is the same as `: > f`).
+			idx = a.emit(Command{Name: ":", Wrappers: fr.wrappers, Pos: a.pos(st.Pos(), fr)})
+		}
+		a.cmds[idx].Paths = append(a.cmds[idx].Paths, r.paths...)
+	}
+}
+
+type redirs struct {
+	paths []PathRef
+	in    *input
+	srcs  []Source // sources feeding stdin through substitutions
+}
+
+func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, fr *frame) redirs {
+	var r redirs
+	for _, rd := range rs {
+		if a.err != nil {
+			return r
+		}
+		switch rd.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			srcs := a.substs(rd.Hdoc, sc, fr, "heredoc")
+			r.in = a.heredocInput(rd, sc, fr)
+			r.in.f.srcs = appendSources(r.in.f.srcs, srcs...)
+			r.srcs = appendSources(r.srcs, srcs...)
+		case syntax.WordHdoc:
+			srcs := a.substs(rd.Word, sc, fr, "herestring")
+			f := a.foldString(rd.Word, sc, fr.src)
+			f.s += "\n"
+			f.srcs = appendSources(f.srcs, srcs...)
+			r.in = &input{f: f, via: "herestring"}
+			r.srcs = appendSources(r.srcs, srcs...)
+		default:
+			srcs := a.substs(rd.Word, sc, fr, "")
+			f := a.foldString(rd.Word, sc, fr.src)
+			if rd.Op == syntax.RdrIn && (rd.N == nil || rd.N.Value == "0") {
+				r.in = opaqueInput
+				r.srcs = appendSources(r.srcs, srcs...)
+			}
+			if p, ok := redirPath(rd, f, sc); ok {
+				r.paths = append(r.paths, p)
+			}
+		}
+	}
+	return r
+}
+
+// heredocInput is the content of a here-document: literal when its
+// delimiter is quoted, expanded otherwise.
+func (a *analyzer) heredocInput(rd *syntax.Redirect, sc *scope, fr *frame) *input {
+	if rd.Hdoc == nil || len(rd.Hdoc.Parts) == 0 {
+		return &input{f: field{lit: true}, via: "heredoc"}
+	}
+	if quotedDelim(rd.Word) {
+		var b strings.Builder
+		for _, p := range rd.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				b.WriteString(l.Value)
+			} else {
+				b.WriteString(nodeText(fr.src, p))
+			}
+		}
+		return &input{f: litField(b.String(), rd.Hdoc.Pos()), via: "heredoc"}
+	}
+	return &input{f: a.foldHeredoc(rd.Hdoc, sc, fr.src), via: "heredoc"}
+}
+
+func quotedDelim(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.Contains(p.Value, `\`) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// call analyzes a simple command and returns the index of the command it
+// emits, or -1.
+func (a *analyzer) call(c *syntax.CallExpr, sc *scope, fr *frame, in *input) int {
+	for _, as := range c.Assigns {
+		a.assign(as, sc, fr, len(c.Args) == 0)
+	}
+	if len(c.Args) == 0 || a.err != nil {
+		return -1
+	}
+	var argv []field
+	var srcs []Source
+	for _, w := range c.Args {
+		srcs = appendSources(srcs, a.substs(w, sc, fr, "")...)
+		argv = append(argv, a.fold(w, sc, fr.src, true)...)
+	}
+	if a.err != nil {
+		return -1
+	}
+	if len(argv) == 0 {
+		// Every word expanded to nothing: `$EMPTY`.
+		return -1
+	}
+	return a.run(argv, runCtx{sc: sc, fr: fr, in: in, wrappers: fr.wrappers, srcs: srcs, depth: fr.depth, direct: true})
+}
+
+// assign analyzes NAME=VALUE; persist is false for the assignments that
+// prefix a command and only reach its environment.
+func (a *analyzer) assign(as *syntax.Assign, sc *scope, fr *frame, persist bool) {
+	var srcs []Source
+	if as.Value != nil {
+		srcs = a.substs(as.Value, sc, fr, "")
+	}
+	if as.Index != nil {
+		a.arith(as.Index, sc, fr, &srcs)
+	}
+	if as.Array != nil {
+		for _, e := range as.Array.Elems {
+			if e.Index != nil {
+				a.arith(e.Index, sc, fr, &srcs)
+			}
+			if e.Value != nil {
+				srcs = appendSources(srcs, a.substs(e.Value, sc, fr, "")...)
+			}
+		}
+	}
+	if !persist || as.Name == nil {
+		return
+	}
+	name := as.Name.Value
+	if as.Array != nil || as.Index != nil || as.Naked {
+		if !as.Naked {
+			sc.setUnknown(name, srcs)
+		}
+		return
+	}
+	f := a.foldString(as.Value, sc, fr.src)
+	f.srcs = appendSources(f.srcs, srcs...)
+	val := f.s
+	if as.Append {
+		old, ok := sc.lookup(name)
+		if !ok || !old.known {
+			sc.setUnknown(name, appendSources(old.srcs, f.srcs...))
+			return
+		}
+		val = old.val + val
+	}
+	if f.lit {
+		sc.set(name, varState{known: true, val: val, srcs: f.srcs})
+	} else {
+		sc.setUnknown(name, f.srcs)
+	}
+}
+
+// decl analyzes declare, local, export, readonly, typeset and nameref, and
+// emits them as a command.
+func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
+	variant := d.Variant.Value
+	start := len(a.cmds)
+	transform := false // -l, -u, -i, -n, -a, -A change what is stored
+	var args []string
+	for _, as := range d.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			a.substs(as.Value, sc, fr, "")
+			f := a.foldString(as.Value, sc, fr.src)
+			if f.lit && strings.HasPrefix(f.s, "-") && strings.ContainsAny(f.s, "luinaA") {
+				transform = true
+			}
+			args = append(args, f.s)
+			continue
+		}
+		if as.Name == nil {
+			continue
+		}
+		a.assign(as, sc, fr, true)
+		if transform {
+			sc.setUnknown(as.Name.Value, nil)
+		}
+		if as.Naked {
+			args = append(args, as.Name.Value)
+			continue
+		}
+		v := ""
+		if as.Value != nil {
+			v = a.foldString(as.Value, sc, fr.src).s
+		} else if as.Array != nil {
+			v = nodeText(fr.src, as.Array)
+		}
+		args = append(args, as.Name.Value+"="+v)
+	}
+	srcs := a.sourcesFrom(start, "cmdsubst")
+	a.emit(Command{Name: variant, Args: args, Wrappers: fr.wrappers, Sources: srcs, Pos: a.pos(d.Pos(), fr)})
+}
+
+func (a *analyzer) compound(c syntax.Command, sc *scope, fr *frame, in *input) {
+	switch c := c.(type) {
+	case *syntax.Block:
+		a.stmts(c.Stmts, sc, fr, in)
+	case *syntax.Subshell:
+		a.stmts(c.Stmts, sc.child(), fr, in)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			a.pipeline(c, sc, fr, in)
+		} else {
+			a.andOr(c, sc, fr, in)
+		}
+	case *syntax.IfClause:
+		a.stmts(c.Cond, sc, fr, nil)
+		b := sc.child()
+		a.stmts(c.Then, b, fr, nil)
+		sc.mergeCond(b)
+		for e := c.Else; e != nil && a.err == nil; e = e.Else {
+			b := sc.child()
+			a.stmts(e.Cond, b, fr, nil)
+			a.stmts(e.Then, b, fr, nil)
+			sc.mergeCond(b)
+		}
+	case *syntax.WhileClause:
+		a.stmts(c.Cond, sc, fr, nil)
+		b := sc.child()
+		a.stmts(c.Do, b, fr, nil)
+		sc.mergeCond(b)
+	case *syntax.ForClause:
+		b := sc.child()
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			var items []field
+			var srcs []Source
+			for _, w := range l.Items {
+				srcs = appendSources(srcs, a.substs(w, sc, fr, "")...)
+				items = append(items, a.fold(w, sc, fr.src, true)...)
+			}
+			if len(items) == 1 && items[0].lit && l.InPos.IsValid() {
+				b.set(l.Name.Value, varState{known: true, val: items[0].s})
+			} else {
+				b.setUnknown(l.Name.Value, srcs)
+			}
+		case *syntax.CStyleLoop:
+			var srcs []Source
+			a.arith(l.Init, sc, fr, &srcs)
+			a.arith(l.Cond, b, fr, &srcs)
+			a.arith(l.Post, b, fr, &srcs)
+		}
+		a.stmts(c.Do, b, fr, nil)
+		sc.mergeCond(b)
+	case *syntax.CaseClause:
+		a.substs(c.Word, sc, fr, "")
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				a.substs(p, sc, fr, "")
+			}
+			b := sc.child()
+			a.stmts(it.Stmts, b, fr, nil)
+			sc.mergeCond(b)
+		}
+	case *syntax.FuncDecl:
+		// The body runs whenever the function is called, if ever.
+		b := sc.child()
+		a.stmt(c.Body, b, fr, nil)
+		sc.mergeCond(b)
+	case *syntax.ArithmCmd:
+		var srcs []Source
+		a.arith(c.X, sc, fr, &srcs)
+	case *syntax.TestClause:
+		a.test(c.X, sc, fr)
+	case *syntax.DeclClause:
+		a.decl(c, sc, fr)
+	case *syntax.LetClause:
+		var srcs []Source
+		for _, x := range c.Exprs {
+			a.arith(x, sc, fr, &srcs)
+		}
+	case *syntax.TimeClause:
+		a.stmt(c.Stmt, sc, fr, in)
+	case *syntax.CoprocClause:
+		if c.Name != nil {
+			a.substs(c.Name, sc, fr, "")
+		}
+		a.stmt(c.Stmt, sc.child(), fr, nil)
+	case *syntax.TestDecl:
+		a.substs(c.Description, sc, fr, "")
+		a.stmt(c.Body, sc.child(), fr, nil)
+	}
+}
+
+// pipeline analyzes a | b | c: each stage runs in a subshell, reads the
+// output of the one before, and has every earlier stage as a source.
+func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
+	var stages []*syntax.Stmt
+	for {
+		stages = append(stages, c.Y)
+		b, ok := c.X.Cmd.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) || len(c.X.Redirs) > 0 || c.X.Negated {
+			stages = append(stages, c.X)
+			break
+		}
+		c = b
+	}
+	var srcs []Source
+	for i := len(stages) - 1; i >= 0 && a.err == nil; i-- {
+		st := stages[i]
+		start := len(a.cmds)
+		child := sc.child()
+		a.stmt(st, child, fr, in)
+		a.addSources(start, srcs)
+		srcs = appendSources(srcs, a.sourcesFrom(start, "pipe")...)
+		if i > 0 {
+			in = a.output(st, child, fr, in)
+		}
+	}
+}
+
+// andOr analyzes a && b || c: the first command always runs, the others
+// only depending on it, so their changes to variables and the working
+// directory are merged as conditional.
+func (a *analyzer) andOr(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
+	var rest []*syntax.Stmt
+	first := c.X
+	for {
+		rest = append(rest, c.Y)
+		b, ok := first.Cmd.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.AndStmt && b.Op != syntax.OrStmt) || len(first.Redirs) > 0 || first.Negated || first.Background {
+			break
+		}
+		first = b.X
+		c = b
+	}
+	a.stmt(first, sc, fr, in)
+	b := sc.child()
+	for i := len(rest) - 1; i >= 0 && a.err == nil; i-- {
+		a.stmt(rest[i], b, fr, in)
+	}
+	sc.mergeCond(b)
+}
+
+// substs analyzes the command and process substitutions inside w and
+// returns their commands as sources. via overrides "cmdsubst"/"procsubst"
+// (here-strings and here-documents).
+func (a *analyzer) substs(w *syntax.Word, sc *scope, fr *frame, via string) []Source {
+	if w == nil {
+		return nil
+	}
+	var out []Source
+	a.partSubsts(w.Parts, sc, fr, via, &out)
+	return out
+}
+
+func (a *analyzer) partSubsts(parts []syntax.WordPart, sc *scope, fr *frame, via string, out *[]Source) {
+	defer a.leave()
+	if !a.enter() {
+		return
+	}
+	for _, p := range parts {
+		if a.err != nil {
+			return
+		}
+		switch p := p.(type) {
+		case *syntax.DblQuoted:
+			a.partSubsts(p.Parts, sc, fr, via, out)
+		case *syntax.CmdSubst:
+			start := len(a.cmds)
+			a.stmts(p.Stmts, sc.child(), fr, nil)
+			*out = appendSources(*out, a.sourcesFrom(start, or(via, "cmdsubst"))...)
+		case *syntax.ProcSubst:
+			start := len(a.cmds)
+			a.stmts(p.Stmts, sc.child(), fr, nil)
+			*out = appendSources(*out, a.sourcesFrom(start, "procsubst")...)
+		case *syntax.ParamExp:
+			if p.Exp != nil && p.Exp.Word != nil {
+				a.partSubsts(p.Exp.Word.Parts, sc, fr, via, out)
+			}
+			if p.Repl != nil {
+				if p.Repl.Orig != nil {
+					a.partSubsts(p.Repl.Orig.Parts, sc, fr, via, out)
+				}
+				if p.Repl.With != nil {
+					a.partSubsts(p.Repl.With.Parts, sc, fr, via, out)
+				}
+			}
+			if p.Index != nil {
+				a.arith(p.Index, sc, fr, out)
+			}
+			if p.Slice != nil {
+				a.arith(p.Slice.Offset, sc, fr, out)
+				a.arith(p.Slice.Length, sc, fr, out)
+			}
+			if p.NestedParam != nil {
+				a.partSubsts([]syntax.WordPart{p.NestedParam}, sc, fr, via, out)
+			}
+		case *syntax.ArithmExp:
+			a.arith(p.X, sc, fr, out)
+		case *syntax.BraceExp:
+			for _, e := range p.Elems {
+				a.partSubsts(e.Parts, sc, fr, via, out)
+			}
+		}
+	}
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// arith walks an arithmetic expression for substitutions; variables it
+// assigns become unknown.
+func (a *analyzer) arith(x syntax.ArithmExpr, sc *scope, fr *frame, out *[]Source) {
+	if x == nil {
+		return
+	}
+	defer a.leave()
+	if !a.enter() || !a.count(1) {
+		return
+	}
+	switch x := x.(type) {
+	case *syntax.Word:
+		a.partSubsts(x.Parts, sc, fr, "", out)
+	case *syntax.BinaryArithm:
+		if op := x.Op.String(); strings.HasSuffix(op, "=") && op != "==" && op != "!=" && op != "<=" && op != ">=" {
+			if w, ok := x.X.(*syntax.Word); ok && w.Lit() != "" {
+				sc.setUnknown(w.Lit(), nil)
+			}
+		}
+		a.arith(x.X, sc, fr, out)
+		a.arith(x.Y, sc, fr, out)
+	case *syntax.UnaryArithm:
+		if w, ok := x.X.(*syntax.Word); ok && (x.Op == syntax.Inc || x.Op == syntax.Dec) && w.Lit() != "" {
+			sc.setUnknown(w.Lit(), nil)
+		}
+		a.arith(x.X, sc, fr, out)
+	case *syntax.ParenArithm:
+		a.arith(x.X, sc, fr, out)
+	case *syntax.FlagsArithm:
+		a.arith(x.X, sc, fr, out)
+	}
+}
+
+// test walks a [[ ]] expression for substitutions.
+func (a *analyzer) test(x syntax.TestExpr, sc *scope, fr *frame) {
+	if x == nil {
+		return
+	}
+	defer a.leave()
+	if !a.enter() || !a.count(1) {
+		return
+	}
+	switch x := x.(type) {
+	case *syntax.Word:
+		a.substs(x, sc, fr, "")
+	case *syntax.BinaryTest:
+		a.test(x.X, sc, fr)
+		a.test(x.Y, sc, fr)
+	case *syntax.UnaryTest:
+		a.test(x.X, sc, fr)
+	case *syntax.ParenTest:
+		a.test(x.X, sc, fr)
+	}
+}
+
+// runCtx is the context a command runs in.
+type runCtx struct {
+	sc       *scope
+	fr       *frame
+	in       *input
+	wrappers []string
+	srcs     []Source // sources inherited from wrappers
+	depth    int      // wrappers and scripts around this command
+	direct   bool     // run by the shell itself (or via command/builtin)
+	pos      Pos      // position of the command running this one
+}
+
+// run emits the command argv and whatever it runs in turn. It returns the
+// index of the command emitted.
+func (a *analyzer) run(argv []field, x runCtx) int {
+	if len(argv) == 0 || a.err != nil {
+		return -1
+	}
+	head := argv[0]
+	cmd := Command{Wrappers: x.wrappers, Pos: a.pos(head.pos, x.fr), Args: texts(argv[1:])}
+	cmd.Sources = append([]Source(nil), x.srcs...)
+	for _, f := range argv {
+		cmd.Sources = appendSources(cmd.Sources, f.srcs...)
+	}
+	x.pos = cmd.Pos
+	if !head.lit || head.glob || head.s == "" {
+		cmd.Dynamic = true
+		cmd.DynamicText = head.s
+		if head.s == "" {
+			cmd.DynamicText = `""`
+		}
+		return a.emit(cmd)
+	}
+	cmd.Name = progName(head.s)
+	cmd.Paths = pathsFor(cmd.Name, argv[1:], x.sc)
+	idx := a.emit(cmd)
+	x.srcs = cmd.Sources
+	if x.direct {
+		a.builtin(cmd.Name, argv[1:], x.sc)
+	}
+	a.nested(idx, cmd.Name, argv[1:], x)
+	return idx
+}
+
+// progName is the base name of a program: /usr/bin/git and \git are git.
+func progName(s string) string {
+	s = strings.TrimLeft(s, `\`)
+	if strings.Contains(s, "/") {
+		if b := path.Base(s); b != "/" && b != "." {
+			return b
+		}
+	}
+	return s
+}
+
+// builtin applies what a shell builtin does to the tracked state.
+func (a *analyzer) builtin(name string, args []field, sc *scope) {
+	switch name {
+	case "cd", "pushd":
+		i := 0
+		for i < len(args) && args[i].lit && len(args[i].s) > 1 && args[i].s[0] == '-' {
+			if args[i].s == "--" {
+				i++
+				break
+			}
+			i++
+		}
+		if i >= len(args) {
+			if name == "pushd" {
+				sc.cwdUnknown = true
+				return
+			}
+			home, ok := sc.lookup("HOME")
+			if !ok || !home.known || home.val == "" {
+				sc.cwdUnknown = true
+				return
+			}
+			args = []field{litField(home.val, syntax.Pos{})}
+			i = 0
+		}
+		t := args[i]
+		switch {
+		case !t.lit || t.s == "-" || t.s == "" || (strings.HasPrefix(t.s, "~") && !sc.remote) || strings.HasPrefix(t.s, "+") || strings.HasPrefix(t.s, "-"):
+			sc.cwdUnknown = true
+		case path.IsAbs(t.s):
+			sc.cwd = path.Clean(t.s)
+			sc.cwdUnknown = false
+		case !sc.cwdUnknown:
+			sc.cwd = path.Join(sc.cwd, t.s)
+		}
+	case "popd":
+		sc.cwdUnknown = true
+	case "unset":
+		for _, f := range args {
+			if f.lit && !strings.HasPrefix(f.s, "-") {
+				sc.set(f.s, varState{unset: true})
+			}
+		}
+	case "read", "mapfile", "readarray", "getopts", "printf", "wait":
+		for _, f := range args {
+			if f.lit && isName(f.s) {
+				sc.setUnknown(f.s, nil)
+			}
+		}
+	case "export", "declare", "typeset", "local", "readonly":
+		// Reached only through command/builtin: the words are plain
+		// arguments here.
+		for _, f := range args {
+			if name, _, ok := strings.Cut(f.s, "="); ok && isName(name) {
+				sc.setUnknown(name, f.srcs)
+			}
+		}
+	}
+}
+
+// nested emits what a command runs in turn: the command of a wrapper, the
+// script of a shell or eval, shell strings in interpreter one-liners.
+func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
+	switch {
+	case isShell(name):
+		a.shell(idx, name, args, x)
+		return
+	case name == "eval":
+		if len(args) > 0 {
+			a.script(joinFields(args), x.with("eval"), true)
+		}
+		return
+	case name == "trap":
+		if len(args) >= 2 && !(args[0].lit && strings.HasPrefix(args[0].s, "-")) {
+			a.script(args[0], x.with("trap"), false)
+		}
+		return
+	}
+	if lang := interpreter(name); lang != "" {
+		a.interp(idx, lang, name, args, x)
+		return
+	}
+	for _, in := range unwrap(name, args) {
+		if a.err != nil {
+			return
+		}
+		wx := x.with(in.label)
+		wx.direct = x.direct && in.direct
+		if in.remote {
+			wx.sc = x.sc.child()
+			wx.sc.remote = true
+			wx.sc.cwd = ""
+			wx.sc.cwdUnknown = false
+			wx.sc.setUnknown("HOME", nil)
+		}
+		if in.cwd != nil {
+			wx.sc = wx.sc.child()
+			a.builtin("cd", []field{*in.cwd}, wx.sc)
+		}
+		if in.script != nil {
+			a.script(*in.script, wx, false)
+			continue
+		}
+		if wx.depth > a.opts.MaxDepth {
+			a.fail(&LimitError{Limit: "depth", Max: a.opts.MaxDepth})
+			return
+		}
+		a.run(in.argv, wx)
+	}
+}
+
+// with returns the context of a command run under one more wrapper.
+func (x runCtx) with(label string) runCtx {
+	w := make([]string, len(x.wrappers), len(x.wrappers)+1)
+	copy(w, x.wrappers)
+	x.wrappers = append(w, label)
+	x.depth++
+	return x
+}
+
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+	"yash": true, "posh": true, "rbash": true, "fish": true, "ksh93": true, "pdksh": true, "oksh": true,
+	"loksh": true, "hush": true, "tcsh": true, "csh": true,
+}
+
+func isShell(name string) bool { return shells[name] }
+
+// shell analyzes a shell invocation: the -c script, the script fed on
+// standard input, or the script file it runs (which stays unseen).
+func (a *analyzer) shell(idx int, name string, args []field, x runCtx) {
+	cflag, sflag := false, false
+	i := 0
+opts:
+	for ; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		switch {
+		case !f.lit:
+			break opts
+		case s == "--" || s == "-":
+			i++
+			break opts
+		case strings.HasPrefix(s, "--"):
+			if s == "--rcfile" || s == "--init-file" {
+				i++
+			}
+		case len(s) > 1 && (s[0] == '-' || s[0] == '+'):
+			n := 0
+			for _, c := range s[1:] {
+				switch c {
+				case 'c':
+					cflag = cflag || s[0] == '-'
+				case 's':
+					sflag = true
+				case 'o', 'O':
+					n++
+				}
+			}
+			i += n
+		default:
+			break opts
+		}
+	}
+	rest := args[min(i, len(args)):]
+	switch {
+	case cflag:
+		if len(rest) > 0 {
+			a.script(rest[0], x.with(name+" -c"), false)
+		}
+	case len(rest) > 0 && !sflag:
+		if p, ok := resolve(rest[0], call.OpRead, x.sc); ok { // the script file is read
+			a.cmds[idx].Paths = append(a.cmds[idx].Paths, p)
+		}
+	case x.in != nil && !x.in.opaque:
+		a.script(x.in.f, x.with(name), false)
+	}
+}
+
+// script analyzes f as a shell program run under x (whose wrappers already
+// name what runs it). same is set for eval, whose effects stay in the
+// calling shell. A script that is not fully known is reported as a Dynamic
+// command; when its unknown parts are only variables, the text is also
+// analyzed as far as it goes.
+func (a *analyzer) script(f field, x runCtx, same bool) {
+	if a.err != nil {
+		return
+	}
+	if x.depth > a.opts.MaxDepth {
+		a.fail(&LimitError{Limit: "depth", Max: a.opts.MaxDepth})
+		return
+	}
+	dynamic := func() {
+		srcs := appendSources(append([]Source(nil), x.srcs...), f.srcs...)
+		a.emit(Command{Dynamic: true, DynamicText: f.s, Wrappers: x.wrappers, Sources: srcs, Pos: x.pos})
+	}
+	if !f.lit {
+		dynamic()
+		if f.subst || strings.TrimSpace(f.s) == "" {
+			return
+		}
+	}
+	a.budget -= len(f.s)
+	if a.budget < 0 {
+		a.fail(&LimitError{Limit: "size", Max: a.opts.MaxBytes})
+		return
+	}
+	file, err := a.parse(f.s)
+	if err != nil {
+		if _, ok := err.(*LimitError); ok {
+			a.fail(err)
+			return
+		}
+		if f.lit {
+			dynamic() // a script the parser cannot read: unknown
+		}
+		return
+	}
+	sc := x.sc
+	if !same {
+		sc = sc.child()
+	}
+	pos := x.pos
+	fr := &frame{src: f.s, depth: x.depth, wrappers: x.wrappers, pos: &pos}
+	start := len(a.cmds)
+	a.stmts(file.Stmts, sc, fr, nil)
+	if !f.lit {
+		a.addSources(start, f.srcs)
+	}
+}

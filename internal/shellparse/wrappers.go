@@ -1,0 +1,607 @@
+package shellparse
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// inner is a command a wrapper runs: an argument vector or a shell string.
+type inner struct {
+	label  string // the wrapper as recorded in Command.Wrappers
+	argv   []field
+	script *field // a shell string to parse instead of argv
+	remote bool   // runs on another host or in a container
+	cwd    *field // working directory of the inner command (env -C)
+	direct bool   // the inner command is a shell builtin call (command, builtin)
+}
+
+// wrapSpec describes a wrapper of the form: options, a fixed number of
+// operands, then the command and its arguments.
+type wrapSpec struct {
+	opts     optSpec
+	skip     int      // operands before the command (timeout DURATION, chrt PRIO…)
+	stop     string   // short flags meaning there is no command (ionice -p)
+	stopLong []string // long flags meaning the same
+	assigns  bool     // NAME=value words may come before the command
+	remote   bool
+}
+
+var wrappers = map[string]wrapSpec{
+	"sudo": {opts: optSpec{short: "ugpUCDhrtTR", long: []string{"--user", "--group", "--prompt",
+		"--other-user", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--chroot"}},
+		stop: "eKlvV", stopLong: []string{"--edit", "--remove-timestamp", "--list", "--validate", "--version", "--help"},
+		assigns: true},
+	"doas":   {opts: optSpec{short: "uC"}},
+	"pkexec": {opts: optSpec{long: []string{"--user"}}},
+	"nice":   {opts: optSpec{short: "n", long: []string{"--adjustment"}}},
+	"ionice": {opts: optSpec{short: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}},
+		stop: "pPu", stopLong: []string{"--pid", "--pgid", "--uid"}},
+	"nohup":   {},
+	"timeout": {opts: optSpec{short: "ks", long: []string{"--kill-after", "--signal"}}, skip: 1},
+	"time":    {opts: optSpec{short: "fo", long: []string{"--format", "--output"}}},
+	"stdbuf":  {opts: optSpec{short: "ioe", long: []string{"--input", "--output", "--error"}}},
+	"chrt": {opts: optSpec{short: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}},
+		skip: 1, stop: "pm", stopLong: []string{"--pid", "--max"}},
+	"taskset":      {skip: 1, stop: "p", stopLong: []string{"--pid"}},
+	"setsid":       {},
+	"exec":         {opts: optSpec{short: "a"}},
+	"unbuffer":     {},
+	"caffeinate":   {opts: optSpec{short: "tw"}},
+	"proxychains":  {opts: optSpec{short: "f"}},
+	"proxychains4": {opts: optSpec{short: "f"}},
+	"torsocks":     {opts: optSpec{short: "udpaP", long: []string{"--user", "--pass", "--address", "--port"}}},
+	"tsocks":       {},
+	"firejail":     {},
+	"chroot":       {opts: optSpec{long: []string{"--userspec", "--groups"}}, skip: 1},
+	"nsenter": {opts: optSpec{short: "tSG", optional: "mutinpUCTrw",
+		long: []string{"--target", "--setuid", "--setgid"}}},
+	"unshare":          {opts: optSpec{short: "SGwR", long: []string{"--setuid", "--setgid", "--wd", "--root"}}},
+	"strace":           {opts: optSpec{short: "oepsIbaEuXPS"}},
+	"ltrace":           {opts: optSpec{short: "oepsnulxaADw"}},
+	"valgrind":         {},
+	"faketime":         {skip: 1},
+	"fakeroot":         {opts: optSpec{short: "lsi", long: []string{"--lib", "--faked", "-s", "-i"}}},
+	"numactl":          {opts: optSpec{short: "CNmpiP", long: []string{"--interleave", "--membind", "--cpunodebind", "--physcpubind", "--preferred"}}},
+	"cgexec":           {opts: optSpec{short: "g"}},
+	"dbus-run-session": {},
+	"dumb-init":        {},
+	"tini":             {opts: optSpec{short: "spe"}},
+	"gosu":             {skip: 1},
+	"su-exec":          {skip: 1},
+	"setpriv":          {},
+	"prlimit":          {opts: optSpec{short: "p", long: []string{"--pid"}}, stop: "p", stopLong: []string{"--pid"}},
+	"sshpass":          {opts: optSpec{short: "pfdP"}},
+	"ssh-agent":        {opts: optSpec{short: "aEPt"}},
+	"catchsegv":        {},
+	"systemd-run": {opts: optSpec{short: "pEMHu", long: []string{"--unit", "--property", "--description",
+		"--slice", "--setenv", "--uid", "--gid", "--working-directory", "--machine", "--host", "--nice"}}},
+	"xvfb-run": {opts: optSpec{short: "nsfepw", long: []string{"--server-num", "--server-args",
+		"--auth-file", "--error-file", "--xauth-protocol", "--wait"}}},
+	"dotenv": {opts: optSpec{short: "ecv"}},
+}
+
+// subWrappers are wrappers that take a subcommand first: `uv run cmd`.
+var subWrappers = map[string]map[string]wrapSpec{
+	"uv": {"run": {opts: optSpec{short: "pw", long: []string{"--with", "--python", "--project",
+		"--directory", "--extra", "--group", "--env-file", "--package", "--index", "--index-url",
+		"--extra-index-url", "--with-requirements", "--with-editable"}}}},
+	"poetry":    {"run": {}},
+	"pipenv":    {"run": {}},
+	"pdm":       {"run": {}},
+	"hatch":     {"run": {}},
+	"rye":       {"run": {}},
+	"pixi":      {"run": {}},
+	"bundle":    {"exec": {}},
+	"pnpm":      {"exec": {}, "dlx": {}},
+	"yarn":      {"exec": {}, "dlx": {}},
+	"direnv":    {"exec": {skip: 1}},
+	"aws-vault": {"exec": {skip: 1}},
+	"mise":      {"exec": {}, "x": {}},
+	"op":        {"run": {}},
+	"nix":       {},
+}
+
+// unwrap returns the commands run by the wrapper name with arguments args.
+func unwrap(name string, args []field) []inner {
+	if spec, ok := wrappers[name]; ok {
+		if argv := spec.command(args); len(argv) > 0 {
+			return []inner{{label: name, argv: argv, remote: spec.remote}}
+		}
+		return nil
+	}
+	if subs, ok := subWrappers[name]; ok && len(args) > 0 && args[0].lit {
+		if spec, ok := subs[args[0].s]; ok {
+			rest := args[1:]
+			if name == "mise" || name == "op" {
+				rest = afterDashDash(rest)
+			}
+			if argv := spec.command(rest); len(argv) > 0 {
+				return []inner{{label: name + " " + args[0].s, argv: argv}}
+			}
+		}
+	}
+	switch name {
+	case "env":
+		return unwrapEnv(args)
+	case "command":
+		return unwrapCommand(args)
+	case "builtin":
+		if len(args) > 0 {
+			return []inner{{label: name, argv: args, direct: true}}
+		}
+	case "xargs":
+		return unwrapXargs(args)
+	case "parallel":
+		return unwrapParallel(args)
+	case "find":
+		return unwrapFind(args)
+	case "fd", "fdfind":
+		return unwrapFd(name, args)
+	case "flock":
+		return unwrapFlock(args)
+	case "watch":
+		return unwrapWatch(args)
+	case "su", "runuser":
+		return unwrapSu(name, args)
+	case "sg":
+		return unwrapSg(args)
+	case "script":
+		return unwrapScript(args)
+	case "busybox", "toybox":
+		if len(args) > 0 && args[0].lit && !strings.HasPrefix(args[0].s, "-") {
+			return []inner{{label: name, argv: args}}
+		}
+	case "ssh":
+		return unwrapSSH(args)
+	case "docker", "podman", "nerdctl":
+		return unwrapDocker(name, args)
+	case "kubectl", "oc":
+		return unwrapKubectl(name, args)
+	case "nix-shell":
+		opts, _ := optSpec{short: "pIA", long: []string{"--run", "--command", "--packages", "--attr", "--arg", "--argstr"}}.parse(args)
+		if s := values(opts, "--run", "--command"); len(s) > 0 {
+			return []inner{{label: name, script: &s[len(s)-1]}}
+		}
+	case "npx", "bunx":
+		spec := optSpec{short: "pc", long: []string{"--package", "--call"}}
+		opts, _ := spec.parse(args)
+		if s := values(opts, "-c", "--call"); len(s) > 0 {
+			return []inner{{label: name, script: &s[len(s)-1]}}
+		}
+		if argv := args[spec.first(args):]; len(argv) > 0 {
+			return []inner{{label: name, argv: argv}}
+		}
+	case "npm":
+		if len(args) > 0 && args[0].lit && (args[0].s == "exec" || args[0].s == "x") {
+			return unwrap("npx", args[1:])
+		}
+	}
+	if name == "nix" && len(args) > 0 && args[0].lit && (args[0].s == "develop" || args[0].s == "shell") {
+		for i, f := range args {
+			if f.lit && (f.s == "-c" || f.s == "--command") && i+1 < len(args) {
+				return []inner{{label: "nix " + args[0].s, argv: args[i+1:]}}
+			}
+		}
+	}
+	return nil
+}
+
+// command returns the command after the wrapper's options and operands.
+func (w wrapSpec) command(args []field) []field {
+	i := w.opts.first(args)
+	opts, _ := w.opts.parse(args[:i])
+	for _, o := range opts {
+		if (len(o.name) == 2 && w.stop != "" && strings.IndexByte(w.stop, o.name[1]) >= 0) ||
+			slices.Contains(w.stopLong, o.name) {
+			return nil
+		}
+	}
+	for n := 0; n < w.skip && i < len(args); n++ {
+		i++
+	}
+	if w.skip > 0 && i < len(args) && args[i].lit && args[i].s == "--" {
+		i++
+	}
+	for w.assigns && i < len(args) && args[i].lit && isAssignment(args[i].s) {
+		i++
+	}
+	return args[i:]
+}
+
+func afterDashDash(args []field) []field {
+	for i, f := range args {
+		if f.lit && f.s == "--" {
+			return args[i+1:]
+		}
+	}
+	return args
+}
+
+// unwrapEnv handles env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… CMD.
+func unwrapEnv(args []field) []inner {
+	args = slices.Clone(args)
+	var cwd *field
+	for guard := 0; guard < 64; guard++ {
+		split := -1 // index of the -S value
+		i := 0
+	scan:
+		for ; i < len(args); i++ {
+			f := args[i]
+			s := f.s
+			switch {
+			case !f.lit:
+				break scan
+			case s == "--":
+				i++
+				break scan
+			case s == "-":
+			case strings.HasPrefix(s, "--"):
+				name, val, ok := strings.Cut(s, "=")
+				switch name {
+				case "--split-string":
+					if ok {
+						args[i] = litField(val, f.pos)
+						split = i
+						i++
+						break scan
+					}
+					split = i + 1
+					i += 2
+					break scan
+				case "--unset", "--chdir":
+					if !ok {
+						i++
+						if name == "--chdir" && i < len(args) {
+							cwd = &args[i]
+						}
+					} else if name == "--chdir" {
+						v := litField(val, f.pos)
+						cwd = &v
+					}
+				}
+			case s[0] == '-':
+				for j := 1; j < len(s); j++ {
+					c := s[j]
+					if c != 'u' && c != 'C' && c != 'S' && c != 'P' {
+						continue
+					}
+					var val *field
+					if j+1 < len(s) {
+						v := litField(s[j+1:], f.pos)
+						args[i] = v
+						val = &args[i]
+					} else if i+1 < len(args) {
+						i++
+						val = &args[i]
+					}
+					if c == 'C' {
+						cwd = val
+					}
+					if c == 'S' && val != nil {
+						split = i
+						i++
+						break scan
+					}
+					break
+				}
+			case isAssignment(s):
+			default:
+				break scan
+			}
+		}
+		if split < 0 || split >= len(args) {
+			if i >= len(args) {
+				return nil
+			}
+			return []inner{{label: "env", argv: args[i:], cwd: cwd}}
+		}
+		// env -S: the string is split into words that env reads again.
+		v := args[split]
+		if !v.lit {
+			return []inner{{label: "env", argv: append([]field{v}, args[min(i, len(args)):]...), cwd: cwd}}
+		}
+		var next []field
+		for _, w := range splitWords(v.s) {
+			next = append(next, litField(w, v.pos))
+		}
+		args = append(next, args[min(i, len(args)):]...)
+	}
+	return nil
+}
+
+// unwrapCommand handles command [-p] CMD; command -v/-V runs nothing.
+func unwrapCommand(args []field) []inner {
+	i := 0
+	for ; i < len(args) && args[i].lit && strings.HasPrefix(args[i].s, "-") && len(args[i].s) > 1; i++ {
+		if args[i].s == "--" {
+			i++
+			break
+		}
+		if strings.ContainsAny(args[i].s, "vV") {
+			return nil
+		}
+	}
+	if i >= len(args) {
+		return nil
+	}
+	return []inner{{label: "command", argv: args[i:], direct: true}}
+}
+
+var xargsOpts = optSpec{short: "IaEdLnPs", optional: "eil", long: []string{"--arg-file", "--delimiter",
+	"--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}
+
+// unwrapXargs handles xargs [options] [CMD [ARGS]]; without a command xargs
+// runs echo.
+func unwrapXargs(args []field) []inner {
+	argv := args[xargsOpts.first(args):]
+	if len(argv) == 0 {
+		argv = []field{litField("echo", fieldPos(args))}
+	}
+	return []inner{{label: "xargs", argv: argv}}
+}
+
+var parallelOpts = optSpec{short: "jSaIdnNPCE", long: []string{"--jobs", "--sshlogin", "--arg-file",
+	"--delimiter", "--max-args", "--colsep", "--joblog", "--results", "--env", "--tmpdir", "--workdir",
+	"--timeout", "--retries", "--halt", "--basefile", "--transfer-file", "--return", "--sshloginfile", "--memfree", "--load", "--delay"}}
+
+// unwrapParallel handles GNU parallel [options] CMD ::: ARGS; the command
+// words are joined and run by a shell, with the arguments appended when the
+// command has no replacement string.
+func unwrapParallel(args []field) []inner {
+	i := parallelOpts.first(args)
+	j := i
+	for j < len(args) && !(args[j].lit && strings.HasPrefix(args[j].s, ":::")) {
+		j++
+	}
+	cmd := args[i:j]
+	if len(cmd) == 0 {
+		return nil
+	}
+	words := slices.Clone(cmd)
+	if !slices.ContainsFunc(cmd, func(f field) bool { return strings.Contains(f.s, "{") }) {
+		for _, f := range args[min(j, len(args)):] {
+			if !(f.lit && strings.HasPrefix(f.s, "::::")) && !(f.lit && strings.HasPrefix(f.s, ":::")) {
+				q := f
+				if f.lit {
+					q.s = shellQuote(f.s)
+				}
+				words = append(words, q)
+			}
+		}
+	}
+	for k := range words[:len(cmd)] {
+		if len(cmd) > 1 && words[k].lit {
+			words[k].s = shellQuote(words[k].s)
+		}
+	}
+	s := joinFields(words)
+	return []inner{{label: "parallel", script: &s}}
+}
+
+// unwrapFind returns the commands of every -exec, -execdir, -ok and -okdir.
+func unwrapFind(args []field) []inner {
+	var out []inner
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.lit || (f.s != "-exec" && f.s != "-execdir" && f.s != "-ok" && f.s != "-okdir") {
+			continue
+		}
+		j := i + 1
+		for j < len(args) && !(args[j].lit && (args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}"))) {
+			j++
+		}
+		if j > i+1 {
+			out = append(out, inner{label: "find " + f.s, argv: args[i+1 : j]})
+		}
+		i = j
+	}
+	return out
+}
+
+// unwrapFd handles fd … -x/--exec CMD and -X/--exec-batch CMD.
+func unwrapFd(name string, args []field) []inner {
+	for i, f := range args {
+		if f.lit && (f.s == "-x" || f.s == "--exec" || f.s == "-X" || f.s == "--exec-batch") && i+1 < len(args) {
+			j := i + 1
+			for j < len(args) && !(args[j].lit && args[j].s == ";") {
+				j++
+			}
+			return []inner{{label: name + " " + f.s, argv: args[i+1 : j]}}
+		}
+	}
+	return nil
+}
+
+// unwrapFlock handles flock [options] FILE CMD… and flock [options] FILE -c CMD.
+func unwrapFlock(args []field) []inner {
+	spec := optSpec{short: "wEc", long: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
+	i := spec.first(args)
+	opts, _ := spec.parse(args[:i])
+	if s := values(opts, "-c", "--command"); len(s) > 0 {
+		return []inner{{label: "flock", script: &s[0]}}
+	}
+	i++ // the lock file or descriptor
+	if i >= len(args) {
+		return nil
+	}
+	if args[i].lit && (args[i].s == "-c" || args[i].s == "--command") {
+		if i+1 < len(args) {
+			return []inner{{label: "flock", script: &args[i+1]}}
+		}
+		return nil
+	}
+	if args[i].lit && args[i].s == "--" {
+		i++
+	}
+	if i >= len(args) {
+		return nil
+	}
+	return []inner{{label: "flock", argv: args[i:]}}
+}
+
+// unwrapWatch handles watch [options] CMD…: the words are joined and run by
+// sh -c, unless -x/--exec.
+func unwrapWatch(args []field) []inner {
+	spec := optSpec{short: "nq", optional: "d", long: []string{"--interval", "--equexit"}}
+	i := spec.first(args)
+	opts, _ := spec.parse(args[:i])
+	if i >= len(args) {
+		return nil
+	}
+	if has(opts, "-x", "--exec") {
+		return []inner{{label: "watch", argv: args[i:]}}
+	}
+	s := joinFields(args[i:])
+	return []inner{{label: "watch", script: &s}}
+}
+
+var suOpts = optSpec{short: "csgGw", long: []string{"--command", "--session-command", "--shell",
+	"--group", "--supp-group", "--whitelist-environment", "--user"}}
+
+// unwrapSu handles su/runuser [options] [-] [USER] [-c CMD]; runuser -u USER
+// CMD… runs the command directly.
+func unwrapSu(name string, args []field) []inner {
+	if name == "runuser" {
+		spec := optSpec{short: "ugGcsw", long: suOpts.long}
+		i := spec.first(args)
+		opts, _ := spec.parse(args[:i])
+		if has(opts, "-u", "--user") && !has(opts, "-c", "--command") {
+			if i < len(args) {
+				return []inner{{label: name, argv: args[i:]}}
+			}
+			return nil
+		}
+	}
+	opts, _ := suOpts.parse(args)
+	if s := values(opts, "-c", "--command", "--session-command"); len(s) > 0 {
+		return []inner{{label: name, script: &s[len(s)-1]}}
+	}
+	return nil
+}
+
+// unwrapSg handles sg [-] GROUP [-c] CMD: the command is a shell string.
+func unwrapSg(args []field) []inner {
+	i := 0
+	if i < len(args) && args[i].lit && args[i].s == "-" {
+		i++
+	}
+	i++ // group
+	if i < len(args) && args[i].lit && args[i].s == "-c" {
+		i++
+	}
+	if i >= len(args) {
+		return nil
+	}
+	s := joinFields(args[i:])
+	return []inner{{label: "sg", script: &s}}
+}
+
+// unwrapScript handles script [options] -c CMD [FILE].
+func unwrapScript(args []field) []inner {
+	opts, _ := optSpec{short: "cBIOTmE", optional: "t", long: []string{"--command", "--log-io",
+		"--log-in", "--log-out", "--log-timing", "--logging-format", "--echo"}}.parse(args)
+	if s := values(opts, "-c", "--command"); len(s) > 0 {
+		return []inner{{label: "script", script: &s[len(s)-1]}}
+	}
+	return nil
+}
+
+var sshOpts = optSpec{short: "bcDEeFIiJLlmOopQRSWwB"}
+
+// unwrapSSH handles ssh [options] HOST [CMD…]: the words after the host are
+// joined and run by the remote user's shell.
+func unwrapSSH(args []field) []inner {
+	i := sshOpts.first(args)
+	if i+1 >= len(args) {
+		return nil
+	}
+	rest := args[i+1:]
+	if rest[0].lit && rest[0].s == "--" {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	s := joinFields(rest)
+	return []inner{{label: "ssh", script: &s, remote: true}}
+}
+
+var dockerGlobal = optSpec{short: "cHl", long: []string{"--config", "--context", "--host", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}}
+
+var dockerExec = optSpec{short: "euw", long: []string{"--env", "--env-file", "--user", "--workdir", "--detach-keys"}}
+
+var dockerRun = optSpec{short: "acehlmpuvw", long: []string{"--add-host", "--attach", "--blkio-weight",
+	"--cap-add", "--cap-drop", "--cgroup-parent", "--cgroupns", "--cidfile", "--cpu-period", "--cpu-quota",
+	"--cpu-shares", "--cpus", "--cpuset-cpus", "--cpuset-mems", "--device", "--dns", "--dns-option",
+	"--dns-search", "--domainname", "--entrypoint", "--env", "--env-file", "--expose", "--gpus",
+	"--group-add", "--health-cmd", "--hostname", "--ip", "--ip6", "--ipc", "--isolation", "--label",
+	"--label-file", "--link", "--log-driver", "--log-opt", "--mac-address", "--memory", "--memory-swap",
+	"--mount", "--name", "--network", "--net", "--network-alias", "--pid", "--platform", "--publish",
+	"--pull", "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal", "--stop-timeout",
+	"--storage-opt", "--sysctl", "--tmpfs", "--ulimit", "--user", "--userns", "--uts", "--volume",
+	"--volume-driver", "--volumes-from", "--workdir", "--memory-reservation", "--pids-limit", "--annotation"}}
+
+// unwrapDocker handles docker [container] exec [options] CONTAINER CMD…,
+// docker [container] run [options] IMAGE [CMD…] and docker compose
+// exec|run [options] SERVICE CMD….
+func unwrapDocker(name string, args []field) []inner {
+	i := dockerGlobal.first(args)
+	if i < len(args) && args[i].lit && (args[i].s == "container" || args[i].s == "compose") {
+		i++
+		if args[i-1].s == "compose" {
+			i += optSpec{short: "fp", long: []string{"--file", "--project-name", "--profile", "--env-file", "--project-directory"}}.first(args[i:])
+		}
+	}
+	if i >= len(args) || !args[i].lit {
+		return nil
+	}
+	var spec optSpec
+	switch args[i].s {
+	case "exec":
+		spec = dockerExec
+	case "run":
+		spec = dockerRun
+	default:
+		return nil
+	}
+	sub := args[i].s
+	rest := args[i+1:]
+	j := spec.first(rest)
+	if j+1 >= len(rest) {
+		return nil
+	}
+	return []inner{{label: name + " " + sub, argv: rest[j+1:], remote: true}}
+}
+
+// unwrapKubectl handles kubectl exec [options] POD [--] CMD….
+func unwrapKubectl(name string, args []field) []inner {
+	global := optSpec{short: "ns", long: []string{"--namespace", "--context", "--kubeconfig", "--cluster", "--user", "--server", "--token"}}
+	i := global.first(args)
+	if i >= len(args) || !args[i].lit || args[i].s != "exec" {
+		return nil
+	}
+	rest := args[i+1:]
+	for j, f := range rest {
+		if f.lit && f.s == "--" {
+			if j+1 < len(rest) {
+				return []inner{{label: name + " exec", argv: rest[j+1:], remote: true}}
+			}
+			return nil
+		}
+	}
+	spec := optSpec{short: "cnf", long: append([]string{"--container", "--filename", "--pod-running-timeout"}, global.long...)}
+	j := spec.first(rest)
+	if j+1 >= len(rest) {
+		return nil
+	}
+	return []inner{{label: name + " exec", argv: rest[j+1:], remote: true}}
+}
+
+func fieldPos(fs []field) syntax.Pos {
+	if len(fs) > 0 {
+		return fs[0].pos
+	}
+	return syntax.Pos{}
+}
