@@ -1,0 +1,90 @@
+// Package policygen generates the inputs of toolguard's benchmarks: a
+// large, realistic policy layer and a large shell command. The policy and
+// hook benchmarks and tools/hookbench share it, so that every figure in
+// docs/performance.md is measured on the same policy.
+package policygen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// LargeCommand returns a shell command of about n bytes: a chain of short,
+// ordinary commands.
+func LargeCommand(n int) string {
+	var sb strings.Builder
+	for i := 0; sb.Len() < n; i++ {
+		if i > 0 {
+			sb.WriteString(" && ")
+		}
+		fmt.Fprintf(&sb, "echo line-%d >> out/log-%d.txt", i, i%97)
+	}
+	return sb.String()
+}
+
+// TOML returns a realistic policy layer of n rules: an
+// organisation's command rules over a few hundred programs and their
+// subcommands (some with args, argument exclusions or a regex), path rules
+// over many service trees, MCP and web rules, and a few glob-named and
+// bare-regex rules that every command has to be tested against.
+func TOML(n int) string {
+	rng := rand.New(rand.NewPCG(9, 9))
+	real := []string{"git", "npm", "yarn", "pnpm", "docker", "kubectl", "helm", "terraform", "aws", "gcloud",
+		"az", "make", "cargo", "go", "python3", "pip", "psql", "mysql", "redis-cli", "ssh", "scp", "rsync",
+		"curl", "wget", "systemctl", "journalctl", "apt-get", "brew", "gh", "jq"}
+	programs := append([]string(nil), real...)
+	for i := 0; len(programs) < 400; i++ {
+		programs = append(programs, fmt.Sprintf("corp-tool-%d", i))
+	}
+	subs := []string{"deploy", "delete", "apply", "rollback", "publish", "migrate", "drop", "exec", "run",
+		"push", "release", "destroy", "scale", "restart", "login", "rotate", "purge", "sync", "import", "export"}
+	flags := []string{"--force", "--prod", "--all", "--yes", "-y", "--no-verify", "--recursive", "--purge", "--dry-run=false", "--cascade"}
+	decisions := []string{"deny", "ask", "ask", "allow"}
+	dec := func() string { return decisions[rng.IntN(len(decisions))] }
+
+	var sb strings.Builder
+	sb.WriteString("version = 1\n\n[settings]\nlayer = \"org\"\n")
+	rule := func(i int, kind, body string) {
+		fmt.Fprintf(&sb, "\n[[rule]]\nid = \"org-%s-%05d\"\ndescription = \"Generated %s rule %d.\"\ndecision = %q\njustification = \"Org policy %d: ask the platform team.\"\n%s",
+			kind, i, kind, i, dec(), i, body)
+	}
+	for i := 0; i < n; i++ {
+		switch k := i % 100; {
+		case k < 55: // program + subcommand, often with args
+			prog := programs[rng.IntN(len(programs))]
+			body := fmt.Sprintf("command = [\"%s %s\"]\n", prog, subs[rng.IntN(len(subs))])
+			if rng.IntN(3) > 0 {
+				body += fmt.Sprintf("args = [%q, %q]\n", flags[rng.IntN(len(flags))], flags[rng.IntN(len(flags))])
+			}
+			if rng.IntN(10) == 0 {
+				body += fmt.Sprintf("args_none = [%q]\n", "--dry-run")
+			}
+			rule(i, "cmd", body)
+		case k < 62: // program + regex on the command line
+			prog := programs[rng.IntN(len(programs))]
+			rule(i, "re", fmt.Sprintf("command = [%q]\nregex = '(?i)\\b(prod|production)-%d\\b'\n", prog, rng.IntN(1000)))
+		case k < 82: // path rules over service trees
+			svc := rng.IntN(2000)
+			pats := []string{
+				fmt.Sprintf("services/svc-%d/secrets/**", svc),
+				fmt.Sprintf("services/svc-%d/deploy/*.yaml", svc),
+				fmt.Sprintf("/srv/data/svc-%d/**", svc),
+			}
+			body := fmt.Sprintf("path = [%q, %q]\n", pats[rng.IntN(3)], pats[rng.IntN(3)])
+			if rng.IntN(2) == 0 {
+				body += "op = [\"write\", \"delete\"]\n"
+			}
+			rule(i, "path", body)
+		case k < 94: // MCP tools
+			rule(i, "mcp", fmt.Sprintf("mcp = [\"corp-mcp-%d/%s_*\"]\n", rng.IntN(300), subs[rng.IntN(len(subs))]))
+		case k < 98: // web domains
+			rule(i, "web", fmt.Sprintf("tool = \"web\"\ndomain = [\"*.internal-%d.example.com\"]\n", rng.IntN(1000)))
+		case k < 99: // glob-named programs: tested against every command
+			rule(i, "glob", fmt.Sprintf("command = [\"corp-%d-* %s\"]\n", rng.IntN(100), subs[rng.IntN(len(subs))]))
+		default: // bare regex: tested against every command
+			rule(i, "bare", fmt.Sprintf("regex = 'SECRET_%d_[A-Z0-9]{16}'\n", rng.IntN(100000)))
+		}
+	}
+	return sb.String()
+}
