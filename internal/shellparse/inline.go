@@ -69,7 +69,11 @@ func inlineCode(lang string, args []field) (code field, flag string, found, stdi
 			switch {
 			case s == "-e" || s == "--eval" || s == "-p" || s == "--print" || s == "-pe" || s == "-ep":
 				if i+1 < len(args) {
-					return args[i+1], strings.TrimPrefix(s, "-"), true, false
+					flag := "-e"
+					if strings.Contains(s, "p") {
+						flag = "-p"
+					}
+					return args[i+1], flag, true, false
 				}
 				return field{}, "", false, false
 			case s == "-r" || s == "--require" || s == "--import" || s == "--loader" || s == "--input-type" || s == "--env-file":

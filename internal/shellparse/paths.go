@@ -20,11 +20,13 @@ func resolve(f field, op call.Op, sc *scope) (PathRef, bool) {
 	}
 	p := f.s
 	switch {
+	case !f.lit && f.subst && (strings.HasPrefix(p, "<(") || strings.HasPrefix(p, ">(")):
+		return PathRef{}, false // a process substitution: a pipe, not a file
 	case !f.lit || strings.Contains(p, "{}"):
 		return PathRef{Path: p, Op: op, Dynamic: true}, true
 	case path.IsAbs(p):
 		return PathRef{Path: path.Clean(p), Op: op}, true
-	case sc.remote || strings.HasPrefix(p, "~"):
+	case strings.HasPrefix(p, "~"):
 		return PathRef{Path: p, Op: op}, true
 	case sc.cwdUnknown:
 		return PathRef{Path: path.Clean(p), Op: op, Dynamic: true}, true

@@ -771,7 +771,10 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	}
 	if !f.lit {
 		dynamic()
-		if f.subst || strings.TrimSpace(f.s) == "" {
+		// Analyze the text too when its unknown parts are variables in
+		// a script that has more than a single expansion.
+		t := strings.TrimSpace(f.s)
+		if f.subst || t == "" || (strings.HasPrefix(t, "$") && !strings.ContainsAny(t, " \t\n;|&")) {
 			return
 		}
 	}
