@@ -197,10 +197,8 @@ func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 		}
 		fieldsStart = i + 1
 	}
-	for _, c := range []byte(val) {
-		if c == '*' || c == '?' || c == '[' {
-			fo.f.glob = true
-		}
+	if isGlob(val) {
+		fo.f.glob = true
 	}
 }
 
@@ -297,13 +295,23 @@ func arithLit(x syntax.ArithmExpr) (int, bool) {
 
 func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 
+// isGlob reports whether an unquoted literal holds a pattern character: *,
+// ? or a [ closed later.
+func isGlob(s string) bool {
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i:], ']') > 0
+}
+
 // unescape resolves backslashes in a literal part: unquoted, every escaped
 // character stands for itself; inside double quotes only $ ` " \ and newline
 // are escapable; in a here-document, " is not. Unquoted glob characters set
 // *glob.
 func unescape(v string, q quoting, glob *bool) string {
 	if strings.IndexByte(v, '\\') < 0 {
-		if q == quoteNone && strings.ContainsAny(v, "*?[") {
+		if q == quoteNone && isGlob(v) {
 			*glob = true
 		}
 		return v
@@ -313,7 +321,7 @@ func unescape(v string, q quoting, glob *bool) string {
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if c != '\\' || i+1 == len(v) {
-			if q == quoteNone && (c == '*' || c == '?' || c == '[') {
+			if q == quoteNone && (c == '*' || c == '?' || (c == '[' && strings.IndexByte(v[i:], ']') > 0)) {
 				*glob = true
 			}
 			b.WriteByte(c)
