@@ -28,6 +28,7 @@ func Analyze(src string, opts Options) (*Result, error) {
 		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}
 	}
 	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes}
+	a.cmds = make([]Command, 0, min(len(src)/32+2, 1<<16))
 	f, err := a.parse(src)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -37,28 +38,50 @@ type folder struct {
 	started bool  // the current field exists even if empty ("" or '')
 }
 
-// fold expands w into fields. Brace expansion is done first when braces is
-// set (command arguments, for-loop items).
-func (a *analyzer) fold(w *syntax.Word, sc *scope, src string, braces bool) []field {
+// fold expands w into fields appended to dst. Brace expansion is done
+// first when braces is set (command arguments, for-loop items).
+func (a *analyzer) fold(dst []field, w *syntax.Word, sc *scope, src string, braces bool) []field {
 	if w == nil || len(w.Parts) == 0 {
-		return nil
+		return dst
 	}
 	a.count(len(w.Parts))
-	words := []*syntax.Word{w}
-	expanded := true
-	if braces && syntax.SplitBraces(w) {
-		words, expanded = braceWords(w)
-		if !expanded {
-			words = []*syntax.Word{w}
+	if len(w.Parts) == 1 {
+		// Fast paths for the common plain words.
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if !strings.ContainsAny(v, "\\{~*?[") {
+				return append(dst, field{s: v, lit: true, pos: p.Pos()})
+			}
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return append(dst, field{s: p.Value, lit: true, pos: p.Pos()})
+			}
 		}
 	}
-	fo := folder{a: a, sc: sc, src: src, split: true}
+	words := []*syntax.Word{w}
+	expanded := true
+	if braces {
+		syntax.SplitBraces(w)
+		if slices.ContainsFunc(w.Parts, isBraceExp) {
+			words, expanded = braceWords(w)
+			if !expanded {
+				words = []*syntax.Word{w}
+			}
+		}
+	}
+	fo := folder{a: a, sc: sc, src: src, split: true, out: dst}
 	for _, w := range words {
 		fo.f = field{lit: true, pos: w.Pos(), glob: !expanded}
 		fo.parts(w.Parts, quoteNone, true)
 		fo.flush(false)
 	}
 	return fo.out
+}
+
+func isBraceExp(p syntax.WordPart) bool {
+	_, ok := p.(*syntax.BraceExp)
+	return ok
 }
 
 // foldString expands w as one string without field splitting or brace

@@ -138,9 +138,9 @@ func (a *analyzer) output(st *syntax.Stmt, sc *scope, fr *frame, in *input) *inp
 			in = opaqueInput
 		}
 	}
-	var argv []field
+	argv := make([]field, 0, len(c.Args))
 	for _, w := range c.Args {
-		argv = append(argv, a.fold(w, sc, fr.src, true)...)
+		argv = a.fold(argv, w, sc, fr.src, true)
 	}
 	if len(argv) == 0 || !argv[0].lit {
 		return opaqueInput

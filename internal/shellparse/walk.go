@@ -147,11 +147,11 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope, fr *frame, in *input) int
 	if len(c.Args) == 0 || a.err != nil {
 		return -1
 	}
-	var argv []field
+	argv := make([]field, 0, len(c.Args))
 	var srcs []Source
 	for _, w := range c.Args {
 		srcs = appendSources(srcs, a.substs(w, sc, fr, "")...)
-		argv = append(argv, a.fold(w, sc, fr.src, true)...)
+		argv = a.fold(argv, w, sc, fr.src, true)
 	}
 	if a.err != nil {
 		return -1
@@ -287,7 +287,7 @@ func (a *analyzer) compound(c syntax.Command, sc *scope, fr *frame, in *input) {
 			var srcs []Source
 			for _, w := range l.Items {
 				srcs = appendSources(srcs, a.substs(w, sc, fr, "")...)
-				items = append(items, a.fold(w, sc, fr.src, true)...)
+				items = a.fold(items, w, sc, fr.src, true)
 			}
 			if len(items) == 1 && items[0].lit && l.InPos.IsValid() {
 				b.set(l.Name.Value, varState{known: true, val: items[0].s})

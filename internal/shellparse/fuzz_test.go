@@ -1,0 +1,48 @@
+package shellparse
+
+import (
+	"errors"
+	"testing"
+)
+
+// FuzzAnalyze checks that any input analyzes without panicking, returns
+// only typed errors, and yields well-formed commands.
+func FuzzAnalyze(f *testing.F) {
+	for _, d := range dodges {
+		f.Add(d.src)
+	}
+	for _, s := range lookAlikes {
+		f.Add(s)
+	}
+	for _, s := range []string{
+		"cd / && rm -rf etc > out", "c=rm; $c -rf /", "echo {a,b}{c,d}", "bash <<EOF\n$(x)\nEOF",
+		"python3 -c 'exec(\"exec(\\\"import os\\\")\")'", "env -S '-S -S'", "printf '%s%b' 'a\\c' b | sh",
+		"X=1; X+=2; ${X/1/2} ${X:1:9} ${#X}", "a | b |& c", "f() ( g; ); coproc x { y; }",
+		"echo $'\\u00e9\\U0001F600\\cA\\0101'", "for ((;;)); do :; done", "select x in a; do b; done",
+	} {
+		f.Add(s)
+	}
+	opts := Options{Cwd: "/w", Home: "/h", MaxBytes: 1 << 14, MaxDepth: 8, MaxNodes: 1 << 14}
+	f.Fuzz(func(t *testing.T, src string) {
+		r, err := Analyze(src, opts)
+		if err != nil {
+			var pe *ParseError
+			var le *LimitError
+			if !errors.As(err, &pe) && !errors.As(err, &le) {
+				t.Fatalf("untyped error %T: %v", err, err)
+			}
+			if r != nil {
+				t.Fatal("result with an error")
+			}
+			return
+		}
+		for _, c := range r.Commands {
+			if c.Dynamic != (c.Name == "") {
+				t.Errorf("Dynamic=%v with Name %q", c.Dynamic, c.Name)
+			}
+			if len(c.Wrappers) > opts.MaxDepth {
+				t.Errorf("%d wrappers past MaxDepth", len(c.Wrappers))
+			}
+		}
+	})
+}
