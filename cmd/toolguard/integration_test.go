@@ -184,4 +184,3 @@ func writeFile(t *testing.T, path, s string) {
 		t.Fatal(err)
 	}
 }
-

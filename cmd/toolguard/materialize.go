@@ -21,7 +21,9 @@ func newMaterializeCmd(sys *system) *cobra.Command {
 		Long: `materialize merges the embedded defaults and the given layers into one JSON
 document — effective rules with their layer and source, merged settings, [[test]]s and
 a content hash — that the hook loads as it is (--policy policy.json), without re-running
-examples. The merged policy is checked first: a failing example or [[test]] stops it.`,
+examples. The merged policy is checked first: a failing example or [[test]] stops it;
+a layer's attempt to replace, disable or loosen what an earlier layer locked is
+reported as a warning and left out, as the hook would.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.out == "" {
@@ -31,7 +33,10 @@ examples. The merged policy is checked first: a failing example or [[test]] stop
 			if err != nil {
 				return err
 			}
-			if probs := ps.pol.Check(); len(probs) > 0 {
+			for _, w := range ps.pol.Warnings {
+				fmt.Fprintf(sys.stderr, "warning: %s (ignored)\n", w.String())
+			}
+			if probs := ps.pol.RunTests(); len(probs) > 0 {
 				for _, p := range probs {
 					fmt.Fprintln(sys.stderr, p.String())
 				}

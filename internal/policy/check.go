@@ -28,7 +28,12 @@ type test struct {
 // failure, positioned at the rule or test. It also returns the layer
 // conflicts found while merging (p.Warnings).
 func (p *Policy) Check() []Problem {
-	probs := append([]Problem(nil), p.Warnings...)
+	return append(append([]Problem(nil), p.Warnings...), p.RunTests()...)
+}
+
+// RunTests runs the rules' examples and the [[test]]s only.
+func (p *Policy) RunTests() []Problem {
+	var probs []Problem
 	for _, r := range p.Rules {
 		probs = append(probs, p.checkExamples(r)...)
 	}
