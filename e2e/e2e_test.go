@@ -26,6 +26,7 @@ type scenario struct {
 	// the one tool call the fake model makes
 	shell, write string
 	headless     bool
+	builtinAsk   bool // keep the builtin ci-workflow-write ask (else the suite policy makes it a deny)
 	check        func(t *testing.T, c *caseEnv, r *runOut)
 }
 
@@ -34,6 +35,7 @@ var scenarios = []scenario{
 	{name: "workflow-write", write: wfPath, check: checkWorkflowDenied},
 	{name: "git-log", shell: gitLog, check: checkGitLogRan},
 	{name: "dodge", shell: dodge, check: checkPushDenied},
+	{name: "workflow-ask", write: wfPath, builtinAsk: true, check: checkWorkflowAskHeld},
 	{name: "headless-ask", shell: gitTag, headless: true}, // see runHeadlessAsk
 }
 
@@ -80,7 +82,7 @@ func runCase(t *testing.T, s *suite, a *agent, sc scenario) {
 		t.Skip("headless ask needs a hook; not part of the negative control")
 	}
 	c := newCase(t, s, a, a.name+"/"+sc.name)
-	c.writePolicy(t, sc.headless)
+	c.writePolicy(t, sc.headless, sc.builtinAsk)
 	c.install(t)
 	script := fakeScript{Shell: sc.shell, WriteFile: sc.write, WriteBody: wfBody, Cwd: c.Proj}
 	if sc.headless {
@@ -124,7 +126,22 @@ func checkWorkflowDenied(t *testing.T, c *caseEnv, r *runOut) {
 	if _, err := os.Stat(filepath.Join(c.Proj, wfPath)); err == nil {
 		t.Errorf("%s was written", wfPath)
 	}
-	c.requireAudit(t, "deny", "")
+	c.requireAudit(t, "deny", "ci-workflow-write")
+}
+
+// checkWorkflowAskHeld: with the default policy the workflow write is an ask; nobody can
+// answer in a headless CLI, so whatever the CLI makes of the ask (a deny, a stopped turn),
+// the file must not be written. What reached the model is logged.
+func checkWorkflowAskHeld(t *testing.T, c *caseEnv, r *runOut) {
+	if len(r.toolResults) > 0 {
+		t.Logf("the model got: %q", truncate(r.firstResult(), 300))
+	} else {
+		t.Logf("the model got no tool result (the CLI ended the turn)")
+	}
+	if _, err := os.Stat(filepath.Join(c.Proj, wfPath)); err == nil {
+		t.Errorf("%s was written although toolguard answered ask and no human was there to approve it", wfPath)
+	}
+	c.requireAudit(t, "ask", "ci-workflow-write")
 }
 
 // checkGitLogRan: the harmless command passed, ran, and its output reached the model.

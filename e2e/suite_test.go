@@ -176,7 +176,15 @@ func setupSuite(t *testing.T) *suite {
 		t.Fatal(err)
 	}
 	if !s.standin && !s.nohook {
-		s.toolguard = buildToolguard(t, s.runDir)
+		if bin := os.Getenv("TOOLGUARD_E2E_BIN"); bin != "" {
+			if s.toolguard, err = filepath.Abs(bin); err != nil {
+				t.Fatal(err)
+			}
+			checkToolguard(t, s.toolguard)
+			t.Logf("using prebuilt %s (TOOLGUARD_E2E_BIN)", s.toolguard)
+		} else {
+			s.toolguard = buildToolguard(t, s.runDir)
+		}
 	}
 	return s
 }
@@ -239,14 +247,23 @@ func buildToolguard(t *testing.T, runDir string) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/toolguard failed: %v\n%s", err, out)
 	}
-	help, _ := exec.Command(bin, "--help").CombinedOutput()
-	for _, sub := range []string{"hook", "install", "approvals"} {
-		if !regexp.MustCompile(`(?m)^\s+` + sub + `\b`).Match(help) {
-			t.Fatalf("toolguard has no %q command yet (toolguard --help):\n%s", sub, help)
-		}
-	}
+	checkToolguard(t, bin)
 	t.Logf("built %s (%.1fs)", bin, time.Since(t0).Seconds())
 	return bin
+}
+
+// checkToolguard fails unless the binary has the commands the suite uses.
+func checkToolguard(t *testing.T, bin string) {
+	t.Helper()
+	help, err := exec.Command(bin, "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s --help: %v\n%s", bin, err, help)
+	}
+	for _, sub := range []string{"hook", "install", "approvals"} {
+		if !regexp.MustCompile(`(?m)^\s+` + sub + `\b`).Match(help) {
+			t.Fatalf("toolguard has no %q command (toolguard --help):\n%s", sub, help)
+		}
+	}
 }
 
 // ---------------------------------------------------------------- one case
@@ -322,8 +339,10 @@ func (c *caseEnv) makeProject(t *testing.T) {
 	c.baseRev = c.git(t, c.Origin, "rev-parse", "refs/heads/main")
 }
 
-// writePolicy writes the suite's policy; headless switches ask into deny + approval request.
-func (c *caseEnv) writePolicy(t *testing.T, headless bool) {
+// writePolicy writes the suite's policy. headless switches ask into deny + approval request.
+// Unless builtinWorkflowAsk, the builtin ci-workflow-write rule (an ask) is replaced, by
+// id, with a deny: an unattended agent has nobody to ask.
+func (c *caseEnv) writePolicy(t *testing.T, headless, builtinWorkflowAsk bool) {
 	mode := "interactive"
 	if headless {
 		mode = "headless"
@@ -341,6 +360,16 @@ decision = "ask"
 justification = "Tags need a human."
 command = ["git tag"]
 `, mode, c.Audit, c.StateDir)
+	if !builtinWorkflowAsk {
+		p += `
+[[rule]]
+id = "ci-workflow-write"
+decision = "deny"
+justification = "CI workflows are protected in unattended runs; describe the change instead."
+path = [".github/workflows/**"]
+op = ["write", "delete"]
+`
+	}
 	if err := os.WriteFile(c.Policy, []byte(p), 0o644); err != nil {
 		t.Fatal(err)
 	}
