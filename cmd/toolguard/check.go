@@ -316,11 +316,11 @@ func writeCheckText(w io.Writer, j *checkJSON) {
 			what = "call " + t.Tool
 		}
 		by := ""
-		switch {
-		case t.Rule != "":
+		if t.Rule != "" {
 			by = " by " + t.Rule
-		case t.Note != "":
-			by = " (" + t.Note + ")"
+		}
+		if t.Note != "" {
+			by += " (" + t.Note + ")"
 		}
 		fmt.Fprintf(w, "  %-5s %s%s\n", t.Decision, what, by)
 	}

@@ -335,6 +335,9 @@ func (p *Policy) decide(res *Result, kind call.Kind) {
 	switch {
 	case why.rule != nil:
 		res.Reason = ruleReason(why.rule)
+		if why.Kind == "path" && strings.HasPrefix(why.Note, "outside") && d > call.Allow {
+			res.Reason += fmt.Sprintf(" (%s is %s)", why.Path, why.Note)
+		}
 	case why.Note == CauseDynamic:
 		res.Cause = CauseDynamic
 		if d > call.Allow {
