@@ -51,7 +51,9 @@ func TestWorkspaceScope(t *testing.T) {
 		b, _ := json.Marshal(in)
 		return call.Call{Kind: call.KindMCP, Tool: "mcp__fs__" + tool, MCPServer: "fs", MCPTool: tool, Input: b, Cwd: ws}
 	}
-	sh := func(cmd string) call.Call { return call.Call{Kind: call.KindShell, Tool: "Bash", Command: cmd, Cwd: ws} }
+	sh := func(cmd string) call.Call {
+		return call.Call{Kind: call.KindShell, Tool: "Bash", Command: cmd, Cwd: ws}
+	}
 	tests := []struct {
 		name string
 		c    call.Call
