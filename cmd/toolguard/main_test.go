@@ -183,3 +183,28 @@ func TestHookMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestNoopPolicy: with builtin = false and no rules, every payload under
+// testdata passes — no output, exit 0 — whatever the agent.
+func TestNoopPolicy(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/payloads/*/*.json")
+	if len(files) < 50 {
+		t.Fatalf("only %d payloads", len(files))
+	}
+	noop := filepath.Join(t.TempDir(), "noop.toml")
+	if err := os.WriteFile(noop, []byte("[settings]\nbuiltin = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		payload, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agent := filepath.Base(filepath.Dir(file))
+		f, sys := newFake(t, payload, nil)
+		code := run(context.Background(), []string{"hook", "--provider", agent, "--policy", noop}, sys)
+		if code != 0 || f.stdout.Len() != 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", file, code, f.stdout.String(), f.stderr.String())
+		}
+	}
+}
