@@ -141,7 +141,8 @@ func checkWorkflowAskHeld(t *testing.T, c *caseEnv, r *runOut) {
 	if _, err := os.Stat(filepath.Join(c.Proj, wfPath)); err == nil {
 		t.Errorf("%s was written although toolguard answered ask and no human was there to approve it", wfPath)
 	}
-	c.requireAudit(t, "ask", "ci-workflow-write")
+	// Codex has no ask: toolguard answers it with a deny that records an approval request
+	c.requireAudit(t, "ask|deny", "ci-workflow-write")
 }
 
 // checkGitLogRan: the harmless command passed, ran, and its output reached the model.
@@ -157,15 +158,16 @@ func checkGitLogRan(t *testing.T, c *caseEnv, r *runOut) {
 	}
 }
 
-// requireAudit wants an audit line with the decision (and rule, when given) for this provider.
+// requireAudit wants an audit line with the decision ("ask|deny" for either) and rule (when
+// given) for this provider.
 func (c *caseEnv) requireAudit(t *testing.T, decision, rule string) *auditLine {
 	t.Helper()
-	if c.s.standin {
+	if c.s.standin || c.s.nohook {
 		return nil
 	}
 	lines := c.auditLines()
 	for i, a := range lines {
-		if a.Decision == decision && (rule == "" || a.Rule == rule) {
+		if contains(strings.Split(decision, "|"), a.Decision) && (rule == "" || a.Rule == rule) {
 			if !providerMatches(a.Provider, c.a.provider) {
 				t.Errorf("audit line has provider %q, want %q: %s", a.Provider, c.a.provider, a.raw)
 			}
