@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -20,9 +21,17 @@ const (
 )
 
 // Analyze returns every command the shell string src would run (bash
-// dialect). Errors are *ParseError (with position) or *LimitError. It never
-// panics and never executes anything.
-func Analyze(src string, opts Options) (*Result, error) {
+// dialect). Errors are *ParseError (with position) or *LimitError; a bug in
+// the analysis is recovered and returned as *InternalError instead of a
+// panic. It never executes anything.
+func Analyze(src string, opts Options) (res *Result, err error) {
+	defer func() {
+		// A bug must not take the hook down: report it as an error, which
+		// callers treat like any other failure to analyze.
+		if p := recover(); p != nil {
+			res, err = nil, &InternalError{Msg: fmt.Sprint(p)}
+		}
+	}()
 	opts = opts.withDefaults()
 	if len(src) > opts.MaxBytes {
 		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}

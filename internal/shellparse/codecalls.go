@@ -166,6 +166,9 @@ func callArgs(s string, k int, lang string) ([]codeArg, int, bool) {
 					k = end
 				} else {
 					end := skipExpr(s, k)
+					if end == k {
+						return args, k, len(args) > 0 // not a list after all
+					}
 					args = append(args, codeArg{s: strings.TrimSpace(s[k:end]), list: true})
 					k = end
 				}

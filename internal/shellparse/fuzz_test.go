@@ -29,7 +29,7 @@ func FuzzAnalyze(f *testing.F) {
 			var pe *ParseError
 			var le *LimitError
 			if !errors.As(err, &pe) && !errors.As(err, &le) {
-				t.Fatalf("untyped error %T: %v", err, err)
+				t.Fatalf("unexpected error %T: %v", err, err) // *InternalError is a recovered panic
 			}
 			if r != nil {
 				t.Fatal("result with an error")

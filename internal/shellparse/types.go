@@ -140,3 +140,11 @@ type LimitError struct {
 func (e *LimitError) Error() string {
 	return fmt.Sprintf("shell input exceeds the %s limit (%d)", e.Limit, e.Max)
 }
+
+// InternalError is a bug in the analysis (a recovered panic). It is never
+// expected; callers should treat it like a failure to analyze.
+type InternalError struct {
+	Msg string
+}
+
+func (e *InternalError) Error() string { return "shell analysis failed: " + e.Msg }

@@ -564,7 +564,9 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 
 // progName is the base name of a program: /usr/bin/git and \git are git.
 func progName(s string) string {
-	s = strings.TrimLeft(s, `\`)
+	if len(s) > 1 && s[0] == '\\' {
+		s = s[1:]
+	}
 	if strings.Contains(s, "/") {
 		if b := path.Base(s); b != "/" && b != "." {
 			return b

@@ -231,7 +231,7 @@ func unwrapEnv(args []field) []inner {
 			f := args[i]
 			s := f.s
 			switch {
-			case !f.lit:
+			case !f.lit || s == "":
 				break scan
 			case s == "--":
 				i++
