@@ -188,7 +188,10 @@ func providerMatches(got, want string) bool {
 
 // ---------------------------------------------------------------- headless ask
 
-var reApprovalID = regexp.MustCompile(`req_[A-Za-z0-9_-]+`)
+var (
+	reApprovalID = regexp.MustCompile(`req_[A-Za-z0-9_-]+`)
+	reHeld       = regexp.MustCompile(`(?i)approval required|approval pending|denied by rule|grant .* is for session`)
+)
 
 // runHeadlessAsk: under mode=headless the ask rule for `git tag` becomes a deny with an
 // approval id; a human approves it with `toolguard approvals approve`; the same call in the
@@ -245,6 +248,23 @@ func runHeadlessAsk(t *testing.T, c *caseEnv, script fakeScript) {
 	res2 := requireResult(t, c, r2)
 	if !c.tagExists(t) {
 		t.Errorf("after approving %s the resumed session's `git tag v1` did not create the tag; tool result: %q", id, truncate(res2, 600))
+	}
+	if reHeld.MatchString(res2) {
+		t.Errorf("the resumed session's call was held again: %q", truncate(res2, 600))
+	}
+	if len(r2.toolResults) > 1 {
+		t.Errorf("the resumed session made %d tool calls, want 1 (tool results: %v)", len(r2.toolResults), r2.toolResults)
+	}
+	if !c.s.standin {
+		used := false
+		for _, a := range c.auditLines() {
+			if a.Decision == "allow" && a.Approval == id {
+				used = true
+			}
+		}
+		if !used {
+			t.Errorf("the audit log has no allow by approval %s", id)
+		}
 	}
 	if !c.s.standin {
 		if out, err := c.toolguardCmd("approvals", "list", "--json", "--policy", c.Policy); err == nil {

@@ -24,6 +24,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -51,13 +52,16 @@ type toolResult struct {
 type fakeLLM struct {
 	script fakeScript
 	logDir string
+	// run makes tool-call ids unique across runs: a resumed session already holds the ids of
+	// the earlier run, and a repeated id confuses the CLI ("[Tool use interrupted]").
+	run string
 
 	mu  sync.Mutex
 	seq int
 }
 
 func newFakeLLM(script fakeScript, logDir string) *fakeLLM {
-	return &fakeLLM{script: script, logDir: logDir}
+	return &fakeLLM{script: script, logDir: logDir, run: strconv.FormatInt(time.Now().UnixNano()%1e9, 36)}
 }
 
 func (f *fakeLLM) appendJSONL(name string, v any) {
@@ -297,7 +301,7 @@ func (f *fakeLLM) anthropicReply(w http.ResponseWriter, seq int, b map[string]an
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	var block map[string]any
 	stop := "end_turn"
-	toolID := fmt.Sprintf("toolu_fake_%d", seq)
+	toolID := fmt.Sprintf("toolu_fake_%s_%d", f.run, seq)
 	if tool != "" {
 		block = map[string]any{"type": "tool_use", "id": toolID, "name": tool, "input": input}
 		stop = "tool_use"
@@ -398,7 +402,7 @@ func (f *fakeLLM) responses(w http.ResponseWriter, seq int, b map[string]any) {
 }
 
 func (f *fakeLLM) responsesToolItem(seq int, tools []any, names []string, msg func(string) map[string]any) map[string]any {
-	cid := fmt.Sprintf("call_fake_%d", seq)
+	cid := fmt.Sprintf("call_fake_%s_%d", f.run, seq)
 	if f.script.isWrite() {
 		if i := index(names, "apply_patch"); i >= 0 {
 			var sb strings.Builder
@@ -491,7 +495,7 @@ func (f *fakeLLM) chat(w http.ResponseWriter, seq int, b map[string]any) {
 		}
 		a, _ := json.Marshal(args)
 		msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
-			"id": fmt.Sprintf("call_fake_%d", seq), "type": "function",
+			"id": fmt.Sprintf("call_fake_%s_%d", f.run, seq), "type": "function",
 			"function": map[string]any{"name": name, "arguments": string(a)}}}}
 		finish = "tool_calls"
 	default:
