@@ -65,7 +65,8 @@
 // a here-string, or an earlier pipeline stage whose output the analysis
 // knows (echo, echo -e, printf with %s %b %d %c %q, cat of a
 // here-document, base64 -d and xxd -r -p of a known text, rev). eval
-// joins its arguments; trap's action is a script too. Nested scripts are
+// joins its arguments; trap's action and alias bodies are scripts too
+// (reported where they are defined, like function bodies). Nested scripts are
 // analyzed recursively; a shell running a script file is only the command
 // (plus a read path), as is source.
 //
@@ -87,7 +88,12 @@
 // loop bodies, function bodies) survive only if a single literal value
 // was ever assigned; subshells, pipeline stages, substitutions and
 // background jobs keep their changes to themselves; eval shares the
-// caller's. Known expansions are $X, ${X}, ${#X}, ${X:-w}, ${X/a/b} and
+// caller's. A variable unset by the script is known to be empty, so
+// ${X:-w} is w. An assignment to IFS changes how known values split (an
+// unknown IFS makes unquoted expansions unknown). declare's words are
+// expanded before it assigns (declare A=x B=$A sees the old A), and a
+// brace in them makes the value unknown. Known expansions are $X, ${X},
+// ${#X}, ${X:-w}, ${X/a/b} and
 // ${X//a/b} with literal patterns, ${X#p}, ${X%s}, ${X:o:l}. $HOME and ~
 // expand to Options.Home when it is set. A variable assigned from a
 // substitution carries that substitution's sources.

@@ -15,13 +15,16 @@ type field struct {
 	lit   bool       // every part is known
 	glob  bool       // holds an unquoted glob or unexpanded brace: the real value may differ
 	subst bool       // holds a command or process substitution
+	text  bool       // holds known text besides blanks (not only expansions)
 	srcs  []Source   // sources carried by variables expanded into it
 	pos   syntax.Pos // where the word starts
 }
 
 // litField is a known field built by the analysis itself (split strings,
 // joined words…).
-func litField(s string, pos syntax.Pos) field { return field{s: s, lit: true, pos: pos} }
+func litField(s string, pos syntax.Pos) field {
+	return field{s: s, lit: true, text: strings.TrimSpace(s) != "", pos: pos}
+}
 
 // folder turns the parts of one word into fields: quotes removed, escapes
 // resolved, known variables substituted, unquoted expansions of known values
@@ -51,11 +54,11 @@ func (a *analyzer) fold(dst []field, w *syntax.Word, sc *scope, src string, brac
 		case *syntax.Lit:
 			v := p.Value
 			if !strings.ContainsAny(v, "\\{~*?[") {
-				return append(dst, field{s: v, lit: true, pos: p.Pos()})
+				return append(dst, field{s: v, lit: true, text: v != "", pos: p.Pos()})
 			}
 		case *syntax.SglQuoted:
 			if !p.Dollar {
-				return append(dst, field{s: p.Value, lit: true, pos: p.Pos()})
+				return append(dst, field{s: p.Value, lit: true, text: strings.TrimSpace(p.Value) != "", pos: p.Pos()})
 			}
 		}
 	}
@@ -121,6 +124,9 @@ const (
 func (fo *folder) add(s string) {
 	fo.cur.WriteString(s)
 	fo.started = true
+	if !fo.f.text && strings.TrimSpace(s) != "" {
+		fo.f.text = true
+	}
 }
 
 // addText adds the source text of a part whose value is not known.
@@ -206,10 +212,20 @@ func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 		fo.add(val)
 		return
 	}
-	// Unquoted: split on blanks (default IFS).
+	// Unquoted: split on $IFS.
+	ifs := " \t\n"
+	if v, set := fo.sc.lookup("IFS"); set {
+		if !v.known {
+			fo.addText(p)
+			return
+		}
+		ifs = v.val
+	} else if fo.sc.unset("IFS") {
+		ifs = " \t\n"
+	}
 	fieldsStart := 0
 	for i := 0; i <= len(val); i++ {
-		if i < len(val) && !isIFS(val[i]) {
+		if i < len(val) && strings.IndexByte(ifs, val[i]) < 0 {
 			continue
 		}
 		if i > fieldsStart {
@@ -234,7 +250,26 @@ func (fo *folder) paramValue(p *syntax.ParamExp) (string, bool, []Source) {
 		p.Index != nil || p.Names != 0 || len(p.Modifiers) > 0 || p.Flags != nil {
 		return "", false, nil
 	}
-	v, set := fo.sc.lookup(p.Param.Value)
+	name := p.Param.Value
+	v, set := fo.sc.lookup(name)
+	if !set && fo.sc.unset(name) {
+		// Unset by the script: empty, and the operators apply.
+		v, set = varState{known: true}, true
+		if p.Exp != nil && p.Exp.Op != syntax.DefaultUnset && p.Exp.Op != syntax.DefaultUnsetOrNull &&
+			p.Exp.Op != syntax.AssignUnset && p.Exp.Op != syntax.AssignUnsetOrNull &&
+			p.Exp.Op != syntax.AlternateUnset && p.Exp.Op != syntax.AlternateUnsetOrNull {
+			return "", false, nil
+		}
+		if p.Exp != nil {
+			switch p.Exp.Op {
+			case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+				return "", true, nil
+			default:
+				w := fo.a.foldString(p.Exp.Word, fo.sc, fo.src)
+				return w.s, w.lit, w.srcs
+			}
+		}
+	}
 	if p.Exp != nil {
 		switch p.Exp.Op {
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:

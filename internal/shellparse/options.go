@@ -178,6 +178,7 @@ func joinFields(fs []field) field {
 		b.WriteString(f.s)
 		out.lit = out.lit && f.lit
 		out.subst = out.subst || f.subst
+		out.text = out.text || f.text
 		out.srcs = appendSources(out.srcs, f.srcs...)
 	}
 	out.s = b.String()

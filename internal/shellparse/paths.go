@@ -22,7 +22,7 @@ func resolve(f field, op call.Op, sc *scope) (PathRef, bool) {
 	switch {
 	case !f.lit && f.subst && (strings.HasPrefix(p, "<(") || strings.HasPrefix(p, ">(")):
 		return PathRef{}, false // a process substitution: a pipe, not a file
-	case !f.lit || strings.Contains(p, "{}"):
+	case !f.lit || (strings.Contains(p, "{") && strings.Contains(p, "}")):
 		return PathRef{Path: p, Op: op, Dynamic: true}, true
 	case path.IsAbs(p):
 		return PathRef{Path: path.Clean(p), Op: op}, true

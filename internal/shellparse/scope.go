@@ -44,6 +44,17 @@ func (s *scope) lookup(name string) (varState, bool) {
 	return varState{}, false
 }
 
+// unset reports whether name was unset by the script itself, so that it
+// is known to be empty rather than coming from the environment.
+func (s *scope) unset(name string) bool {
+	for p := s; p != nil; p = p.parent {
+		if v, ok := p.vars[name]; ok {
+			return v.unset
+		}
+	}
+	return false
+}
+
 func (s *scope) set(name string, v varState) {
 	if s.vars == nil {
 		s.vars = make(map[string]varState)

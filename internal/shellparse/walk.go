@@ -121,6 +121,17 @@ func (a *analyzer) heredocInput(rd *syntax.Redirect, sc *scope, fr *frame) *inpu
 	return &input{f: a.foldHeredoc(rd.Hdoc, sc, fr.src), via: "heredoc"}
 }
 
+// braceInWord reports an unquoted brace, which declare's arguments (unlike
+// plain assignments) expand: declare X={a,b}.
+func braceInWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			return true
+		}
+	}
+	return false
+}
+
 func quotedDelim(w *syntax.Word) bool {
 	if w == nil {
 		return false
@@ -218,6 +229,11 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 	start := len(a.cmds)
 	transform := false // -l, -u, -i, -n, -a, -A change what is stored
 	var args []string
+	type declared struct {
+		name string
+		v    varState
+	}
+	var assigned []declared
 	for _, as := range d.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
 			a.substs(as.Value, sc, fr, "")
@@ -231,9 +247,15 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 		if as.Name == nil {
 			continue
 		}
-		a.assign(as, sc, fr, true)
-		if transform {
-			sc.setUnknown(as.Name.Value, nil)
+		// The words are expanded before declare runs: declare A=x B=$A
+		// sees the old A.
+		pre := sc.child()
+		a.assign(as, pre, fr, true)
+		if v, ok := pre.vars[as.Name.Value]; ok {
+			assigned = append(assigned, declared{as.Name.Value, v})
+		}
+		if transform || (as.Value != nil && braceInWord(as.Value)) {
+			assigned[len(assigned)-1].v = varState{}
 		}
 		if as.Naked {
 			args = append(args, as.Name.Value)
@@ -246,6 +268,9 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 			v = nodeText(fr.src, as.Array)
 		}
 		args = append(args, as.Name.Value+"="+v)
+	}
+	for _, d := range assigned {
+		sc.set(d.name, d.v)
 	}
 	srcs := a.sourcesFrom(start, "cmdsubst")
 	a.emit(Command{Name: variant, Args: args, Wrappers: fr.wrappers, Sources: srcs, Pos: a.pos(d.Pos(), fr)})
@@ -370,13 +395,18 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input
 }
 
 // andOr analyzes a && b || c: the first command always runs, the others
-// only depending on it, so their changes to variables and the working
-// directory are merged as conditional.
+// only depending on it. A run of && shares one conditional scope (cd / &&
+// rm -rf etc sees /); after || the changes so far are merged as
+// conditional and a new branch starts.
 func (a *analyzer) andOr(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
-	var rest []*syntax.Stmt
+	type elem struct {
+		st *syntax.Stmt
+		op syntax.BinCmdOperator
+	}
+	var rest []elem
 	first := c.X
 	for {
-		rest = append(rest, c.Y)
+		rest = append(rest, elem{c.Y, c.Op})
 		b, ok := first.Cmd.(*syntax.BinaryCmd)
 		if !ok || (b.Op != syntax.AndStmt && b.Op != syntax.OrStmt) || len(first.Redirs) > 0 || first.Negated || first.Background {
 			break
@@ -387,7 +417,11 @@ func (a *analyzer) andOr(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
 	a.stmt(first, sc, fr, in)
 	b := sc.child()
 	for i := len(rest) - 1; i >= 0 && a.err == nil; i-- {
-		a.stmt(rest[i], b, fr, in)
+		if rest[i].op == syntax.OrStmt {
+			sc.mergeCond(b)
+			b = sc.child()
+		}
+		a.stmt(rest[i].st, b, fr, in)
 	}
 	sc.mergeCond(b)
 }
@@ -643,8 +677,19 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		a.shell(idx, name, args, x)
 		return
 	case name == "eval":
+		if len(args) > 0 && args[0].lit && args[0].s == "--" {
+			args = args[1:]
+		}
 		if len(args) > 0 {
 			a.script(joinFields(args), x.with("eval"), true)
+		}
+		return
+	case name == "alias":
+		// An alias body is a script that runs wherever the alias is used.
+		for _, f := range args {
+			if _, body, ok := strings.Cut(f.s, "="); ok && f.lit {
+				a.script(litField(body, f.pos), x.with("alias"), false)
+			}
 		}
 		return
 	case name == "trap":
@@ -775,8 +820,7 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 		dynamic()
 		// Analyze the text too when its unknown parts are variables in
 		// a script that has more than a single expansion.
-		t := strings.TrimSpace(f.s)
-		if f.subst || t == "" || (strings.HasPrefix(t, "$") && !strings.ContainsAny(t, " \t\n;|&")) {
+		if f.subst || !f.text {
 			return
 		}
 	}

@@ -342,7 +342,10 @@ func unwrapXargs(args []field) []inner {
 	return []inner{{label: "xargs", argv: argv}}
 }
 
-var parallelOpts = optSpec{short: "jSaIdnNPCE", long: []string{"--jobs", "--sshlogin", "--arg-file",
+var parallelOpts = optSpec{short: "jSaIdnNPCELs", long: []string{"--jobs", "--sshlogin", "--arg-file",
+	"--nice", "--header", "--rpl", "--tagstring", "--sshdelay", "--ssh", "--max-lines", "--max-replace-args",
+	"--max-chars", "--block", "--block-size", "--termseq", "--limit", "--wd", "--semaphorename", "--id",
+	"--tmux", "--shebang-wrap", "--filter", "--retry-failed", "--csv", "--tee", "--compress-program",
 	"--delimiter", "--max-args", "--colsep", "--joblog", "--results", "--env", "--tmpdir", "--workdir",
 	"--timeout", "--retries", "--halt", "--basefile", "--transfer-file", "--return", "--sshloginfile", "--memfree", "--load", "--delay"}}
 
