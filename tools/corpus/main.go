@@ -36,6 +36,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	shared := fl.String("shared", "../shared", "directory holding corpus/*.jsonl")
 	verbose := fl.Bool("v", false, "list every record toolguard disagrees with")
+	md := fl.Bool("md", false, "print the scores and every disagreement as Markdown (docs/corpus.md)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -48,6 +49,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "corpus: %v\n", err)
 		return 1
+	}
+	if *md {
+		markdown(stdout, scores)
+		return 0
 	}
 	report(stdout, scores, *verbose)
 	return 0
@@ -89,13 +94,7 @@ func report(w io.Writer, scores []*fileScore, verbose bool) {
 	fmt.Fprintln(w, "\nmisses (expect → got [rule]):")
 	for _, fs := range scores {
 		for _, m := range fs.Misses {
-			what := ""
-			if m.Record.Command != nil {
-				what = *m.Record.Command
-			} else {
-				what = strings.TrimSpace(m.Record.ToolName + " " + string(m.Record.ToolInput))
-			}
-			what = strings.ReplaceAll(what, "\n", `\n`)
+			what := m.what()
 			rule := m.Rule
 			if rule == "" {
 				rule = "-"
@@ -118,3 +117,72 @@ func row(w io.Writer, name string, t tally) {
 
 // pad left-aligns s in a right-aligned table.
 func pad(s string, width int) string { return s + strings.Repeat(" ", width-len(s)) }
+
+// what is the record's command or tool call on one line.
+func (m miss) what() string {
+	w := ""
+	if m.Record.Command != nil {
+		w = *m.Record.Command
+	} else {
+		w = strings.TrimSpace(m.Record.ToolName + " " + string(m.Record.ToolInput))
+	}
+	return strings.ReplaceAll(w, "\n", `\n`)
+}
+
+// markdown prints the score tables and one line per disagreement with its
+// reason.
+func markdown(w io.Writer, scores []*fileScore) {
+	fmt.Fprintln(w, "| file | block | hit | recall | allow | flagged | FP | unscorable |")
+	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|")
+	for _, fs := range scores {
+		mdRow(w, "`"+fs.Name+"`", fs.Total)
+	}
+	for _, fs := range scores {
+		fmt.Fprintf(w, "\n#### %s\n\n", fs.Name)
+		fmt.Fprintln(w, "| category | block | hit | recall | allow | flagged | FP | unscorable |")
+		fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|")
+		cats := make([]string, 0, len(fs.Categories))
+		for c := range fs.Categories {
+			cats = append(cats, c)
+		}
+		sort.Strings(cats)
+		for _, c := range cats {
+			mdRow(w, c, *fs.Categories[c])
+		}
+	}
+	fmt.Fprint(w, "\n## Every disagreement\n\n")
+	fmt.Fprintln(w, "One line each: record, the peer's verdict → toolguard's decision [deciding rule or cause], the command or tool call, and why.")
+	for _, fs := range scores {
+		fmt.Fprintf(w, "\n### %s\n\n", fs.Name)
+		for _, m := range fs.Misses {
+			why := ""
+			if m.Record.Expect == "block" {
+				why = missReason(m.Record.Category)
+			} else {
+				why = fpReason(m.Rule)
+			}
+			what := m.what()
+			if len(what) > 140 {
+				what = what[:140] + "…"
+			}
+			what = strings.ReplaceAll(what, "`", "'")
+			rule := m.Rule
+			if rule == "" {
+				rule = "-"
+			}
+			fmt.Fprintf(w, "- %d: %s → %s [%s] `%s` — %s\n", m.Line, m.Record.Expect, m.Decision, rule, what, why)
+		}
+	}
+}
+
+func mdRow(w io.Writer, name string, t tally) {
+	recall, fp := "-", "-"
+	if t.Block > 0 {
+		recall = fmt.Sprintf("%.1f%%", t.Recall())
+	}
+	if t.Allow > 0 {
+		fp = fmt.Sprintf("%.1f%%", t.FP())
+	}
+	name = strings.ReplaceAll(name, "|", "\\|")
+	fmt.Fprintf(w, "| %s | %d | %d | %s | %d | %d | %s | %d |\n", name, t.Block, t.BlockHit, recall, t.Allow, t.AllowMiss, fp, t.Unscorable)
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// floors are the scores the embedded defaults reach on the peer corpus,
+// rounded down by about half a point: a change that loses recall or adds
+// false positives beyond them fails. The issue's targets (recall ≥ 97%,
+// FP ≤ 3%) are reported by `go run ./tools/corpus`, not asserted: see
+// docs/corpus.md for why the gap remains.
+var floors = map[string]struct{ recall, fp float64 }{
+	"cc-safety-net.jsonl":       {recall: 58.5, fp: 10.8},
+	"cc-safety-net-paths.jsonl": {recall: 49.5, fp: 8.8},
+	"nah.jsonl":                 {recall: 79.9, fp: 32.4},
+	"nah-paths.jsonl":           {recall: 66.0, fp: 10.5},
+}
+
+func TestCorpusFloors(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no peer corpus at %s (it lives beside the repository, not in it)", dir)
+	}
+	s, err := newScorer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := s.scoreDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, fs := range scores {
+		seen[fs.Name] = true
+		f, ok := floors[fs.Name]
+		if !ok {
+			continue
+		}
+		t.Logf("%s: recall %.1f%% (%d/%d), FP %.1f%% (%d/%d), %d unscorable",
+			fs.Name, fs.Total.Recall(), fs.Total.BlockHit, fs.Total.Block, fs.Total.FP(), fs.Total.AllowMiss, fs.Total.Allow, fs.Total.Unscorable)
+		if r := fs.Total.Recall(); r < f.recall {
+			t.Errorf("%s: block recall %.1f%% fell below the floor %.1f%%", fs.Name, r, f.recall)
+		}
+		if fp := fs.Total.FP(); fp > f.fp {
+			t.Errorf("%s: false-positive rate %.1f%% rose above the ceiling %.1f%%", fs.Name, fp, f.fp)
+		}
+	}
+	for name := range floors {
+		if !seen[name] {
+			t.Errorf("corpus file %s is missing", name)
+		}
+	}
+}
+
+func TestToolFor(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"command": "cat .env"}`:                                                 "Bash",
+		`{"patch": "*** Begin Patch"}`:                                            "apply_patch",
+		`{"command": "*** Begin Patch\n*** End Patch"}`:                           "apply_patch",
+		`{"file_path": "a", "content": ""}`:                                       "Write",
+		`{"file_path": "a", "old_string": "x", "new_string": ""}`:                 "Edit",
+		`{"file_path": "README.md", "command": "cat .env", "new_string": ".env"}`: "Edit",
+		`{"path": "src", "pattern": ".env"}`:                                      "Grep",
+		`{"pattern": ".env"}`:                                                     "Glob",
+		`{"file_path": ".env"}`:                                                   "Read",
+		`{"other": 1}`:                                                            "",
+	} {
+		if got := toolFor([]byte(in)); got != want {
+			t.Errorf("toolFor(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
