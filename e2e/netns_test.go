@@ -293,8 +293,8 @@ func runStep(st childStep, logDir string) stepResult {
 // runCodexTrust ports codex_trust_hooks.py: ask `codex app-server` (JSON-RPC over stdio) for
 // hooks/list and persist trust for every untrusted hook as
 // [hooks.state."<key>"] trusted_hash = "<currentHash>" in CODEX_HOME/config.toml.
-func runCodexTrust(st childStep, logDir string) stepResult {
-	r := stepResult{Name: st.Name}
+func runCodexTrust(st childStep, logDir string) (r stepResult) {
+	r = stepResult{Name: st.Name}
 	t0 := time.Now()
 	defer func() { r.Elapsed = time.Since(t0).Seconds() }()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(st.Timeout*float64(time.Second)))
@@ -357,6 +357,9 @@ func runCodexTrust(st childStep, logDir string) stepResult {
 		}
 	}
 	fail := func(err error) stepResult {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("timed out after %.0fs: %w", st.Timeout, err)
+		}
 		r.RC, r.Err = 1, err.Error()
 		return r
 	}
