@@ -245,6 +245,8 @@ func TestWrappers(t *testing.T) {
 		{"xargs -0 -n1 -P4 -I{} rm {}", []string{"xargs -0 -n1 -P4 -I{} rm {}", "rm {} <- xargs paths=delete:{}*"}},
 		{"xargs -i -L 1 -d '\\n' -a list.txt -s 100 -E END -r -t -p git push", []string{"xargs -i -L 1 -d \\n -a list.txt -s 100 -E END -r -t -p git push", "git push <- xargs"}},
 		{"xargs", []string{"xargs", "echo <- xargs"}},
+		{"echo / | xargs rm -rf", []string{"echo /", "xargs rm -rf src=echo:other:pipe", "rm -rf / <- xargs src=echo:other:pipe paths=delete:/"}},
+		{"printf 'a\nb\n' | xargs -I% git push % -f", []string{"printf \"a\\nb\\n\"", "xargs -I% git push % -f src=printf:other:pipe", "git push a -f <- xargs src=printf:other:pipe", "git push b -f <- xargs src=printf:other:pipe"}},
 		{"parallel -j 4 git push ::: a b", []string{"parallel -j 4 git push ::: a b", "git push a b <- parallel"}},
 		{"parallel 'rm -rf {}' ::: /", []string{"parallel \"rm -rf {}\" ::: /", "rm -rf {} <- parallel paths=delete:{}*"}},
 		{"find . -name x -exec rm {} \\; -execdir git push {} +", []string{
@@ -284,6 +286,11 @@ func TestShells(t *testing.T) {
 	t.Parallel()
 	runCases(t, []analyzeCase{
 		{"bash -c 'git push'", []string{"bash -c \"git push\"", "git push <- bash -c"}},
+		{"bash -c '\"$@\"' _ rm -rf /", []string{"bash -c \"\\\"$@\\\"\" _ rm -rf /", "rm -rf / <- bash -c paths=delete:/"}},
+		{"bash -c '$1 $2' _ 'git push' -f", []string{"bash -c \"$1 $2\" _ \"git push\" -f", "git push -f <- bash -c"}},
+		{"bash -c 'IFS=,; $*' _ 'rm,-rf,/'", []string{"bash -c \"IFS=,; $*\" _ rm,-rf,/", "rm -rf / <- bash -c paths=delete:/"}},
+		{"bash -c 'f() { rm \"$1\"; }' _ x", []string{"bash -c \"f() { rm \\\"$1\\\"; }\" _ x", "rm $1 <- bash -c paths=delete:$1*"}},
+		{"zsh -ocorrect -c '$1' _ 'git push'", []string{"zsh -ocorrect -c $1 _ \"git push\"", "git push <- zsh -c"}},
 		{"bash -lc 'git push'", []string{"bash -lc \"git push\"", "git push <- bash -c"}},
 		{"sh -ec 'git push'", []string{"sh -ec \"git push\"", "git push <- sh -c"}},
 		{"bash -l -e -o pipefail -c 'git push' name arg", []string{"bash -l -e -o pipefail -c \"git push\" name arg", "git push <- bash -c"}},

@@ -202,6 +202,21 @@ func (fo *folder) tilde(v string) string {
 }
 
 func (fo *folder) param(p *syntax.ParamExp, q quoting) {
+	if p.Param != nil && p.Param.Value == "@" && q == quoteDouble && p.Exp == nil && p.Repl == nil &&
+		p.Slice == nil && !p.Length && !p.Excl && p.Index == nil {
+		if v, set := fo.sc.lookup("@"); set && v.known {
+			fo.f.srcs = appendSources(fo.f.srcs, v.srcs...)
+			for i, el := range v.list {
+				if i > 0 && fo.split {
+					fo.flush(true)
+				} else if i > 0 {
+					fo.add(" ")
+				}
+				fo.add(el)
+			}
+			return
+		}
+	}
 	val, ok, srcs := fo.paramValue(p)
 	fo.f.srcs = appendSources(fo.f.srcs, srcs...)
 	if !ok {

@@ -5,6 +5,7 @@ type varState struct {
 	unset bool     // tombstone: unset in this layer
 	known bool     // val is the literal value
 	val   string   //
+	list  []string // the words of $@ and $*
 	srcs  []Source // sources of the value (X=$(curl …))
 }
 

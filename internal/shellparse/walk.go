@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -338,8 +339,12 @@ func (a *analyzer) compound(c syntax.Command, sc *scope, fr *frame, in *input) {
 			sc.mergeCond(b)
 		}
 	case *syntax.FuncDecl:
-		// The body runs whenever the function is called, if ever.
+		// The body runs whenever the function is called, if ever, with
+		// arguments of its own.
 		b := sc.child()
+		for _, n := range positional {
+			b.setUnknown(n, nil)
+		}
 		a.stmt(c.Body, b, fr, nil)
 		sc.mergeCond(b)
 	case *syntax.ArithmCmd:
@@ -562,6 +567,7 @@ type runCtx struct {
 	depth    int      // wrappers and scripts around this command
 	direct   bool     // run by the shell itself (or via command/builtin)
 	pos      Pos      // position of the command running this one
+	params   []field  // $0, $1… of the script a shell -c runs; nil: unknown
 }
 
 // run emits the command argv and whatever it runs in turn. It returns the
@@ -702,7 +708,11 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		a.interp(idx, lang, name, args, x)
 		return
 	}
-	for _, in := range unwrap(name, args) {
+	inners := unwrap(name, args)
+	if name == "xargs" && len(inners) == 1 && x.in != nil && !x.in.opaque && x.in.f.lit {
+		inners = xargsInput(args, inners[0], x.in.f)
+	}
+	for _, in := range inners {
 		if a.err != nil {
 			return
 		}
@@ -769,13 +779,17 @@ opts:
 			}
 		case len(s) > 1 && (s[0] == '-' || s[0] == '+'):
 			n := 0
-			for _, c := range s[1:] {
-				switch c {
+		cluster:
+			for j := 1; j < len(s); j++ {
+				switch s[j] {
 				case 'c':
 					cflag = cflag || s[0] == '-'
 				case 's':
 					sflag = true
 				case 'o', 'O':
+					if j+1 < len(s) {
+						break cluster // -oOPTION
+					}
 					n++
 				}
 			}
@@ -788,7 +802,12 @@ opts:
 	switch {
 	case cflag:
 		if len(rest) > 0 {
-			a.script(rest[0], x.with(name+" -c"), false)
+			wx := x.with(name + " -c")
+			wx.params = rest[1:]
+			if wx.params == nil {
+				wx.params = []field{}
+			}
+			a.script(rest[0], wx, false)
 		}
 	case len(rest) > 0 && !sflag:
 		if p, ok := resolve(rest[0], call.OpRead, x.sc); ok { // the script file is read
@@ -798,6 +817,38 @@ opts:
 		a.script(x.in.f, x.with(name), false)
 	}
 }
+
+// setParams sets the positional parameters of a script: params[0] is $0.
+// A parameter that is not literal leaves $@ and $* unknown.
+func setParams(sc *scope, params []field) {
+	all := varState{known: true}
+	for i, p := range params {
+		v := varState{known: p.lit, val: p.s, srcs: p.srcs}
+		if !p.lit {
+			v.val = ""
+		}
+		sc.set(strconv.Itoa(i), v)
+		if i == 0 {
+			continue
+		}
+		all.known = all.known && p.lit
+		all.list = append(all.list, p.s)
+		all.srcs = appendSources(all.srcs, p.srcs...)
+	}
+	for i := len(params); i < 10; i++ {
+		sc.set(strconv.Itoa(i), varState{known: true})
+	}
+	if len(params) == 0 {
+		sc.setUnknown("0", nil)
+	}
+	all.val = strings.Join(all.list, " ")
+	sc.set("@", all)
+	sc.set("*", all)
+	sc.set("#", varState{known: true, val: strconv.Itoa(max(len(params)-1, 0))})
+}
+
+// positional are the parameters a function call replaces.
+var positional = []string{"@", "*", "#", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // script analyzes f as a shell program run under x (whose wrappers already
 // name what runs it). same is set for eval, whose effects stay in the
@@ -843,6 +894,9 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	sc := x.sc
 	if !same {
 		sc = sc.child()
+		if x.params != nil {
+			setParams(sc, x.params)
+		}
 	}
 	pos := x.pos
 	fr := &frame{src: f.s, depth: x.depth, wrappers: x.wrappers, pos: &pos}

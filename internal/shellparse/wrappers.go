@@ -342,6 +342,47 @@ func unwrapXargs(args []field) []inner {
 	return []inner{{label: "xargs", argv: argv}}
 }
 
+// xargsInput builds the commands xargs runs when its input is known: the
+// input words appended, or each line put in place of the -I string (at
+// most 16 lines).
+func xargsInput(args []field, in inner, stdin field) []inner {
+	opts, _ := xargsOpts.parse(args[:xargsOpts.first(args)])
+	repl := ""
+	if r := values(opts, "-I", "--replace", "-i"); len(r) > 0 {
+		repl = r[len(r)-1].s
+	} else if has(opts, "-i", "--replace") {
+		repl = "{}"
+	}
+	var words []string
+	switch {
+	case has(opts, "-0", "--null"):
+		words = strings.Split(strings.TrimRight(stdin.s, "\x00"), "\x00")
+	case repl != "":
+		words = strings.Split(strings.TrimRight(stdin.s, "\n"), "\n")
+	default:
+		words = splitWords(stdin.s)
+	}
+	if repl == "" {
+		argv := slices.Clone(in.argv)
+		for _, w := range words[:min(len(words), 1024)] {
+			argv = append(argv, litField(w, stdin.pos))
+		}
+		in.argv = argv
+		return []inner{in}
+	}
+	var out []inner
+	for _, line := range words[:min(len(words), 16)] {
+		argv := slices.Clone(in.argv)
+		for i, f := range argv {
+			if f.lit && strings.Contains(f.s, repl) {
+				argv[i] = litField(strings.ReplaceAll(f.s, repl, line), f.pos)
+			}
+		}
+		out = append(out, inner{label: in.label, argv: argv})
+	}
+	return out
+}
+
 var parallelOpts = optSpec{short: "jSaIdnNPCELs", long: []string{"--jobs", "--sshlogin", "--arg-file",
 	"--nice", "--header", "--rpl", "--tagstring", "--sshdelay", "--ssh", "--max-lines", "--max-replace-args",
 	"--max-chars", "--block", "--block-size", "--termseq", "--limit", "--wd", "--semaphorename", "--id",
