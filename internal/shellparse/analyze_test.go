@@ -290,6 +290,8 @@ func TestShells(t *testing.T) {
 		{"bash -c '$1 $2' _ 'git push' -f", []string{"bash -c \"$1 $2\" _ \"git push\" -f", "git push -f <- bash -c"}},
 		{"bash -c 'IFS=,; $*' _ 'rm,-rf,/'", []string{"bash -c \"IFS=,; $*\" _ rm,-rf,/", "rm -rf / <- bash -c paths=delete:/"}},
 		{"bash -c 'f() { rm \"$1\"; }' _ x", []string{"bash -c \"f() { rm \\\"$1\\\"; }\" _ x", "rm $1 <- bash -c paths=delete:$1*"}},
+		{"bash -c 'IFS=,; \"$*\"' _ rm -rf /", []string{"bash -c \"IFS=,; \\\"$*\\\"\" _ rm -rf /", "rm,-rf,/ <- bash -c"}},
+		{"gawk --file=\"$F\" x", []string{"gawk --file=$F x"}},
 		{"zsh -ocorrect -c '$1' _ 'git push'", []string{"zsh -ocorrect -c $1 _ \"git push\"", "git push <- zsh -c"}},
 		{"bash -lc 'git push'", []string{"bash -lc \"git push\"", "git push <- bash -c"}},
 		{"sh -ec 'git push'", []string{"sh -ec \"git push\"", "git push <- sh -c"}},

@@ -218,6 +218,19 @@ func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 		}
 	}
 	val, ok, srcs := fo.paramValue(p)
+	if ok && p.Param != nil && p.Param.Value == "*" && q == quoteDouble && p.Exp == nil {
+		// "$*" joins with the first character of IFS.
+		if v, set := fo.sc.lookup("*"); set && v.known {
+			sep := " "
+			if ifs, set := fo.sc.lookup("IFS"); set {
+				if !ifs.known {
+					ok = false
+				}
+				sep = ifs.val[:min(1, len(ifs.val))]
+			}
+			val = strings.Join(v.list, sep)
+		}
+	}
 	fo.f.srcs = appendSources(fo.f.srcs, srcs...)
 	if !ok {
 		fo.addText(p)

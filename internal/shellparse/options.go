@@ -70,6 +70,15 @@ func (o optSpec) parse(args []field) (opts []option, operands []field) {
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		s := f.s
+		if !f.lit && strings.HasPrefix(s, "--") {
+			// --name=$VALUE: a known option with an unknown value.
+			if name, val, ok := strings.Cut(s, "="); ok && !strings.ContainsAny(name, "$`") {
+				v := f
+				v.s = val
+				opts = append(opts, option{name, &v})
+				continue
+			}
+		}
 		if !f.lit || len(s) < 2 || s[0] != '-' {
 			operands = append(operands, f)
 			continue

@@ -607,7 +607,7 @@ func progName(s string) string {
 	if len(s) > 1 && s[0] == '\\' {
 		s = s[1:]
 	}
-	if strings.Contains(s, "/") {
+	if strings.Contains(s, "/") && !strings.HasSuffix(s, "/") && !strings.ContainsAny(s, " \t\n") {
 		if b := path.Base(s); b != "/" && b != "." {
 			return b
 		}
