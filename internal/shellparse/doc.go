@@ -66,6 +66,10 @@
 // knows (echo, echo -e, printf with %s %b %d %c %q, cat of a
 // here-document, base64 -d and xxd -r -p of a known text, rev). eval
 // joins its arguments; trap's action and alias bodies are scripts too
+// The words after a -c script are its positional parameters ($0, $1, "$@",
+// "$*"); inside a function body they are unknown. xargs with a known input
+// (echo / | xargs rm) gets the input words appended, or each line (up to
+// 16) in place of its -I string.
 // (reported where they are defined, like function bodies). Nested scripts are
 // analyzed recursively; a shell running a script file is only the command
 // (plus a read path), as is source.
@@ -161,6 +165,15 @@
 // together (sudo env bash -c … counts three). Options.MaxNodes (default
 // 1<<20) bounds the syntax nodes and commands over the whole analysis,
 // nested scripts included, and nested scripts may add up to four times
-// MaxBytes. Exceeding any limit returns a *LimitError; input that does not
-// parse returns a *ParseError with its position.
+// MaxBytes. Exceeding any limit returns a *LimitError (Limit "size",
+// "depth", "nodes" or "nesting"); input that does not parse returns a
+// *ParseError with its position. A bug in the analysis is recovered and
+// returned as *InternalError rather than a panic.
+//
+// # Not covered
+//
+// hash -p and enable -n (renaming programs), aliases' effect at their use,
+// reading a script back from a file the same string wrote, descriptors
+// opened with exec {fd}<…, the values of $(…) and arithmetic, and
+// arithmetic evaluation of variable contents (bash's a[$(cmd)] injection).
 package shellparse
