@@ -66,13 +66,13 @@
 // knows (echo, echo -e, printf with %s %b %d %c %q, cat of a
 // here-document, base64 -d and xxd -r -p of a known text, rev). eval
 // joins its arguments; trap's action and alias bodies are scripts too
-// The words after a -c script are its positional parameters ($0, $1, "$@",
-// "$*"); inside a function body they are unknown. xargs with a known input
-// (echo / | xargs rm) gets the input words appended, or each line (up to
-// 16) in place of its -I string.
-// (reported where they are defined, like function bodies). Nested scripts are
-// analyzed recursively; a shell running a script file is only the command
-// (plus a read path), as is source.
+// (reported where they are defined, like function bodies). Nested scripts
+// are analyzed recursively; a shell running a script file is only the
+// command (plus a read path), as is source. The words after a -c script
+// are its positional parameters ($0, $1, "$@", "$*"); inside a function
+// body they are unknown. xargs with a known input (echo / | xargs rm) gets
+// the input words appended, or each line (up to 16) in place of its -I
+// string.
 //
 // # Dynamic
 //
