@@ -68,6 +68,7 @@ const (
 	CauseUnparsable = "unparsable"
 	CauseDynamic    = "dynamic"
 	CauseDefault    = "default"
+	CauseError      = "error"
 )
 
 type evalEnv struct {
@@ -184,6 +185,15 @@ func (p *Policy) unparsable(res *Result, err error) *Result {
 	res.Decision = p.Settings.OnUnparsable
 	res.Cause = CauseUnparsable
 	what := "the command does not parse"
+	var ie *shellparse.InternalError
+	if errors.As(err, &ie) {
+		res.Decision, res.Cause = p.Settings.OnError, CauseError
+		res.Targets = append(res.Targets, Target{Kind: "call", Decision: res.Decision, Note: err.Error(), required: true})
+		if res.Decision > call.Allow {
+			res.Reason = fmt.Sprintf("toolguard: internal error while analyzing the command (%v); on_error = %s.", err, res.Decision)
+		}
+		return res
+	}
 	var le *shellparse.LimitError
 	if errors.As(err, &le) {
 		what = "the command is too large or too deeply nested to analyze"
@@ -199,7 +209,16 @@ func (p *Policy) unparsable(res *Result, err error) *Result {
 func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Command, ev *evalEnv) {
 	t := Target{Kind: "command", Wrappers: cmd.Wrappers, required: true}
 	if cmd.Dynamic {
+		// A regex rule written for this text decides; otherwise on_dynamic,
+		// unless a call-level rule is stricter.
 		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
+		if r := p.pick(res, c, func(r *Rule) bool {
+			return r.m.class == classCommand && r.m.matchCommand(cmd, ev)
+		}, p.idx.anyName); r != nil {
+			t.Decision, t.Rule, t.rule = r.Decision, r.ID, r
+			res.Targets = append(res.Targets, t)
+			return
+		}
 		t.Decision = p.Settings.OnDynamic
 		t.Note = CauseDynamic
 		if r := p.pick(res, c, func(*Rule) bool { return true }, p.idx.calls); r != nil && r.Decision >= t.Decision {

@@ -263,8 +263,17 @@ func contains(list []string, s string) bool {
 
 // matchCommand tests the command fields against one shell command.
 func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
+	line := ""
 	if cmd.Dynamic {
-		return false
+		// A program known only at run time can be matched by a regex rule
+		// (with no command field) over its text: `eval "$(brew shellenv)"`
+		// gives the dynamic command `$(brew shellenv)`.
+		if m.regex == nil || len(m.commands) > 0 {
+			return false
+		}
+		line = dynamicLine(cmd)
+	} else {
+		line = cmd.Line()
 	}
 	rest := cmd.Args
 	if len(m.commands) > 0 {
@@ -290,7 +299,7 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 	if len(m.argsNone) > 0 && anyArg(m.argsNone, rest) {
 		return false
 	}
-	if m.regex != nil && !m.regex.MatchString(cmd.Line()) {
+	if m.regex != nil && !m.regex.MatchString(line) {
 		return false
 	}
 	if m.code != nil && (cmd.Inline == "" || !m.code.MatchString(cmd.Inline)) {
@@ -312,6 +321,14 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 		}
 	}
 	return true
+}
+
+// dynamicLine is a dynamic command's text followed by its arguments.
+func dynamicLine(cmd *shellparse.Command) string {
+	if len(cmd.Args) == 0 {
+		return cmd.DynamicText
+	}
+	return cmd.DynamicText + " " + strings.Join(cmd.Args, " ")
 }
 
 // matchPrefix matches rule tokens against a command: token 0 against the
@@ -397,13 +414,27 @@ func argMatch(p, a string) bool {
 	if p == a {
 		return true
 	}
-	if len(p) == 2 && p[0] == '-' && p[1] != '-' && len(a) > 2 && a[0] == '-' && a[1] != '-' && isFlagCluster(a[1:]) {
+	if len(p) == 2 && p[0] == '-' && p[1] != '-' && len(a) > 2 && len(a) <= maxCluster && a[0] == '-' && a[1] != '-' && isFlagCluster(a[1:]) {
 		return strings.IndexByte(a[1:], p[1]) >= 0
 	}
 	if strings.HasPrefix(p, "--") && strings.HasPrefix(a, p+"=") {
 		return true
 	}
-	ok, _ := path.Match(p, a)
+	return wildMatch(p, a)
+}
+
+// maxCluster bounds what counts as a cluster of short flags: "-rf",
+// "-fdx", "-xzvf" are clusters; "-bfeature" (git checkout -b feature) or
+// "-Command" (PowerShell) are not.
+const maxCluster = 5
+
+// wildMatch is path.Match where '*' and '?' also match '/': arguments are
+// not paths (`+*` matches `+refs/heads/main`).
+func wildMatch(p, s string) bool {
+	if !strings.ContainsAny(p, "*?[\\") {
+		return p == s
+	}
+	ok, _ := path.Match(strings.ReplaceAll(p, "/", "\x00"), strings.ReplaceAll(s, "/", "\x00"))
 	return ok
 }
 
@@ -449,6 +480,7 @@ const (
 	patRel                          // workspace-relative
 	patHome                         // ~/…: relative to the home directory
 	patProtected                    // "@protected": the policy files in effect and the toolguard binary (Env.Protected)
+	patWorkspace                    // "@workspace": the workspace root and every directory above it
 )
 
 func compilePath(p string) (pathPattern, error) {
@@ -459,6 +491,9 @@ func compilePath(p string) (pathPattern, error) {
 		return pp, fmt.Errorf("empty path pattern")
 	case p == "@protected":
 		pp.kind = patProtected
+		return pp, nil
+	case p == "@workspace":
+		pp.kind = patWorkspace
 		return pp, nil
 	case p == "~" || p == "$HOME":
 		g, pp.kind = ".", patHome
@@ -502,6 +537,12 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 			}
 		}
 		return false
+	case patWorkspace:
+		if env.workspace == "" || !strings.HasPrefix(p, "/") {
+			return false
+		}
+		_, in := relInside(p, env.workspace) // p is the root or above it
+		return in
 	case patBase:
 		target = path.Base(p)
 	case patHome:

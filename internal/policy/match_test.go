@@ -240,3 +240,44 @@ priority = -1
 		}
 	}
 }
+
+func TestWorkspacePattern(t *testing.T) {
+	t.Parallel()
+	pol := "[[rule]]\nid = \"r\"\ndecision = \"deny\"\ncommand = \"rm\"\npath = \"@workspace\"\n"
+	for cmd, want := range map[string]call.Decision{
+		"rm -rf .":                     call.Deny,
+		"rm -rf ..":                    call.Deny,
+		"rm -rf /home/user/project":    call.Deny,
+		"rm -rf /home/user/project/":   call.Deny,
+		"rm -rf /home":                 call.Deny,
+		"rm -rf ./build":               call.Pass,
+		"rm -rf /home/user/project-x":  call.Pass,
+		"rm -rf /home/user/project/.a": call.Pass,
+	} {
+		if got := decide(t, pol, shell(cmd)); got != want {
+			t.Errorf("%s: got %v, want %v", cmd, got, want)
+		}
+	}
+}
+
+func TestArgGlobsAndClusters(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		p, a string
+		want bool
+	}{
+		{"+*", "+refs/heads/main", true},
+		{"-f", "-rf", true},
+		{"-f", "-xzvf", true},
+		{"-f", "-bfeature", false},
+		{"-n", "-Command", false},
+		{"--force", "--force=yes", true},
+		{"--force", "--forceful", false},
+		{"--force-with-lease*", "--force-with-lease=main:abc", true},
+		{"-[f]", "-f", true},
+	} {
+		if got := argMatch(tc.p, tc.a); got != tc.want {
+			t.Errorf("argMatch(%q, %q) = %v, want %v", tc.p, tc.a, got, tc.want)
+		}
+	}
+}

@@ -16,9 +16,17 @@ import (
 func callPaths(c *call.Call) []call.Path {
 	out := c.Paths
 	if c.Kind == call.KindSearch {
+		base := c.Cwd
+		if len(c.Paths) == 1 {
+			base = c.Paths[0].Path
+		}
 		for _, pat := range c.Patterns {
 			if dir := staticDir(pat); dir != "" {
 				out = append(out, call.Path{Path: dir, Op: call.OpRead})
+			} else if base != "" && pat != "" {
+				// A relative pattern names the files it reads: Glob .env
+				// in src reads src/.env.
+				out = append(out, call.Path{Path: path.Join(base, pat), Op: call.OpRead})
 			}
 		}
 	}

@@ -23,8 +23,15 @@ const (
 func patchPaths(body string, pt pather) []call.Path {
 	var out []call.Path
 	lastUpdate := -1 // index in out of the most recent Update File
+	prev := ""
 	for line := range strings.SplitSeq(body, "\n") {
 		line = strings.TrimSpace(line)
+		up, uop, ok := unifiedHeader(line, prev)
+		prev = line
+		if ok {
+			out = append(out, call.Path{Path: pt.abs(up), Op: uop})
+			continue
+		}
 		if !strings.HasPrefix(line, "*** ") {
 			continue
 		}
@@ -71,4 +78,40 @@ func dedupPaths(ps []call.Path) []call.Path {
 		}
 	}
 	return out
+}
+
+// unifiedHeader reads the file header lines of a unified diff, which some
+// agents send instead of the apply_patch format: "+++ b/path" names a file
+// written; "+++ /dev/null" deletes the file the "--- a/path" line before it
+// named (prev). A leading "a/" or "b/" and a trailing timestamp are dropped.
+func unifiedHeader(line, prev string) (string, call.Op, bool) {
+	if !strings.HasPrefix(line, "+++ ") {
+		return "", 0, false
+	}
+	p := diffPath(line[4:])
+	if p == "/dev/null" {
+		if !strings.HasPrefix(prev, "--- ") {
+			return "", 0, false
+		}
+		old := diffPath(prev[4:])
+		if old == "" || old == "/dev/null" {
+			return "", 0, false
+		}
+		return old, call.OpDelete, true
+	}
+	if p == "" {
+		return "", 0, false
+	}
+	return p, call.OpWrite, true
+}
+
+func diffPath(p string) string {
+	if i := strings.IndexByte(p, '\t'); i >= 0 {
+		p = p[:i]
+	}
+	p = strings.TrimSpace(p)
+	if strings.HasPrefix(p, "a/") || strings.HasPrefix(p, "b/") {
+		p = p[2:]
+	}
+	return p
 }

@@ -181,12 +181,12 @@ func editTool(c *call.Call, in input, pt pather) {
 }
 
 // patchText finds an apply_patch body: the bare input string, or the
-// command, patch or input field.
+// command, patch, input, patchText or diff field.
 func patchText(in input) string {
 	if in.text != "" {
 		return in.text
 	}
-	return in.first("command", "patch", "input")
+	return in.first("command", "patch", "input", "patchText", "diff")
 }
 
 // strReplaceEditor is the str_replace_editor tool, whose "command" field
