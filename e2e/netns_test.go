@@ -256,7 +256,7 @@ func runStep(st childStep, logDir string) stepResult {
 	r := stepResult{Name: st.Name}
 	argv := st.Argv
 	if st.Strace {
-		argv = append([]string{"strace", "-f", "-qq", "-e", "trace=connect", "-o", filepath.Join(logDir, st.Name+".strace")}, argv...)
+		argv = append([]string{"strace", "-f", "-qq", "-e", "trace=connect,execve", "-o", filepath.Join(logDir, st.Name+".strace")}, argv...)
 	}
 	stdout, _ := os.Create(filepath.Join(logDir, st.Name+".stdout"))
 	stderr, _ := os.Create(filepath.Join(logDir, st.Name+".stderr"))

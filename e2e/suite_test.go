@@ -509,6 +509,7 @@ type runOut struct {
 	toolResults []toolResult
 	dnsNames    []string
 	badConnects []string
+	hookExecs   int // successful execve()s of the hook binary (-1: not traced)
 	leftovers   []string
 }
 
@@ -537,8 +538,12 @@ func (c *caseEnv) run(t *testing.T, name string, script fakeScript, prompt, resu
 	r.toolResults = readJSONL[toolResult](filepath.Join(logDir, "toolresults.jsonl"))
 	r.dnsNames = dnsNames(filepath.Join(logDir, "dns-queries.log"))
 	r.badConnects = nonLoopbackConnects(filepath.Join(logDir, "cli.strace"))
-	t.Logf("%s run %q: rc=%d timed_out=%v %.1fs, %d tool result(s), log dir %s",
-		c.a.name, name, r.step.RC, r.step.TimedOut, r.step.Elapsed, len(r.toolResults), logDir)
+	r.hookExecs = -1
+	if c.s.strace {
+		r.hookExecs = countExecs(filepath.Join(logDir, "cli.strace"), c.s.hookBinary())
+	}
+	t.Logf("%s run %q: rc=%d timed_out=%v %.1fs, %d tool result(s), hook runs %d, log dir %s",
+		c.a.name, name, r.step.RC, r.step.TimedOut, r.step.Elapsed, len(r.toolResults), r.hookExecs, logDir)
 	t.Cleanup(func() {
 		if t.Failed() {
 			c.dump(t, r)
@@ -559,7 +564,47 @@ func (c *caseEnv) run(t *testing.T, name string, script fakeScript, prompt, resu
 	if len(r.badConnects) > 0 {
 		t.Errorf("%s tried to connect to non-loopback addresses: %v", c.a.name, r.badConnects)
 	}
+	if r.hookExecs == 0 && !c.s.nohook {
+		t.Errorf("%s never ran the hook %s (no execve of it in the strace log)", c.a.name, c.s.hookBinary())
+	}
 	return r
+}
+
+// hookBinary is the program the installed hook runs.
+func (s *suite) hookBinary() string {
+	if s.standin || s.nohook {
+		return s.testBin
+	}
+	return s.toolguard
+}
+
+// countExecs counts successful execve() calls of bin in an `strace -f` log, including calls
+// strace split into "<unfinished ...>" and "<... execve resumed>" lines.
+func countExecs(path, bin string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return -1
+	}
+	n := 0
+	pending := map[string]bool{} // pid -> an execve of bin is unfinished
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		pid, _, _ := strings.Cut(l, " ")
+		switch {
+		case strings.Contains(l, `execve("`+bin+`"`):
+			if strings.HasSuffix(l, "<unfinished ...>") {
+				pending[pid] = true
+			} else if strings.HasSuffix(l, "= 0") {
+				n++
+			}
+		case pending[pid] && strings.Contains(l, "<... execve resumed>"):
+			delete(pending, pid)
+			if strings.HasSuffix(l, "= 0") {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func readJSONL[T any](path string) []T {
