@@ -61,6 +61,8 @@ type fileRule struct {
 	MCP           stringList   `toml:"mcp" json:"mcp,omitempty"`
 	Regex         string       `toml:"regex" json:"regex,omitempty"`
 	FedBy         stringList   `toml:"fed_by" json:"fed_by,omitempty"`
+	Via           stringList   `toml:"via" json:"via,omitempty"`
+	Env           stringList   `toml:"env" json:"env,omitempty"`
 	Code          string       `toml:"code" json:"code,omitempty"`
 	Domain        stringList   `toml:"domain" json:"domain,omitempty"`
 	Modes         stringList   `toml:"modes" json:"modes,omitempty"`

@@ -37,6 +37,8 @@ type matcher struct {
 	mcp      []string // server/tool globs
 	regex    *regexp.Regexp
 	fedBy    []string // source classes or program names
+	via      []string // wrapper globs ("xargs", "find -exec", "sudo")
+	env      []string // NAME=value globs over the command's assignments
 	code     *regexp.Regexp
 	modes    []string
 	domains  []string
@@ -154,6 +156,19 @@ func compileMatcher(fr fileRule, opts LoadOptions) (matcher, []fieldErr) {
 		}
 		m.fedBy = append(m.fedBy, f)
 	}
+	for _, f := range []struct {
+		name string
+		src  []string
+		dst  *[]string
+	}{{"via", fr.Via, &m.via}, {"env", fr.Env, &m.env}} {
+		for _, g := range f.src {
+			if _, err := path.Match(g, ""); err != nil || g == "" {
+				add(f.name, "bad %s pattern %q", f.name, g)
+				continue
+			}
+			*f.dst = append(*f.dst, g)
+		}
+	}
 	for _, mo := range fr.Modes {
 		if !knownModes[mo] {
 			add("modes", "unknown permission mode %q (want one of default, plan, acceptEdits, auto, dontAsk, bypassPermissions)", mo)
@@ -180,7 +195,7 @@ func compileMatcher(fr fileRule, opts LoadOptions) (matcher, []fieldErr) {
 
 	switch {
 	case len(m.commands) > 0 || len(m.args) > 0 || len(m.argsAll) > 0 || len(m.argsNone) > 0 ||
-		m.regex != nil || len(m.fedBy) > 0 || m.code != nil:
+		m.regex != nil || len(m.fedBy) > 0 || m.code != nil || len(m.via) > 0 || len(m.env) > 0:
 		m.class = classCommand
 	case len(m.paths) > 0 || len(m.pathNone) > 0 || len(m.ops) > 0 || m.scope != "":
 		m.class = classPath
@@ -308,6 +323,12 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 	if len(m.fedBy) > 0 && !fedBy(m.fedBy, cmd.Sources) {
 		return false
 	}
+	if len(m.via) > 0 && !anyWild(m.via, cmd.Wrappers) {
+		return false
+	}
+	if len(m.env) > 0 && !anyWild(m.env, cmd.Env) {
+		return false
+	}
 	if len(m.paths) > 0 || len(m.pathNone) > 0 || len(m.ops) > 0 || m.scope != "" {
 		hit := false
 		for _, p := range cmd.Paths {
@@ -421,6 +442,18 @@ func argMatch(p, a string) bool {
 		return true
 	}
 	return wildMatch(p, a)
+}
+
+// anyWild reports whether some value matches some glob.
+func anyWild(globs, values []string) bool {
+	for _, v := range values {
+		for _, g := range globs {
+			if wildMatch(g, v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxCluster bounds what counts as a cluster of short flags: "-rf",

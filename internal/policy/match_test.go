@@ -281,3 +281,22 @@ func TestArgGlobsAndClusters(t *testing.T) {
 		}
 	}
 }
+
+func TestViaAndEnv(t *testing.T) {
+	t.Parallel()
+	pol := "[[rule]]\nid = \"via\"\ndecision = \"ask\"\ncommand = [\"bash\", \"python*\"]\nvia = [\"xargs\", \"parallel\"]\n" +
+		"[[rule]]\nid = \"env\"\ndecision = \"deny\"\nenv = [\"GIT_SSH_COMMAND=*\", \"BASH_ENV=*\"]\n"
+	for cmd, want := range map[string]call.Decision{
+		"find . -name '*.py' | xargs python3": call.Ask,
+		"xargs bash":                          call.Ask,
+		"bash script.sh":                      call.Pass,
+		"xargs grep foo":                      call.Pass,
+		"GIT_SSH_COMMAND='sh -c x' git fetch": call.Deny,
+		"env BASH_ENV=/tmp/x bash -c true":    call.Deny,
+		"GIT_AUTHOR_NAME=x git commit":        call.Pass,
+	} {
+		if got := decide(t, pol, shell(cmd)); got != want {
+			t.Errorf("%s: got %v, want %v", cmd, got, want)
+		}
+	}
+}

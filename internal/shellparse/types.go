@@ -57,6 +57,12 @@ type Command struct {
 	// as its script, command substitutions in its arguments.
 	Sources []Source
 
+	// Env holds the NAME=value assignments in effect for this command
+	// that the string itself makes: prefix assignments (`X=1 cmd`),
+	// `env X=1 cmd`, and variables exported earlier in the same script
+	// (`export X=1; cmd`). Values as far as literals allow.
+	Env []string
+
 	// Inline is the inline program text of an interpreter one-liner
 	// (python -c, perl -e, ruby -e, node -e/-p, php -r …); empty otherwise.
 	Inline string
