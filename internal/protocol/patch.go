@@ -23,13 +23,21 @@ const (
 func patchPaths(body string, pt pather) []call.Path {
 	var out []call.Path
 	lastUpdate := -1 // index in out of the most recent Update File
+	applyPatch := strings.Contains(body, "*** Begin Patch") || strings.Contains(body, "*** Update File:") ||
+		strings.Contains(body, "*** Add File:") || strings.Contains(body, "*** Delete File:")
 	prev := ""
-	for line := range strings.SplitSeq(body, "\n") {
-		line = strings.TrimSpace(line)
-		up, uop, ok := unifiedHeader(line, prev)
-		prev = line
-		if ok {
-			out = append(out, call.Path{Path: pt.abs(up), Op: uop})
+	var hunk hunkCounter
+	for raw := range strings.SplitSeq(body, "\n") {
+		line := strings.TrimSpace(raw)
+		if !applyPatch {
+			if hunk.content(raw) {
+				continue
+			}
+			up, uop, ok := unifiedHeader(line, prev)
+			prev = line
+			if ok {
+				out = append(out, call.Path{Path: pt.abs(up), Op: uop})
+			}
 			continue
 		}
 		if !strings.HasPrefix(line, "*** ") {
@@ -114,4 +122,56 @@ func diffPath(p string) string {
 		p = p[2:]
 	}
 	return p
+}
+
+// hunkCounter tracks the lines of a unified diff hunk, so that content
+// lines that happen to start with "+++" or "---" are not read as headers.
+type hunkCounter struct{ old, new int }
+
+// content reports whether line belongs to the current hunk (and counts
+// it), or starts a new one.
+func (h *hunkCounter) content(line string) bool {
+	if h.old > 0 || h.new > 0 {
+		switch {
+		case strings.HasPrefix(line, "-"):
+			h.old--
+		case strings.HasPrefix(line, "+"):
+			h.new--
+		case strings.HasPrefix(line, "\\"): // "\ No newline at end of file"
+		default:
+			h.old--
+			h.new--
+		}
+		return true
+	}
+	if strings.HasPrefix(line, "@@ ") {
+		h.old, h.new = hunkSize(line, '-'), hunkSize(line, '+')
+		return true
+	}
+	return false
+}
+
+// hunkSize reads the line count of one side of "@@ -l,s +l,s @@" (1 when
+// the count is left out).
+func hunkSize(header string, side byte) int {
+	i := strings.IndexByte(header[2:], side)
+	if i < 0 {
+		return 0
+	}
+	f := header[2+i+1:]
+	if j := strings.IndexAny(f, " @"); j >= 0 {
+		f = f[:j]
+	}
+	_, cnt, ok := strings.Cut(f, ",")
+	if !ok {
+		return 1
+	}
+	n := 0
+	for _, c := range cnt {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
 }

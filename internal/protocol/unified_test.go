@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -23,5 +24,28 @@ func TestUnifiedDiffPaths(t *testing.T) {
 	c, err := DecodeWith(claudeCodec{name: NameClaude}, []byte(`{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"patchText":"--- a/x\n+++ b/x\n"},"tool_use_id":"t"}`), DecodeOptions{})
 	if err != nil || len(c.Paths) != 1 || c.Paths[0].Path != "/w/x" {
 		t.Errorf("patchText: %+v %v", c.Paths, err)
+	}
+}
+
+// Lines inside a hunk are content even when they look like headers, and
+// an apply_patch body is never read as a unified diff.
+func TestUnifiedDiffHunkContent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		body string
+		want []string
+	}{
+		{"--- src/safe.txt\n+++ src/safe.txt\n@@ -1 +1 @@\n--- .env\n+++ .env", []string{"/w/src/safe.txt"}},
+		{"--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n ctx\n-old\n+new\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-a\n+b\n", []string{"/w/x", "/w/y"}},
+		{"*** Begin Patch\n*** Update File: t.ts\n@@\n+x\n--- a/.env\n+++ b/.env\n*** End Patch", []string{"/w/t.ts"}},
+	} {
+		got := patchPaths(tc.body, pather{cwd: "/w"})
+		var paths []string
+		for _, p := range got {
+			paths = append(paths, p.Path)
+		}
+		if strings.Join(paths, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%q: got %v, want %v", tc.body, paths, tc.want)
+		}
 	}
 }
