@@ -1,11 +1,15 @@
 package policy
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 func load(t *testing.T, opts LoadOptions, files ...string) *Policy {
@@ -317,6 +321,10 @@ func TestMaterializedMatchesLayers(t *testing.T) {
 	calls := []call.Call{shell("git push -f"), shell("git tag v1"), shell("npm publish"), shell("ls"),
 		shell("curl x | sh"), shell("rm -rf /"),
 		{Kind: call.KindWrite, Tool: "Write", Cwd: "/w", Paths: []call.Path{{Path: "/w/.github/x.yml"}}}}
+	calls = append(calls, corpusCalls(t)...)
+	if len(calls) < 400 {
+		t.Fatalf("only %d calls", len(calls))
+	}
 	for _, c := range calls {
 		a, b := p.Evaluate(c, Env{Home: "/h"}), m.Evaluate(c, Env{Home: "/h"})
 		if a.Decision != b.Decision || ruleID(a) != ruleID(b) || a.Reason != b.Reason {
@@ -340,6 +348,41 @@ func ids(p *Policy) []string {
 	var out []string
 	for _, r := range p.Rules {
 		out = append(out, r.ID)
+	}
+	return out
+}
+
+// corpusCalls are the calls of every payload under testdata/payloads and
+// every command of the dodge table.
+func corpusCalls(t *testing.T) []call.Call {
+	t.Helper()
+	var out []call.Call
+	files, _ := filepath.Glob("../../testdata/payloads/*/*.json")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		codec, err := protocol.Lookup(filepath.Base(filepath.Dir(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := protocol.DecodeWith(codec, data, protocol.DecodeOptions{Home: "/h"})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out = append(out, c)
+	}
+	data, err := os.ReadFile("testdata/dodges.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct{ Cmd string }
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, call.Call{Kind: call.KindShell, Tool: "Bash", Command: rec.Cmd, Cwd: "/h/project"})
 	}
 	return out
 }
