@@ -62,7 +62,7 @@ func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec
 	}
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
-	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || (codec != nil && !codec.SupportsAsk())) {
+	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {
 		headlessAsk(sys, f, o)
 	}
 	return o

@@ -77,3 +77,23 @@ func ErrorReply(c Codec, reason string) Reply {
 	r.Stderr = []byte(reasonOr(reason, call.Deny) + "\n")
 	return r
 }
+
+// AskReachesHuman reports whether an ask reply for this call would reach a
+// human who can answer it. It is false for agents without ask (Codex, the
+// universal reply), and for CodeBuddy running with its own prompts off
+// (permission_mode bypassPermissions or dontAsk): CodeBuddy 2.117 then runs
+// the tool although the hook said ask (seen by the end-to-end suite), and
+// in its default headless mode an ask hangs. The caller treats such an ask
+// as headless: a deny with a pending approval.
+func AskReachesHuman(c Codec, cl call.Call) bool {
+	if c == nil {
+		return true
+	}
+	if !c.SupportsAsk() {
+		return false
+	}
+	if c.Name() == NameCodeBuddy && (cl.PermissionMode == "bypassPermissions" || cl.PermissionMode == "dontAsk") {
+		return false
+	}
+	return true
+}
