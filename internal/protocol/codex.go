@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"strings"
+
 	"github.com/toolguard/toolguard/internal/call"
 )
 
@@ -34,5 +36,11 @@ func (codexCodec) Encode(v call.Verdict) Reply {
 	if d == call.Pass || d == call.Allow {
 		return noReply()
 	}
-	return jsonReply(claudeReply{HookSpecificOutput: preToolUse(call.Deny, reasonOr(v.Reason, d))})
+	// Codex appends ". Command: …" to the reason; a final period of ours
+	// would double it.
+	reason := strings.TrimRight(reasonOr(v.Reason, d), ". ")
+	if reason == "" {
+		reason = reasonOr("", d)
+	}
+	return jsonReply(claudeReply{HookSpecificOutput: preToolUse(call.Deny, reason)})
 }
