@@ -79,6 +79,7 @@ type frame struct {
 	src      string
 	depth    int      // nesting depth of this script
 	wrappers []string // wrappers and shells this script runs under
+	env      []string // environment assignments its commands inherit
 	pos      *Pos     // position reported for its commands; nil: their own
 }
 

@@ -291,7 +291,7 @@ func TestShells(t *testing.T) {
 		{"bash -c 'IFS=,; $*' _ 'rm,-rf,/'", []string{"bash -c \"IFS=,; $*\" _ rm,-rf,/", "rm -rf / <- bash -c paths=delete:/"}},
 		{"bash -c 'f() { rm \"$1\"; }' _ x", []string{"bash -c \"f() { rm \\\"$1\\\"; }\" _ x", "rm $1 <- bash -c paths=delete:$1*"}},
 		{"bash -c 'IFS=,; \"$*\"' _ rm -rf /", []string{"bash -c \"IFS=,; \\\"$*\\\"\" _ rm -rf /", "rm,-rf,/ <- bash -c"}},
-		{"gawk --file=\"$F\" x", []string{"gawk --file=$F x"}},
+		{"gawk --file=\"$F\" x", []string{"gawk --file=$F x paths=read:$F*,read:/w/x"}},
 		{"zsh -ocorrect -c '$1' _ 'git push'", []string{"zsh -ocorrect -c $1 _ \"git push\"", "git push <- zsh -c"}},
 		{"bash -lc 'git push'", []string{"bash -lc \"git push\"", "git push <- bash -c"}},
 		{"sh -ec 'git push'", []string{"sh -ec \"git push\"", "git push <- sh -c"}},
@@ -375,7 +375,7 @@ func TestInline(t *testing.T) {
 		{"deno eval 'x()'", []string{"deno eval x() inline=\"x()\""}},
 		{"php -r 'x();'", []string{"php -r x(); inline=\"x();\""}},
 		{"lua -e 'x()'", []string{"lua -e x() inline=\"x()\""}},
-		{"awk -F: '{print $1}' f", []string{"awk -F: \"{print $1}\" f inline=\"{print $1}\""}},
+		{"awk -F: '{print $1}' f", []string{"awk -F: \"{print $1}\" f inline=\"{print $1}\" paths=read:/w/f"}},
 		{"python -c 'import os; os.system(\"rm -rf /\")'", []string{
 			"python -c \"import os; os.system(\\\"rm -rf /\\\")\" inline=\"import os; os.system(\\\"rm -rf /\\\")\"",
 			"rm -rf / <- python -c paths=delete:/",
@@ -570,4 +570,74 @@ func TestDeepButFine(t *testing.T) {
 	if n := len(r.Commands); n != 50001 || r.Commands[n-1].Name != "git" {
 		t.Errorf("got %d commands", n)
 	}
+}
+
+func TestEnv(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		src  string
+		name string // the command to look at
+		want []string
+	}{
+		{"GIT_SSH_COMMAND='sh -c x' git fetch", "git", []string{"GIT_SSH_COMMAND=sh -c x"}},
+		{"A=1 B=\"$X\" git fetch", "git", []string{"A=1", "B=$X"}},
+		{"env BASH_ENV=/tmp/x bash -c true", "bash", []string{"BASH_ENV=/tmp/x"}},
+		{"env BASH_ENV=/tmp/x bash -c true", "true", []string{"BASH_ENV=/tmp/x"}},
+		{"env -i X=\"$Y\" git fetch", "git", []string{"X=$Y"}},
+		{"sudo GIT_CONFIG_COUNT=1 git status", "git", []string{"GIT_CONFIG_COUNT=1"}},
+		{"X=1 sudo env Y=2 git fetch", "git", []string{"X=1", "Y=2"}},
+		{"export GIT_SSH_COMMAND='sh -c x'; git fetch", "git", []string{"GIT_SSH_COMMAND=sh -c x"}},
+		{"export A=1; A=2; git fetch", "git", []string{"A=2"}},
+		{"X=1; export X; git fetch", "git", []string{"X=1"}},
+		{"declare -x X=1; git fetch", "git", []string{"X=1"}},
+		{"if true; then export X=1; fi; git fetch", "git", []string{"X=1"}},
+		{"export X=$(cat f); bash -c 'git fetch'", "git", []string{"X=$X"}},
+		{"(export X=1); git fetch", "git", nil},
+		{"X=1; git fetch", "git", nil},
+		{"X=1 git fetch; git pull", "git", []string{"X=1"}},
+		{"export X=1; ssh host git fetch", "git", nil},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			r, err := Analyze(tc.src, testOpts)
+			if err != nil {
+				t.Fatalf("Analyze: %v", err)
+			}
+			for _, c := range r.Commands {
+				if c.Name == tc.name {
+					if !slices.Equal(c.Env, tc.want) {
+						t.Errorf("%s: Env = %q, want %q", c.Line(), c.Env, tc.want)
+					}
+					return
+				}
+			}
+			t.Fatalf("no command %q in %s", tc.name, strings.Join(summaries(r), "; "))
+		})
+	}
+}
+
+func TestParserFixes(t *testing.T) {
+	t.Parallel()
+	runCases(t, []analyzeCase{
+		// -n reads commands without running them.
+		{"bash -n <<< 'rm -rf /'", []string{"bash -n"}},
+		{"printf 'rm -rf /' | bash -n", []string{"printf \"rm -rf /\"", "bash -n src=printf:other:pipe"}},
+		{"base64 -d | bash -nc 'rm -rf /'", []string{"base64 -d", "bash -nc \"rm -rf /\" src=base64:decoder:pipe"}},
+		{"bash -n script.sh", []string{"bash -n script.sh paths=read:/w/script.sh"}},
+		{"bash -n -i -c 'git push'", []string{"bash -n -i -c \"git push\"", "git push <- bash -c"}},
+		{"bash -n +n -c 'git push'", []string{"bash -n +n -c \"git push\"", "git push <- bash -c"}},
+		// xargs feeding a shell or an interpreter runs unknown code.
+		{"echo 'rm -rf /' | xargs bash -c", []string{"echo \"rm -rf /\"", "xargs bash -c src=echo:other:pipe", "bash -c \"{xargs input}\" <- xargs src=echo:other:pipe", "$(DYN {xargs input}) <- xargs/bash -c src=echo:other:pipe"}},
+		{"xargs -I{} bash -c {}", []string{"xargs -I{} bash -c {}", "bash -c {} <- xargs", "$(DYN {}) <- xargs/bash -c"}},
+		{"xargs -R 2 -S 4096 -I{} rm {}", []string{"xargs -R 2 -S 4096 -I{} rm {}", "rm {} <- xargs paths=delete:{}*"}},
+		{"xargs -J % cp % /dst", []string{"xargs -J % cp % /dst", "cp % /dst <- xargs paths=write:/dst,read:%*"}},
+		// method calls of other objects are not child_process.
+		{"node -e 'const d = require(\"node:sqlite\"); d.exec(\"CREATE x\")'", []string{"node -e \"const d = require(\\\"node:sqlite\\\"); d.exec(\\\"CREATE x\\\")\" inline=\"const d = require(\\\"node:sqlite\\\"); d.exec(\\\"CREATE x\\\")\""}},
+		{"node -e 'require(\"child_\"+\"process\").exec(\"git push\")'", []string{"node -e \"require(\\\"child_\\\"+\\\"process\\\").exec(\\\"git push\\\")\" inline=\"require(\\\"child_\\\"+\\\"process\\\").exec(\\\"git push\\\")\"", "git push <- node -e"}},
+		// less -p PATTERN, awk operands.
+		{"less -p token ~/.ssh/id_rsa", []string{"less -p token /home/u/.ssh/id_rsa paths=read:/home/u/.ssh/id_rsa"}},
+		{"less -p ~/.ssh/id_rsa", []string{"less -p /home/u/.ssh/id_rsa"}},
+		{"awk '1' ~/.ssh/id_rsa", []string{"awk 1 /home/u/.ssh/id_rsa inline=\"1\" paths=read:/home/u/.ssh/id_rsa"}},
+		{"gawk -i inplace '{print}' f v=1", []string{"gawk -i inplace {print} f v=1 inline=\"{print}\" paths=write:/w/f"}},
+	})
 }

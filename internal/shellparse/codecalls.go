@@ -48,6 +48,11 @@ func set(names ...string) map[string]bool {
 func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 	s := code.s
 	calls, evals := shellCalls[lang], evalCalls[lang]
+	if (lang == "node" || lang == "deno") && !nodeProcesses(s) {
+		// Without child_process (or a module named at run time), exec and
+		// spawn are some other object's methods: database.exec("CREATE …").
+		calls = nil
+	}
 	backticks := lang == "perl" || lang == "ruby" || lang == "php" || lang == "julia"
 	shellString := func(str string) {
 		a.script(litField(str, code.pos), x, false)
@@ -305,3 +310,35 @@ func isIdentStart(c byte) bool {
 }
 
 func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }
+
+// nodeProcesses reports whether JavaScript code can reach a process API:
+// it names child_process or a process library, or loads a module whose
+// name is not a plain string literal (require("child_" + "process")).
+func nodeProcesses(s string) bool {
+	for _, m := range []string{"child_process", "childProcess", "cp.", "execa", "shelljs", "zx", "cross-spawn", "Deno.", "process.binding", "globalThis", "Function"} {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	for _, kw := range []string{"require", "import"} {
+		for i := 0; ; {
+			j := strings.Index(s[i:], kw)
+			if j < 0 {
+				break
+			}
+			i += j + len(kw)
+			k := skipSpace(s, i)
+			if k < len(s) && s[k] == '(' {
+				k = skipSpace(s, k+1)
+				str, end, ok := readString(s, k, "node")
+				if !ok || strings.Contains(s[k:end], `\`) || strings.Contains(str, "process") || strings.Contains(str, "exec") {
+					return true
+				}
+				if e := skipSpace(s, end); e >= len(s) || s[e] != ')' {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -103,7 +103,7 @@ func inlineCode(lang string, args []field) (code field, flag string, found, stdi
 			return f, "-e", true, false
 		}
 	case "awk":
-		spec := optSpec{short: "Fvf", long: []string{"--field-separator", "--assign", "--file", "--include", "--load"}}
+		spec := optSpec{short: "Fvfi", long: []string{"--field-separator", "--assign", "--file", "--include", "--load"}}
 		opts, ops := spec.parse(args)
 		if has(opts, "-f", "--file") || len(ops) == 0 {
 			return field{}, "", false, false

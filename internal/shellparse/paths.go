@@ -140,7 +140,11 @@ func init() {
 		"find":    findPaths,
 		"cat":     read,
 		"tac":     read,
-		"less":    read,
+		"less":    lessPaths,
+		"awk":     awkPaths,
+		"gawk":    awkPaths,
+		"mawk":    awkPaths,
+		"nawk":    awkPaths,
 		"more":    read,
 		"nl":      operands(optSpec{short: "bdfhilnsvw"}, call.OpRead),
 		"wc":      read,
@@ -573,5 +577,48 @@ func wgetPaths(args []field, add pathAdder) {
 		case "--post-file", "--body-file", "-i", "--input-file", "--load-cookies":
 			add(*o.val, call.OpRead)
 		}
+	}
+}
+
+// lessPaths: less's operands are read; -p PATTERN and the other valued
+// options are not paths, -o/-O LOGFILE is written.
+func lessPaths(args []field, add pathAdder) {
+	opts, ops := optSpec{short: "bhjkopOPTtxyz#", long: []string{"--pattern", "--tag", "--log-file",
+		"--LOG-FILE", "--prompt", "--tag-file", "--tabs", "--max-back-scroll", "--window", "--buffers",
+		"--max-forw-scroll", "--jump-target", "--lesskey-file", "--shift"}}.parse(args)
+	for _, f := range values(opts, "-o", "-O", "--log-file", "--LOG-FILE") {
+		add(f, call.OpWrite)
+	}
+	for _, f := range values(opts, "-k", "--lesskey-file", "-T", "--tag-file") {
+		add(f, call.OpRead)
+	}
+	for _, f := range ops {
+		add(f, call.OpRead)
+	}
+}
+
+// awkPaths: the program is the first operand unless -f gave one (-f files
+// are read); var=value operands are assignments; the other operands are
+// read, or written under gawk -i inplace.
+func awkPaths(args []field, add pathAdder) {
+	opts, ops := optSpec{short: "Fvfi", long: []string{"--field-separator", "--assign", "--file", "--include", "--load"}}.parse(args)
+	files := values(opts, "-f", "--file")
+	for _, f := range files {
+		add(f, call.OpRead)
+	}
+	if len(files) == 0 && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	op := call.OpRead
+	for _, f := range values(opts, "-i", "--include") {
+		if !f.lit || strings.TrimSuffix(f.s, ".awk") == "inplace" {
+			op = call.OpWrite
+		}
+	}
+	for _, f := range ops {
+		if f.lit && isAssignment(f.s) {
+			continue
+		}
+		add(f, op)
 	}
 }

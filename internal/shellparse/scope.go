@@ -1,5 +1,7 @@
 package shellparse
 
+import "slices"
+
 // varState is what the analysis knows about one shell variable.
 type varState struct {
 	unset bool     // tombstone: unset in this layer
@@ -14,8 +16,9 @@ type varState struct {
 // chain so that a subshell or a conditional branch only records what it
 // changes.
 type scope struct {
-	parent *scope
-	vars   map[string]varState
+	parent  *scope
+	vars    map[string]varState
+	exports []string // names exported in this layer (export X, declare -x X)
 
 	cwd        string // "" is Options.Cwd itself when that is empty too
 	cwdUnknown bool   // a cd whose target the analysis cannot know
@@ -85,7 +88,54 @@ func (s *scope) mergeCond(c *scope) {
 			s.setUnknown(name, appendSources(old.srcs, v.srcs...))
 		}
 	}
+	s.exports = append(s.exports, c.exports...)
 	if c.cwdUnknown || c.cwd != s.cwd {
 		s.cwdUnknown = true
 	}
+}
+
+// maxEnv bounds the exported variables reported per command.
+const maxEnv = 32
+
+func (s *scope) export(name string) {
+	s.exports = append(s.exports, name)
+}
+
+// environ returns the environment assignments a command sees: base (its
+// prefix assignments and those of its wrappers) after the variables the
+// script exported, most recent last. A command on another host or in a
+// container does not see the local exports.
+func (s *scope) environ(base []string) []string {
+	var names []string
+	n := 0
+layers:
+	for p := s; p != nil; p = p.parent {
+		for i := len(p.exports) - 1; i >= 0; i-- {
+			if n++; n > maxEnv {
+				break layers
+			}
+			if !slices.Contains(names, p.exports[i]) {
+				names = append(names, p.exports[i])
+			}
+		}
+		if p.remote && (p.parent == nil || !p.parent.remote) {
+			break
+		}
+	}
+	if len(names) == 0 {
+		return base
+	}
+	out := make([]string, 0, len(names)+len(base))
+	for i := len(names) - 1; i >= 0; i-- {
+		v, ok := s.lookup(names[i])
+		switch {
+		case !ok:
+			continue
+		case v.known:
+			out = append(out, names[i]+"="+v.val)
+		default:
+			out = append(out, names[i]+"=$"+names[i])
+		}
+	}
+	return append(out, base...)
 }

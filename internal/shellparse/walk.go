@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -172,7 +173,23 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope, fr *frame, in *input) int
 		// Every word expanded to nothing: `$EMPTY`.
 		return -1
 	}
-	return a.run(argv, runCtx{sc: sc, fr: fr, in: in, wrappers: fr.wrappers, srcs: srcs, depth: fr.depth, direct: true})
+	env := fr.env
+	if len(c.Assigns) > 0 {
+		env = slices.Clone(env)
+		for _, as := range c.Assigns {
+			if as.Name == nil || as.Naked {
+				continue
+			}
+			v := ""
+			if as.Value != nil {
+				v = a.foldString(as.Value, sc, fr.src).s
+			} else if as.Array != nil {
+				v = nodeText(fr.src, as.Array)
+			}
+			env = append(env, as.Name.Value+"="+v)
+		}
+	}
+	return a.run(argv, runCtx{sc: sc, fr: fr, in: in, wrappers: fr.wrappers, env: env, srcs: srcs, depth: fr.depth, direct: true})
 }
 
 // assign analyzes NAME=VALUE; persist is false for the assignments that
@@ -229,6 +246,7 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 	variant := d.Variant.Value
 	start := len(a.cmds)
 	transform := false // -l, -u, -i, -n, -a, -A change what is stored
+	export := variant == "export"
 	var args []string
 	type declared struct {
 		name string
@@ -241,6 +259,9 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 			f := a.foldString(as.Value, sc, fr.src)
 			if f.lit && strings.HasPrefix(f.s, "-") && strings.ContainsAny(f.s, "luinaA") {
 				transform = true
+			}
+			if f.lit && strings.HasPrefix(f.s, "-") && strings.Contains(f.s, "x") {
+				export = true
 			}
 			args = append(args, f.s)
 			continue
@@ -272,6 +293,13 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 	}
 	for _, d := range assigned {
 		sc.set(d.name, d.v)
+	}
+	if export {
+		for _, as := range d.Args {
+			if as.Name != nil {
+				sc.export(as.Name.Value)
+			}
+		}
 	}
 	srcs := a.sourcesFrom(start, "cmdsubst")
 	a.emit(Command{Name: variant, Args: args, Wrappers: fr.wrappers, Sources: srcs, Pos: a.pos(d.Pos(), fr)})
@@ -563,6 +591,7 @@ type runCtx struct {
 	fr       *frame
 	in       *input
 	wrappers []string
+	env      []string // NAME=value assignments made for this command and its wrappers
 	srcs     []Source // sources inherited from wrappers
 	depth    int      // wrappers and scripts around this command
 	direct   bool     // run by the shell itself (or via command/builtin)
@@ -577,7 +606,7 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 		return -1
 	}
 	head := argv[0]
-	cmd := Command{Wrappers: x.wrappers, Pos: a.pos(head.pos, x.fr), Args: texts(argv[1:])}
+	cmd := Command{Wrappers: x.wrappers, Pos: a.pos(head.pos, x.fr), Args: texts(argv[1:]), Env: x.sc.environ(x.env)}
 	cmd.Sources = append([]Source(nil), x.srcs...)
 	for _, f := range argv {
 		cmd.Sources = appendSources(cmd.Sources, f.srcs...)
@@ -709,8 +738,13 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		return
 	}
 	inners := unwrap(name, args)
-	if name == "xargs" && len(inners) == 1 && x.in != nil && !x.in.opaque && x.in.f.lit {
-		inners = xargsInput(args, inners[0], x.in.f)
+	if name == "xargs" && len(inners) == 1 {
+		known := x.in != nil && !x.in.opaque && x.in.f.lit
+		if known && !(xargsRepl(args) == "" && isShell(progName(inners[0].argv[0].s))) {
+			inners = xargsInput(args, inners[0], x.in.f)
+		} else {
+			inners[0] = xargsUnknown(args, inners[0])
+		}
 	}
 	for _, in := range inners {
 		if a.err != nil {
@@ -718,7 +752,11 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		}
 		wx := x.with(in.label)
 		wx.direct = x.direct && in.direct
+		if len(in.env) > 0 {
+			wx.env = append(slices.Clone(x.env), in.env...)
+		}
 		if in.remote {
+			wx.env = nil
 			wx.sc = x.sc.child()
 			wx.sc.remote = true
 			wx.sc.cwd = ""
@@ -762,6 +800,7 @@ func isShell(name string) bool { return shells[name] }
 // standard input, or the script file it runs (which stays unseen).
 func (a *analyzer) shell(idx int, name string, args []field, x runCtx) {
 	cflag, sflag := false, false
+	noexec, interactive := false, false // -n reads commands without running them (not when interactive)
 	i := 0
 opts:
 	for ; i < len(args); i++ {
@@ -786,6 +825,10 @@ opts:
 					cflag = cflag || s[0] == '-'
 				case 's':
 					sflag = true
+				case 'n':
+					noexec = s[0] == '-'
+				case 'i':
+					interactive = interactive || s[0] == '-'
 				case 'o', 'O':
 					if j+1 < len(s) {
 						break cluster // -oOPTION
@@ -800,6 +843,12 @@ opts:
 	}
 	rest := args[min(i, len(args)):]
 	switch {
+	case noexec && !interactive:
+		if len(rest) > 0 && !cflag && !sflag {
+			if p, ok := resolve(rest[0], call.OpRead, x.sc); ok { // checked, not run
+				a.cmds[idx].Paths = append(a.cmds[idx].Paths, p)
+			}
+		}
 	case cflag:
 		if len(rest) > 0 {
 			wx := x.with(name + " -c")
@@ -865,7 +914,7 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	}
 	dynamic := func() {
 		srcs := appendSources(append([]Source(nil), x.srcs...), f.srcs...)
-		a.emit(Command{Dynamic: true, DynamicText: f.s, Wrappers: x.wrappers, Sources: srcs, Pos: x.pos})
+		a.emit(Command{Dynamic: true, DynamicText: f.s, Wrappers: x.wrappers, Env: x.sc.environ(x.env), Sources: srcs, Pos: x.pos})
 	}
 	if !f.lit {
 		dynamic()
@@ -899,7 +948,7 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 		}
 	}
 	pos := x.pos
-	fr := &frame{src: f.s, depth: x.depth, wrappers: x.wrappers, pos: &pos}
+	fr := &frame{src: f.s, depth: x.depth, wrappers: x.wrappers, env: x.env, pos: &pos}
 	start := len(a.cmds)
 	a.stmts(file.Stmts, sc, fr, nil)
 	if !f.lit {

@@ -11,10 +11,11 @@ import (
 type inner struct {
 	label  string // the wrapper as recorded in Command.Wrappers
 	argv   []field
-	script *field // a shell string to parse instead of argv
-	remote bool   // runs on another host or in a container
-	cwd    *field // working directory of the inner command (env -C)
-	direct bool   // the inner command is a shell builtin call (command, builtin)
+	script *field   // a shell string to parse instead of argv
+	remote bool     // runs on another host or in a container
+	cwd    *field   // working directory of the inner command (env -C)
+	direct bool     // the inner command is a shell builtin call (command, builtin)
+	env    []string // NAME=value assignments the wrapper adds (env X=1, sudo X=1)
 }
 
 // wrapSpec describes a wrapper of the form: options, a fixed number of
@@ -107,7 +108,13 @@ var subWrappers = map[string]map[string]wrapSpec{
 func unwrap(name string, args []field) []inner {
 	if spec, ok := wrappers[name]; ok {
 		if argv := spec.command(args); len(argv) > 0 {
-			return []inner{{label: name, argv: argv, remote: spec.remote}}
+			var env []string
+			if spec.assigns {
+				for i := len(args) - len(argv) - 1; i >= 0 && args[i].lit && isAssignment(args[i].s); i-- {
+					env = append([]string{args[i].s}, env...)
+				}
+			}
+			return []inner{{label: name, argv: argv, remote: spec.remote, env: env}}
 		}
 		return nil
 	}
@@ -223,6 +230,7 @@ func afterDashDash(args []field) []field {
 func unwrapEnv(args []field) []inner {
 	args = slices.Clone(args)
 	var cwd *field
+	var env []string
 	for guard := 0; guard < 64; guard++ {
 		split := -1 // index of the -S value
 		i := 0
@@ -231,6 +239,8 @@ func unwrapEnv(args []field) []inner {
 			f := args[i]
 			s := f.s
 			switch {
+			case !f.lit && isAssignment(s):
+				env = append(env, s) // NAME=$value: still an assignment
 			case !f.lit || s == "":
 				break scan
 			case s == "--":
@@ -287,6 +297,7 @@ func unwrapEnv(args []field) []inner {
 					break
 				}
 			case isAssignment(s):
+				env = append(env, s)
 			default:
 				break scan
 			}
@@ -295,12 +306,12 @@ func unwrapEnv(args []field) []inner {
 			if i >= len(args) {
 				return nil
 			}
-			return []inner{{label: "env", argv: args[i:], cwd: cwd}}
+			return []inner{{label: "env", argv: args[i:], cwd: cwd, env: env}}
 		}
 		// env -S: the string is split into words that env reads again.
 		v := args[split]
 		if !v.lit {
-			return []inner{{label: "env", argv: append([]field{v}, args[min(i, len(args)):]...), cwd: cwd}}
+			return []inner{{label: "env", argv: append([]field{v}, args[min(i, len(args)):]...), cwd: cwd, env: env}}
 		}
 		var next []field
 		for _, w := range splitWords(v.s) {
@@ -329,7 +340,7 @@ func unwrapCommand(args []field) []inner {
 	return []inner{{label: "command", argv: args[i:], direct: true}}
 }
 
-var xargsOpts = optSpec{short: "IaEdLnPs", optional: "eil", long: []string{"--arg-file", "--delimiter",
+var xargsOpts = optSpec{short: "IJRSaEdLnPs", optional: "eil", long: []string{"--arg-file", "--delimiter",
 	"--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}
 
 // unwrapXargs handles xargs [options] [CMD [ARGS]]; without a command xargs
@@ -342,17 +353,46 @@ func unwrapXargs(args []field) []inner {
 	return []inner{{label: "xargs", argv: argv}}
 }
 
+// xargsRepl is the replacement string of xargs -I/-i/-J, or "".
+func xargsRepl(args []field) string {
+	opts, _ := xargsOpts.parse(args[:xargsOpts.first(args)])
+	if r := values(opts, "-I", "--replace", "-i", "-J"); len(r) > 0 {
+		return r[len(r)-1].s
+	} else if has(opts, "-i", "--replace") {
+		return "{}"
+	}
+	return ""
+}
+
+// xargsUnknown marks what xargs fills in from an input the analysis does
+// not know: the words holding the -I string, or, for a shell or an
+// interpreter (whose script or code the input then is), the words it
+// appends. `xargs bash -c` and `xargs -I{} sh -c {}` run unknown scripts.
+func xargsUnknown(args []field, in inner) inner {
+	repl := xargsRepl(args)
+	argv := slices.Clone(in.argv)
+	if repl != "" {
+		for i, f := range argv {
+			if f.lit && strings.Contains(f.s, repl) {
+				argv[i].lit = false
+				argv[i].text = strings.TrimSpace(strings.ReplaceAll(f.s, repl, "")) != ""
+			}
+		}
+		in.argv = argv
+		return in
+	}
+	if name := progName(argv[0].s); argv[0].lit && (isShell(name) || interpreter(name) != "") {
+		in.argv = append(argv, field{s: "{xargs input}", pos: fieldPos(argv)})
+	}
+	return in
+}
+
 // xargsInput builds the commands xargs runs when its input is known: the
 // input words appended, or each line put in place of the -I string (at
 // most 16 lines).
 func xargsInput(args []field, in inner, stdin field) []inner {
 	opts, _ := xargsOpts.parse(args[:xargsOpts.first(args)])
-	repl := ""
-	if r := values(opts, "-I", "--replace", "-i"); len(r) > 0 {
-		repl = r[len(r)-1].s
-	} else if has(opts, "-i", "--replace") {
-		repl = "{}"
-	}
+	repl := xargsRepl(args)
 	var words []string
 	switch {
 	case has(opts, "-0", "--null"):
