@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolguard/toolguard/internal/filelock"
 )
 
 // Status is where a request stands.
@@ -500,7 +502,7 @@ func (s *Store) write(r Request) (err error) {
 	if err := os.Rename(tmp, s.path(r.ID)); err != nil {
 		return err
 	}
-	syncDir(dir)
+	filelock.SyncDir(dir)
 	return nil
 }
 
@@ -511,11 +513,11 @@ func (s *Store) locked(fn func() error) error {
 		return fmt.Errorf("approval store: %v", err)
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
+	if err := filelock.Lock(f); err != nil {
 		return fmt.Errorf("approval store: lock: %v", err)
 	}
 	ferr := fn()
-	if err := unlockFile(f); err != nil && ferr == nil {
+	if err := filelock.Unlock(f); err != nil && ferr == nil {
 		ferr = fmt.Errorf("approval store: unlock: %v", err)
 	}
 	return ferr

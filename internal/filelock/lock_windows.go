@@ -1,6 +1,6 @@
 //go:build windows
 
-package approval
+package filelock
 
 import (
 	"os"
@@ -16,9 +16,9 @@ var (
 
 const lockfileExclusiveLock = 0x2
 
-// lockFile takes an exclusive LockFileEx lock on the first byte of f,
+// Lock takes an exclusive LockFileEx lock on the first byte of f,
 // waiting for it.
-func lockFile(f *os.File) error {
+func Lock(f *os.File) error {
 	var ol syscall.Overlapped
 	r1, _, e1 := procLockFileEx.Call(f.Fd(), lockfileExclusiveLock, 0, 1, 0, uintptr(unsafe.Pointer(&ol)))
 	if r1 == 0 {
@@ -27,7 +27,8 @@ func lockFile(f *os.File) error {
 	return nil
 }
 
-func unlockFile(f *os.File) error {
+// Unlock releases the lock on f.
+func Unlock(f *os.File) error {
 	var ol syscall.Overlapped
 	r1, _, e1 := procUnlockFileEx.Call(f.Fd(), 0, 1, 0, uintptr(unsafe.Pointer(&ol)))
 	if r1 == 0 {
@@ -36,5 +37,5 @@ func unlockFile(f *os.File) error {
 	return nil
 }
 
-// syncDir does nothing: Windows cannot sync a directory handle.
-func syncDir(string) {}
+// SyncDir does nothing: Windows cannot sync a directory handle.
+func SyncDir(string) {}
