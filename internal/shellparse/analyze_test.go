@@ -247,8 +247,8 @@ func TestWrappers(t *testing.T) {
 		{"xargs", []string{"xargs", "echo <- xargs"}},
 		{"echo / | xargs rm -rf", []string{"echo /", "xargs rm -rf src=echo:other:pipe", "rm -rf / <- xargs src=echo:other:pipe paths=delete:/"}},
 		{"printf 'a\nb\n' | xargs -I% git push % -f", []string{"printf \"a\\nb\\n\"", "xargs -I% git push % -f src=printf:other:pipe", "git push a -f <- xargs src=printf:other:pipe", "git push b -f <- xargs src=printf:other:pipe"}},
-		{"parallel -j 4 git push ::: a b", []string{"parallel -j 4 git push ::: a b", "git push a b <- parallel"}},
-		{"parallel 'rm -rf {}' ::: /", []string{"parallel \"rm -rf {}\" ::: /", "rm -rf {} <- parallel paths=delete:{}*"}},
+		{"parallel -j 4 git push ::: a b", []string{"parallel -j 4 git push ::: a b", "git push a <- parallel", "git push b <- parallel"}},
+		{"parallel 'rm -rf {}' ::: /", []string{"parallel \"rm -rf {}\" ::: /", "rm -rf / <- parallel paths=delete:/"}},
 		{"find . -name x -exec rm {} \\; -execdir git push {} +", []string{
 			"find . -name x -exec rm {} ; -execdir git push {} + paths=read:/w",
 			"rm {} <- find -exec paths=delete:{}*",

@@ -265,6 +265,11 @@ loop:
 func (a *analyzer) interp(idx int, lang, name string, args []field, x runCtx) {
 	code, flag, found, stdin := inlineCode(lang, args)
 	label := name
+	if f, ok := inputCode(args, code, found); ok {
+		// xargs fills in an option, the script or the module: the code
+		// that runs is unknown (`xargs python`, `xargs -I{} perl -M{} -e …`).
+		code, found, flag = f, true, ""
+	}
 	if !found {
 		if !stdin || x.in == nil || x.in.opaque {
 			return
@@ -292,4 +297,22 @@ func (a *analyzer) interp(idx int, lang, name string, args []field, x runCtx) {
 		return
 	}
 	a.codeCalls(lang, code, wx, 0)
+}
+
+// inputCode reports an argument that xargs fills in from unknown input
+// before the program is fixed: before the inline code when there is one,
+// else before the first operand (the script file or module name).
+func inputCode(args []field, code field, found bool) (field, bool) {
+	for _, f := range args {
+		if found && f.pos == code.pos && f.s == code.s {
+			return field{}, false
+		}
+		if f.input {
+			return f, true
+		}
+		if !found && f.lit && !strings.HasPrefix(f.s, "-") {
+			return field{}, false
+		}
+	}
+	return field{}, false
 }

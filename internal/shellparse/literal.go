@@ -16,6 +16,7 @@ type field struct {
 	glob  bool       // holds an unquoted glob or unexpanded brace: the real value may differ
 	subst bool       // holds a command or process substitution
 	text  bool       // holds known text besides blanks (not only expansions)
+	input bool       // filled in by xargs/parallel from an input the analysis does not know
 	srcs  []Source   // sources carried by variables expanded into it
 	pos   syntax.Pos // where the word starts
 }

@@ -849,6 +849,10 @@ opts:
 				a.cmds[idx].Paths = append(a.cmds[idx].Paths, p)
 			}
 		}
+	case !cflag && len(rest) > 0 && rest[0].input:
+		// xargs puts its unknown input where the shell takes an option or
+		// its script: `xargs bash`, `xargs -I{} sh -{} …`.
+		a.script(rest[0], x.with(name), false)
 	case cflag:
 		if len(rest) > 0 {
 			wx := x.with(name + " -c")

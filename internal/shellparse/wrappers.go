@@ -369,20 +369,37 @@ func xargsRepl(args []field) string {
 // interpreter (whose script or code the input then is), the words it
 // appends. `xargs bash -c` and `xargs -I{} sh -c {}` run unknown scripts.
 func xargsUnknown(args []field, in inner) inner {
-	repl := xargsRepl(args)
+	contains := func(s string) bool { return false }
+	if args == nil { // parallel
+		if slices.ContainsFunc(in.argv, func(f field) bool { return parallelRepl(f.s) }) {
+			contains = parallelRepl
+		}
+	} else if repl := xargsRepl(args); repl != "" {
+		contains = func(s string) bool { return strings.Contains(s, repl) }
+	}
 	argv := slices.Clone(in.argv)
-	if repl != "" {
+	if args == nil || xargsRepl(args) != "" {
+		replaced := false
 		for i, f := range argv {
-			if f.lit && strings.Contains(f.s, repl) {
+			if f.lit && contains(f.s) {
+				replaced = true
+				if args == nil && !strings.HasPrefix(f.s, "-") && strings.TrimSpace(fillParallel(f.s, "")) != "" {
+					// parallel quotes what it fills in: in `sh -c 'echo {}'`
+					// the input is one word of a known script.
+					continue
+				}
 				argv[i].lit = false
-				argv[i].text = strings.TrimSpace(strings.ReplaceAll(f.s, repl, "")) != ""
+				argv[i].input = true
+				argv[i].text = strings.TrimSpace(fillParallel(strings.ReplaceAll(f.s, xargsRepl(args), ""), "")) != ""
 			}
 		}
-		in.argv = argv
-		return in
+		if replaced || args != nil {
+			in.argv = argv
+			return in
+		}
 	}
 	if name := progName(argv[0].s); argv[0].lit && (isShell(name) || interpreter(name) != "") {
-		in.argv = append(argv, field{s: "{xargs input}", pos: fieldPos(argv)})
+		in.argv = append(argv, field{s: "{xargs input}", input: true, pos: fieldPos(argv)})
 	}
 	return in
 }
@@ -430,38 +447,102 @@ var parallelOpts = optSpec{short: "jSaIdnNPCELs", long: []string{"--jobs", "--ss
 	"--delimiter", "--max-args", "--colsep", "--joblog", "--results", "--env", "--tmpdir", "--workdir",
 	"--timeout", "--retries", "--halt", "--basefile", "--transfer-file", "--return", "--sshloginfile", "--memfree", "--load", "--delay"}}
 
-// unwrapParallel handles GNU parallel [options] CMD ::: ARGS; the command
-// words are joined and run by a shell, with the arguments appended when the
-// command has no replacement string.
+// unwrapParallel handles GNU parallel [options] CMD ::: ARGS. The command
+// words are joined and run by a shell; each argument (of the first :::
+// group, up to 16) fills the replacement strings ({}, {1}, {.} …) or is
+// appended when there is none. Without a command the arguments are the
+// commands. Without ::: the arguments come from standard input: unknown
+// (see xargsUnknown), or, without a command, unknown commands.
 func unwrapParallel(args []field) []inner {
 	i := parallelOpts.first(args)
+	opts, _ := parallelOpts.parse(args[:i])
+	if has(opts, "--dry-run", "--dryrun", "--version", "--help", "-h", "--number-of-cpus", "--number-of-cores") {
+		return nil
+	}
 	j := i
 	for j < len(args) && !(args[j].lit && strings.HasPrefix(args[j].s, ":::")) {
 		j++
 	}
 	cmd := args[i:j]
-	if len(cmd) == 0 {
-		return nil
+	var vals []field
+	if j < len(args) {
+		for _, f := range args[j+1:] {
+			if f.lit && strings.HasPrefix(f.s, ":::") {
+				break
+			}
+			vals = append(vals, f)
+		}
 	}
-	words := slices.Clone(cmd)
-	if !slices.ContainsFunc(cmd, func(f field) bool { return strings.Contains(f.s, "{") }) {
-		for _, f := range args[min(j, len(args)):] {
-			if !(f.lit && strings.HasPrefix(f.s, "::::")) && !(f.lit && strings.HasPrefix(f.s, ":::")) {
-				q := f
-				if f.lit {
-					q.s = shellQuote(f.s)
-				}
-				words = append(words, q)
+	if j >= len(args) || (j+1 < len(args) && args[j].s != ":::") {
+		// Arguments from standard input or a file (:::: FILE, ::::+).
+		if len(cmd) == 0 {
+			f := field{s: "{parallel input}", input: true, pos: fieldPos(args)}
+			return []inner{{label: "parallel", script: &f}}
+		}
+		if len(cmd) == 1 {
+			s := cmd[0]
+			return []inner{{label: "parallel", script: &s}}
+		}
+		in := xargsUnknown(nil, inner{label: "parallel", argv: slices.Clone(cmd)})
+		return []inner{in}
+	}
+	if len(cmd) == 0 {
+		var out []inner
+		for k := range vals[:min(len(vals), 16)] {
+			out = append(out, inner{label: "parallel", script: &vals[k]})
+		}
+		return out
+	}
+	repl := slices.ContainsFunc(cmd, func(f field) bool { return parallelRepl(f.s) })
+	if len(vals) == 0 {
+		vals = []field{{lit: true}}
+	}
+	var out []inner
+	for _, v := range vals[:min(len(vals), 16)] {
+		words := slices.Clone(cmd)
+		for k := range words {
+			if repl && parallelRepl(words[k].s) {
+				w := words[k]
+				w.s = fillParallel(w.s, v.s)
+				w.lit = w.lit && v.lit
+				words[k] = w
+			}
+			if len(cmd) > 1 && words[k].lit {
+				words[k].s = shellQuote(words[k].s)
 			}
 		}
+		if !repl && (v.s != "" || !v.lit) {
+			q := v
+			if v.lit {
+				q.s = shellQuote(v.s)
+			}
+			words = append(words, q)
+		}
+		s := joinFields(words)
+		out = append(out, inner{label: "parallel", script: &s})
 	}
-	for k := range words[:len(cmd)] {
-		if len(cmd) > 1 && words[k].lit {
-			words[k].s = shellQuote(words[k].s)
+	return out
+}
+
+// parallelRepls are GNU parallel's replacement strings.
+var parallelRepls = []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{1}", "{1.}", "{1/}", "{1//}", "{1/.}"}
+
+func parallelRepl(s string) bool {
+	for _, r := range parallelRepls {
+		if strings.Contains(s, r) {
+			return true
 		}
 	}
-	s := joinFields(words)
-	return []inner{{label: "parallel", script: &s}}
+	return false
+}
+
+// fillParallel puts the argument v in place of the replacement strings of
+// s (the derived forms {.} {/} … get v too: a superset of what runs).
+func fillParallel(s, v string) string {
+	for _, r := range parallelRepls {
+		s = strings.ReplaceAll(s, r, v)
+	}
+	return s
 }
 
 // unwrapFind returns the commands of every -exec, -execdir, -ok and -okdir.
