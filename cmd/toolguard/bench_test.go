@@ -38,6 +38,13 @@ func BenchmarkHook(b *testing.B) {
 	}
 	for _, pol := range policies {
 		for _, pl := range payloads {
+			if pol.name == "10k" && pl.name == "shell-1MiB" {
+				// Minutes per run today (every path target of the
+				// command is tested against every path rule, resolving
+				// symlinks each time); tools/hookbench times it with a
+				// deadline. See docs/performance.md.
+				continue
+			}
 			b.Run(pol.name+"/"+pl.name, func(b *testing.B) {
 				args := append([]string{"hook", "--provider", "claude-code"}, pol.args...)
 				sys, out := benchSystem(dir)

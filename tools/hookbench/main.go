@@ -1,0 +1,432 @@
+// Command hookbench times the real toolguard binary end to end, the way an
+// agent runs it: one `toolguard hook` process per tool call, payload on
+// stdin, reply on stdout. In the same run it times a trivial static Go
+// binary that reads stdin and exits, so that the figures come as ratios to
+// what the OS needs to start a process, whatever the machine.
+//
+//	go run ./tools/hookbench            # 200 runs per case
+//	go run ./tools/hookbench -n 500 -md # more runs, markdown table
+//
+// It builds both binaries with the release flags (CGO_ENABLED=0, -trimpath,
+// -s -w) into a temporary directory, writes the payloads (shell `git
+// status`, shell `git push --force`, Write, MCP, a 1 MiB command) and a
+// 10,000-rule materialized policy (with `toolguard materialize`), then runs
+// every case N times, interleaved in a shuffled order each round, and
+// reports the median and p95 wall time, the ratios and the peak RSS of each
+// case (getrusage of every child). The machine is usually shared: read the
+// medians, and repeat a run before trusting a difference of a few percent.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/toolguard/toolguard/tools/hookbench/policygen"
+)
+
+// deadline bounds one run: a case that exceeds it is reported as "> deadline".
+var deadline time.Duration
+
+func main() {
+	n := flag.Int("n", 200, "timed runs per case")
+	warm := flag.Int("warmup", 10, "untimed runs per case first")
+	rules := flag.Int("rules", 10000, "rules in the generated materialized policy")
+	md := flag.Bool("md", false, "print the table as markdown")
+	keep := flag.Bool("keep", false, "keep the temporary directory and print its path")
+	strict := flag.Bool("strict", false, "exit 1 when a target is missed")
+	budget := flag.Duration("budget", 30*time.Second, "stop timing a case once its runs add up to this (at least 3 runs)")
+	flag.DurationVar(&deadline, "deadline", 60*time.Second, "kill a run that takes longer, and report the case as slower than this")
+	flag.Parse()
+
+	code, err := bench(*n, *warm, *rules, *budget, *md, *keep)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hookbench:", err)
+		os.Exit(2)
+	}
+	if *strict {
+		os.Exit(code)
+	}
+}
+
+type benchCase struct {
+	name    string
+	exe     string
+	args    []string
+	stdin   string // payload file
+	want    string // substring the first reply must contain ("" = empty reply)
+	times   []time.Duration
+	maxRSS  int64 // bytes
+	payload string
+	total   time.Duration
+	killed  bool // a run exceeded the deadline: times holds the deadline
+}
+
+func bench(n, warm, nrules int, budget time.Duration, md, keep bool) (int, error) {
+	repo, err := moduleRoot()
+	if err != nil {
+		return 0, err
+	}
+	dir, err := os.MkdirTemp("", "hookbench-")
+	if err != nil {
+		return 0, err
+	}
+	if keep {
+		fmt.Fprintln(os.Stderr, "hookbench: files in", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+
+	tg := filepath.Join(dir, "toolguard")
+	triv := filepath.Join(dir, "trivial")
+	fmt.Fprintln(os.Stderr, "hookbench: building toolguard and the trivial binary with the release flags")
+	if err := goBuild(repo, "./cmd/toolguard", tg); err != nil {
+		return 0, err
+	}
+	trivDir := filepath.Join(dir, "trivialsrc")
+	if err := writeFiles(trivDir, map[string]string{
+		"go.mod":  "module trivial\n\ngo 1.22\n",
+		"main.go": "package main\n\nimport (\n\t\"io\"\n\t\"os\"\n)\n\nfunc main() { io.Copy(io.Discard, os.Stdin) }\n",
+	}); err != nil {
+		return 0, err
+	}
+	if err := goBuild(trivDir, ".", triv); err != nil {
+		return 0, err
+	}
+
+	// A project with .git, a home and a state directory of its own: no
+	// policy of the machine's user leaks in.
+	proj := filepath.Join(dir, "proj")
+	home := filepath.Join(dir, "home")
+	for _, d := range []string{filepath.Join(proj, ".git"), filepath.Join(proj, "src"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return 0, err
+		}
+	}
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+		"TMPDIR=" + os.TempDir(),
+	}
+
+	payloads := []struct{ name, file, wantDefault string }{
+		{"shell git status", "git-status.json", ""},
+		{"shell git push --force", "push-force.json", `"deny"`},
+		{"Write src/main.go", "write.json", ""},
+		{"MCP create_issue", "mcp.json", ""},
+		{"shell 1 MiB command", "big.json", ""},
+	}
+	pl := map[string][]byte{
+		"git-status.json": payload(proj, "Bash", map[string]string{"command": "git status"}),
+		"push-force.json": payload(proj, "Bash", map[string]string{"command": "git push --force origin main"}),
+		"write.json":      payload(proj, "Write", map[string]string{"file_path": filepath.Join(proj, "src", "main.go"), "content": "package main\n"}),
+		"mcp.json":        payload(proj, "mcp__github__create_issue", map[string]string{"owner": "acme", "repo": "widgets", "title": "Flaky test"}),
+		"big.json":        payload(proj, "Bash", map[string]string{"command": policygen.LargeCommand(1 << 20)}),
+	}
+	for name, b := range pl {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return 0, err
+		}
+	}
+
+	fmt.Fprintf(os.Stderr, "hookbench: materializing a %d-rule policy\n", nrules)
+	layer := filepath.Join(dir, "org.toml")
+	if err := os.WriteFile(layer, []byte(policygen.TOML(nrules)), 0o644); err != nil {
+		return 0, err
+	}
+	big := filepath.Join(dir, "policy.json")
+	mat := exec.Command(tg, "materialize", "--layer", "org="+layer, "-o", big)
+	mat.Env, mat.Dir = env, dir
+	if out, err := mat.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("materialize: %v\n%s", err, out)
+	}
+	st, err := os.Stat(big)
+	if err != nil {
+		return 0, err
+	}
+
+	hook := []string{"hook", "--provider", "claude-code"}
+	cases := []*benchCase{
+		{name: "trivial static Go binary", exe: triv, stdin: "git-status.json", payload: "small"},
+		{name: "trivial static Go binary", exe: triv, stdin: "big.json", payload: "1 MiB"},
+	}
+	for _, p := range payloads {
+		cases = append(cases, &benchCase{name: "default policy: " + p.name, exe: tg, args: hook, stdin: p.file, want: p.wantDefault})
+	}
+	for _, p := range payloads {
+		cases = append(cases, &benchCase{name: "10k-rule policy: " + p.name, exe: tg,
+			args: append(slices.Clone(hook), "--policy", big), stdin: p.file, want: p.wantDefault})
+	}
+
+	// Check every case's reply once, then warm up, then time.
+	for _, c := range cases {
+		out, d, rss, err := runOnce(c, dir, env, true)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v", c.name, err)
+		}
+		if c.killed {
+			fmt.Fprintf(os.Stderr, "hookbench: %s: killed after %s; not timed further\n", c.name, deadline)
+			c.times, c.maxRSS = []time.Duration{d}, rss
+			continue
+		}
+		if c.exe == tg && (c.want == "" && len(out) != 0 || c.want != "" && !bytes.Contains(out, []byte(c.want))) {
+			return 0, fmt.Errorf("%s: unexpected reply %q (want %q)", c.name, truncate(out), c.want)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "hookbench: %d cases × (%d warm-up + %d timed) runs, interleaved\n", len(cases), warm, n)
+	order := make([]int, len(cases))
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < warm+n; round++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, i := range order {
+			c := cases[i]
+			if c.killed || c.total > budget && len(c.times) >= 3 {
+				continue // a slow case: enough runs to report a median
+			}
+			_, d, rss, err := runOnce(c, dir, env, false)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %v", c.name, err)
+			}
+			c.total += d
+			if round >= warm || c.total > budget {
+				c.times = append(c.times, d)
+				c.maxRSS = max(c.maxRSS, rss)
+			}
+		}
+	}
+
+	report(os.Stdout, cases, md, st.Size(), nrules, n)
+	return targets(os.Stdout, cases), nil
+}
+
+// runOnce runs one case and returns its stdout (when asked), its wall time
+// and its peak RSS.
+func runOnce(c *benchCase, dir string, env []string, capture bool) ([]byte, time.Duration, int64, error) {
+	in, err := os.Open(filepath.Join(dir, c.stdin))
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer in.Close()
+	cmd := exec.Command(c.exe, c.args...)
+	cmd.Env, cmd.Dir, cmd.Stdin = env, dir, in
+	var out, errb bytes.Buffer
+	if capture {
+		cmd.Stdout, cmd.Stderr = &out, &errb
+	} else {
+		devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		defer devnull.Close()
+		cmd.Stdout, cmd.Stderr = devnull, devnull
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, 0, 0, err
+	}
+	timer := time.AfterFunc(deadline, func() { cmd.Process.Kill() })
+	err = cmd.Wait()
+	d := time.Since(start)
+	if !timer.Stop() {
+		c.killed = true
+		return nil, deadline, maxRSS(cmd.ProcessState), nil
+	}
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("%v: %s", err, truncate(errb.Bytes()))
+	}
+	return out.Bytes(), d, maxRSS(cmd.ProcessState), nil
+}
+
+func maxRSS(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
+	}
+	if runtime.GOOS == "darwin" {
+		return int64(ru.Maxrss) // bytes on macOS
+	}
+	return int64(ru.Maxrss) * 1024 // KiB on Linux
+}
+
+func quantile(ts []time.Duration, q float64) time.Duration {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	return s[int(q*float64(len(s)-1)+0.5)]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/1e6) }
+
+func report(w io.Writer, cases []*benchCase, md bool, policySize int64, nrules, n int) {
+	base := map[string]time.Duration{}
+	for _, c := range cases {
+		if c.payload != "" {
+			base[c.payload] = quantile(c.times, 0.5)
+		}
+	}
+	trivial := base["small"]
+	defaults := map[string]time.Duration{}
+	fmt.Fprintf(w, "hookbench: %s/%s, %d CPUs, %s; %d runs per case; policy.json %d rules, %.1f MiB\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), n, nrules, float64(policySize)/(1<<20))
+	header := []string{"case", "runs", "median ms", "p95 ms", "× trivial", "× default policy", "peak RSS MB"}
+	var tw *tabwriter.Writer
+	row := func(cells ...string) {
+		if md {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		} else {
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+	}
+	if md {
+		row(header...)
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	} else {
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		row(header...)
+	}
+	for _, c := range cases {
+		med := quantile(c.times, 0.5)
+		name := c.name
+		if c.payload != "" {
+			name += " (" + c.payload + " stdin)"
+		}
+		vsDefault := ""
+		if p, ok := strings.CutPrefix(c.name, "default policy: "); ok {
+			defaults[p] = med
+		} else if p, ok := strings.CutPrefix(c.name, "10k-rule policy: "); ok && defaults[p] > 0 {
+			vsDefault = fmt.Sprintf("%.2f", float64(med)/float64(defaults[p]))
+		}
+		vsTrivial := fmt.Sprintf("%.2f", float64(med)/float64(trivial))
+		if strings.Contains(c.name, "1 MiB") {
+			vsTrivial = fmt.Sprintf("%.2f", float64(med)/float64(base["1 MiB"]))
+		}
+		if c.killed {
+			row(name, "killed", "> "+ms(deadline), "", "", "", fmt.Sprintf("≥ %.1f", float64(c.maxRSS)/(1<<20)))
+			continue
+		}
+		row(name, fmt.Sprint(len(c.times)), ms(med), ms(quantile(c.times, 0.95)), vsTrivial, vsDefault, fmt.Sprintf("%.1f", float64(c.maxRSS)/(1<<20)))
+	}
+	if tw != nil {
+		tw.Flush()
+	}
+	fmt.Fprintln(w, "\n× trivial: median over the trivial binary's median with the same stdin size; × default policy: over the same payload on the default policy.")
+}
+
+// targets checks the figures against docs/performance.md's targets and
+// returns 1 when one is missed.
+func targets(w io.Writer, cases []*benchCase) int {
+	find := func(prefix, payload string) *benchCase {
+		for _, c := range cases {
+			if strings.HasPrefix(c.name, prefix) && (payload == "" || strings.HasSuffix(c.name, payload) || c.payload == payload) {
+				return c
+			}
+		}
+		return nil
+	}
+	med := func(c *benchCase) time.Duration { return quantile(c.times, 0.5) }
+	code := 0
+	check := func(ok bool, format string, a ...any) {
+		verdict := "met   "
+		if !ok {
+			verdict, code = "MISSED", 1
+		}
+		fmt.Fprintf(w, "  %s  %s\n", verdict, fmt.Sprintf(format, a...))
+	}
+	fmt.Fprintln(w, "\ntargets:")
+	trivial := med(find("trivial", "small"))
+	for _, c := range cases {
+		if p, ok := strings.CutPrefix(c.name, "default policy: "); ok && !strings.Contains(p, "1 MiB") {
+			r := float64(med(c)) / float64(trivial)
+			check(r <= 1.5, "default policy, %s: %.2f× the trivial binary (≤ 1.5×)", p, r)
+		}
+	}
+	for _, c := range cases {
+		if p, ok := strings.CutPrefix(c.name, "10k-rule policy: "); ok && !strings.Contains(p, "1 MiB") {
+			r := float64(med(c)) / float64(med(find("default policy: "+p, "")))
+			check(r <= 1.5, "10k-rule policy, %s: %.2f× the default policy (≤ 1.5×)", p, r)
+		}
+	}
+	for _, c := range cases {
+		if strings.Contains(c.name, "1 MiB") && c.exe != "" && !strings.HasPrefix(c.name, "trivial") {
+			check(med(c) <= 200*time.Millisecond, "%s: %s ms whole process (≤ 200 ms)", c.name, ms(med(c)))
+		}
+	}
+	var worst *benchCase
+	for _, c := range cases {
+		if worst == nil || c.maxRSS > worst.maxRSS {
+			worst = c
+		}
+	}
+	check(worst.maxRSS <= 40<<20, "peak RSS ≤ 40 MB in every case: worst %.1f MB (%s)", float64(worst.maxRSS)/(1<<20), worst.name)
+	return code
+}
+
+func payload(proj, tool string, input any) []byte {
+	b, err := json.Marshal(map[string]any{
+		"session_id": "hookbench", "transcript_path": "/dev/null", "cwd": proj,
+		"permission_mode": "default", "hook_event_name": "PreToolUse",
+		"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_hookbench",
+	})
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func goBuild(dir, pkg, out string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build %s: %v", pkg, err)
+	}
+	return nil
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %v", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("run hookbench inside the toolguard module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+func writeFiles(dir string, files map[string]string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func truncate(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
+}
