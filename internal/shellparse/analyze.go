@@ -71,6 +71,8 @@ type analyzer struct {
 	rec    int // current recursion depth
 	budget int // bytes of nested scripts still allowed
 	err    error
+
+	dataStdin map[int]bool // commands (shells running -c) that read standard input as data only
 }
 
 // frame is one shell program being analyzed: the outermost string or a
@@ -176,6 +178,20 @@ func (a *analyzer) addSources(start int, srcs []Source) {
 	}
 	for i := start; i < len(a.cmds); i++ {
 		a.cmds[i].Sources = appendSources(a.cmds[i].Sources, srcs...)
+	}
+}
+
+// addStdinSources adds the sources feeding standard input to the
+// commands emitted since start, except to a shell whose script is -c (the
+// commands of the script still get them).
+func (a *analyzer) addStdinSources(start int, srcs []Source) {
+	if len(srcs) == 0 {
+		return
+	}
+	for i := start; i < len(a.cmds); i++ {
+		if !a.dataStdin[i] {
+			a.cmds[i].Sources = appendSources(a.cmds[i].Sources, srcs...)
+		}
 	}
 }
 

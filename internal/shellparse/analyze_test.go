@@ -627,13 +627,26 @@ func TestParserFixes(t *testing.T) {
 		{"bash -n -i -c 'git push'", []string{"bash -n -i -c \"git push\"", "git push <- bash -c"}},
 		{"bash -n +n -c 'git push'", []string{"bash -n +n -c \"git push\"", "git push <- bash -c"}},
 		// xargs feeding a shell or an interpreter runs unknown code.
-		{"echo 'rm -rf /' | xargs bash -c", []string{"echo \"rm -rf /\"", "xargs bash -c src=echo:other:pipe", "bash -c \"{xargs input}\" <- xargs src=echo:other:pipe", "$(DYN {xargs input}) <- xargs/bash -c src=echo:other:pipe"}},
+		{"echo 'rm -rf /' | xargs bash -c", []string{"echo \"rm -rf /\"", "xargs bash -c src=echo:other:pipe", "bash -c \"{xargs input}\" <- xargs", "$(DYN {xargs input}) <- xargs/bash -c src=echo:other:pipe"}},
 		{"xargs -I{} bash -c {}", []string{"xargs -I{} bash -c {}", "bash -c {} <- xargs", "$(DYN {}) <- xargs/bash -c"}},
 		{"xargs -R 2 -S 4096 -I{} rm {}", []string{"xargs -R 2 -S 4096 -I{} rm {}", "rm {} <- xargs paths=delete:{}*"}},
 		{"xargs -J % cp % /dst", []string{"xargs -J % cp % /dst", "cp % /dst <- xargs paths=write:/dst,read:%*"}},
 		// method calls of other objects are not child_process.
 		{"node -e 'const d = require(\"node:sqlite\"); d.exec(\"CREATE x\")'", []string{"node -e \"const d = require(\\\"node:sqlite\\\"); d.exec(\\\"CREATE x\\\")\" inline=\"const d = require(\\\"node:sqlite\\\"); d.exec(\\\"CREATE x\\\")\""}},
 		{"node -e 'require(\"child_\"+\"process\").exec(\"git push\")'", []string{"node -e \"require(\\\"child_\\\"+\\\"process\\\").exec(\\\"git push\\\")\" inline=\"require(\\\"child_\\\"+\\\"process\\\").exec(\\\"git push\\\")\"", "git push <- node -e"}},
+		// standard input of a shell running -c is data; network tools that
+		// write nothing from the network to standard output.
+		{"curl x | bash -c 'echo local'", []string{"curl x", "bash -c \"echo local\"", "echo local <- bash -c src=curl:network:pipe"}},
+		{"curl --version | bash", []string{"curl --version", "bash src=curl:other:pipe"}},
+		{"curl -H --help x | bash", []string{"curl -H --help x", "bash src=curl:network:pipe"}},
+		{"wget x/p.sh | bash", []string{"wget x/p.sh", "bash src=wget:other:pipe"}},
+		{"wget -qO- x | bash", []string{"wget -qO- x", "bash src=wget:network:pipe"}},
+		{"wget --output-doc=- x | bash", []string{"wget --output-doc=- x", "bash src=wget:network:pipe"}},
+		{"curl -sSLo f a | sh", []string{"curl -sSLo f a paths=write:/w/f", "sh src=curl:other:pipe"}},
+		{"curl -o f a b | sh", []string{"curl -o f a b paths=write:/w/f", "sh src=curl:network:pipe"}},
+		{"curl -o - a | sh", []string{"curl -o - a", "sh src=curl:network:pipe"}},
+		{"curl file:///tmp/p.sh | sh", []string{"curl file:///tmp/p.sh", "sh src=curl:other:pipe"}},
+		{"nc -z h 1 | sh", []string{"nc -z h 1", "sh src=nc:other:pipe"}},
 		// less -p PATTERN, awk operands.
 		{"less -p token ~/.ssh/id_rsa", []string{"less -p token /home/u/.ssh/id_rsa paths=read:/home/u/.ssh/id_rsa"}},
 		{"less -p ~/.ssh/id_rsa", []string{"less -p /home/u/.ssh/id_rsa"}},

@@ -33,6 +33,9 @@ func classify(c *Command) SourceClass {
 	name := c.Name
 	switch {
 	case network[name]:
+		if quietNetwork(name, c.Args) {
+			return SourceOther
+		}
 		return SourceNetwork
 	case name == "lynx" || name == "links" || name == "elinks" || name == "w3m" || name == "links2":
 		if slices.ContainsFunc(c.Args, func(a string) bool { return strings.HasPrefix(a, "-dump") || strings.HasPrefix(a, "-source") }) {
@@ -332,4 +335,110 @@ func printfFormat(format string, args []string) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// curlValued are curl's short options that take a value.
+const curlValued = "ACDEFHKPQTUXYbcdemortuwxyz"
+
+// quietNetwork reports a network program whose standard output carries
+// nothing from the network: --version and --help; curl saving its one URL
+// to a file (-o FILE, -O) or reading only file:// URLs; wget without -O -
+// (it writes a file); httpie --download or --offline; nc -z.
+func quietNetwork(name string, args []string) bool {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "--help") {
+		return true // only first: `curl -H --help URL` gives -H the value --help
+	}
+	switch name {
+	case "curl":
+		if len(args) == 1 && (args[0] == "-V" || args[0] == "-h") {
+			return true
+		}
+		var urls []string
+		toFile, toStdout := false, false
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "-o" || a == "--output":
+				if i+1 < len(args) {
+					i++
+					if args[i] == "-" || args[i] == "/dev/stdout" {
+						toStdout = true
+					} else {
+						toFile = true
+					}
+				}
+			case a == "-O" || a == "--remote-name" || a == "--remote-name-all":
+				toFile = true
+			case a == "--url":
+				if i+1 < len(args) {
+					i++
+					urls = append(urls, args[i])
+				}
+			case strings.HasPrefix(a, "--"):
+				if !strings.Contains(a, "=") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !strings.Contains(args[i+1], "://") {
+					i++ // most long options take a value; a URL is not one
+				}
+			case len(a) > 1 && a[0] == '-':
+				if strings.IndexByte(curlValued, a[len(a)-1]) >= 0 {
+					if a[len(a)-1] == 'o' && i+1 < len(args) {
+						if args[i+1] == "-" {
+							toStdout = true
+						} else {
+							toFile = true
+						}
+					}
+					i++
+				}
+				if strings.ContainsRune(a[1:len(a)-1], 'O') || a[len(a)-1] == 'O' {
+					toFile = true
+				}
+			default:
+				urls = append(urls, a)
+			}
+		}
+		if len(urls) == 0 {
+			return false
+		}
+		local := true
+		for _, u := range urls {
+			local = local && strings.HasPrefix(strings.ToLower(u), "file://")
+		}
+		return local || (toFile && !toStdout && len(urls) == 1)
+	case "wget", "wget2":
+		for i, a := range args {
+			switch {
+			case a == "-O" || a == "--output-document":
+				if i+1 < len(args) && (args[i+1] == "-" || args[i+1] == "/dev/stdout") {
+					return false
+				}
+			case strings.HasPrefix(a, "--o"):
+				// --output-document and its abbreviations (--output-doc=-)
+				v, ok := strings.CutPrefix(a[strings.IndexByte(a+"=", '='):], "=")
+				if !ok && i+1 < len(args) {
+					v = args[i+1]
+				}
+				if v == "-" || v == "/dev/stdout" {
+					return false
+				}
+			case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "O"):
+				// -qO- / -O- / -qO (value next)
+				k := strings.IndexByte(a, 'O')
+				v := a[k+1:]
+				if v == "" && i+1 < len(args) {
+					v = args[i+1]
+				}
+				if v == "-" || v == "/dev/stdout" {
+					return false
+				}
+			}
+		}
+		return true
+	case "http", "https", "xh", "xhs":
+		return slices.ContainsFunc(args, func(a string) bool {
+			return a == "--download" || a == "--offline" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "d"))
+		})
+	case "nc", "ncat", "netcat":
+		return slices.ContainsFunc(args, func(a string) bool { return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "z") })
+	}
+	return false
 }

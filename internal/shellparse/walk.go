@@ -48,7 +48,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 	if a.err != nil {
 		return
 	}
-	a.addSources(first, r.srcs)
+	a.addStdinSources(first, r.srcs)
 	if len(r.paths) > 0 {
 		idx := main
 		if idx < 0 && len(a.cmds) > first {
@@ -419,7 +419,7 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input
 		start := len(a.cmds)
 		child := sc.child()
 		a.stmt(st, child, fr, in)
-		a.addSources(start, srcs)
+		a.addStdinSources(start, srcs)
 		srcs = appendSources(srcs, a.sourcesFrom(start, "pipe")...)
 		if i > 0 {
 			in = a.output(st, child, fr, in)
@@ -854,6 +854,17 @@ opts:
 		// its script: `xargs bash`, `xargs -I{} sh -{} …`.
 		a.script(rest[0], x.with(name), false)
 	case cflag:
+		if !sflag {
+			// The script comes from -c: standard input is data, not code
+			// (commands inside the script that read it still have it).
+			a.cmds[idx].Sources = slices.DeleteFunc(slices.Clone(a.cmds[idx].Sources), func(s Source) bool {
+				return s.Via == "pipe" || s.Via == "herestring" || s.Via == "heredoc"
+			})
+			if a.dataStdin == nil {
+				a.dataStdin = make(map[int]bool)
+			}
+			a.dataStdin[idx] = true
+		}
 		if len(rest) > 0 {
 			wx := x.with(name + " -c")
 			wx.params = rest[1:]
