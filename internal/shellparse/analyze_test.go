@@ -621,8 +621,12 @@ func TestParserFixes(t *testing.T) {
 	runCases(t, []analyzeCase{
 		// -n reads commands without running them.
 		{"bash -n <<< 'rm -rf /'", []string{"bash -n"}},
-		{"printf 'rm -rf /' | bash -n", []string{"printf \"rm -rf /\"", "bash -n src=printf:other:pipe"}},
-		{"base64 -d | bash -nc 'rm -rf /'", []string{"base64 -d", "bash -nc \"rm -rf /\" src=base64:decoder:pipe"}},
+		{"printf 'rm -rf /' | bash -n", []string{"printf \"rm -rf /\"", "bash -n"}},
+		{"curl x | bash -n +n", []string{"curl x", "bash -n +n src=curl:network:pipe"}},
+		{"bash \"$FILE\"", []string{"bash $FILE paths=read:$FILE*", "$(DYN $FILE) <- bash"}},
+		{"source \"$FILE\"", []string{"source $FILE paths=read:$FILE*", "$(DYN $FILE) <- source"}},
+		{". <(curl x)", []string{"curl x", ". \"<(curl x)\" src=curl:network:procsubst"}},
+		{"base64 -d | bash -nc 'rm -rf /'", []string{"base64 -d", "bash -nc \"rm -rf /\""}},
 		{"bash -n script.sh", []string{"bash -n script.sh paths=read:/w/script.sh"}},
 		{"bash -n -i -c 'git push'", []string{"bash -n -i -c \"git push\"", "git push <- bash -c"}},
 		{"bash -n +n -c 'git push'", []string{"bash -n +n -c \"git push\"", "git push <- bash -c"}},

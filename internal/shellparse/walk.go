@@ -727,6 +727,14 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 			}
 		}
 		return
+	case name == "source" || name == ".":
+		if len(args) > 0 && args[0].lit && args[0].s == "--" {
+			args = args[1:]
+		}
+		if len(args) > 0 && !args[0].lit && !args[0].subst {
+			a.unknownScript(args[0], x.with(name))
+		}
+		return
 	case name == "trap":
 		if len(args) >= 2 && !(args[0].lit && strings.HasPrefix(args[0].s, "-")) {
 			a.script(args[0], x.with("trap"), false)
@@ -844,8 +852,9 @@ opts:
 	rest := args[min(i, len(args)):]
 	switch {
 	case noexec && !interactive:
+		a.dataInput(idx) // read, checked, not run
 		if len(rest) > 0 && !cflag && !sflag {
-			if p, ok := resolve(rest[0], call.OpRead, x.sc); ok { // checked, not run
+			if p, ok := resolve(rest[0], call.OpRead, x.sc); ok {
 				a.cmds[idx].Paths = append(a.cmds[idx].Paths, p)
 			}
 		}
@@ -857,13 +866,7 @@ opts:
 		if !sflag {
 			// The script comes from -c: standard input is data, not code
 			// (commands inside the script that read it still have it).
-			a.cmds[idx].Sources = slices.DeleteFunc(slices.Clone(a.cmds[idx].Sources), func(s Source) bool {
-				return s.Via == "pipe" || s.Via == "herestring" || s.Via == "heredoc"
-			})
-			if a.dataStdin == nil {
-				a.dataStdin = make(map[int]bool)
-			}
-			a.dataStdin[idx] = true
+			a.dataInput(idx)
 		}
 		if len(rest) > 0 {
 			wx := x.with(name + " -c")
@@ -874,12 +877,34 @@ opts:
 			a.script(rest[0], wx, false)
 		}
 	case len(rest) > 0 && !sflag:
+		if f := rest[0]; !f.lit && !f.subst {
+			a.unknownScript(f, x.with(name)) // bash "$FILE"
+		}
 		if p, ok := resolve(rest[0], call.OpRead, x.sc); ok { // the script file is read
 			a.cmds[idx].Paths = append(a.cmds[idx].Paths, p)
 		}
 	case x.in != nil && !x.in.opaque:
 		a.script(x.in.f, x.with(name), false)
 	}
+}
+
+// dataInput records that the command idx reads its standard input as
+// data, not as code: the sources feeding it are not attached to it.
+func (a *analyzer) dataInput(idx int) {
+	a.cmds[idx].Sources = slices.DeleteFunc(slices.Clone(a.cmds[idx].Sources), func(s Source) bool {
+		return s.Via == "pipe" || s.Via == "herestring" || s.Via == "heredoc"
+	})
+	if a.dataStdin == nil {
+		a.dataStdin = make(map[int]bool)
+	}
+	a.dataStdin[idx] = true
+}
+
+// unknownScript reports a script file whose name is known only at run
+// time (bash "$FILE", source "$FILE") as a Dynamic command.
+func (a *analyzer) unknownScript(f field, x runCtx) {
+	srcs := appendSources(append([]Source(nil), x.srcs...), f.srcs...)
+	a.emit(Command{Dynamic: true, DynamicText: f.s, Wrappers: x.wrappers, Env: x.sc.environ(x.env), Sources: srcs, Pos: x.pos})
 }
 
 // setParams sets the positional parameters of a script: params[0] is $0.
