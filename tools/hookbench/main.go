@@ -28,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -36,6 +37,9 @@ import (
 
 	"github.com/toolguard/toolguard/tools/hookbench/policygen"
 )
+
+// bigPrefix names the cases on the generated large policy ("10k-rule policy: ").
+var bigPrefix string
 
 // deadline bounds one run: a case that exceeds it is reported as "> deadline".
 var deadline time.Duration
@@ -51,6 +55,10 @@ func main() {
 	flag.DurationVar(&deadline, "deadline", 60*time.Second, "kill a run that takes longer, and report the case as slower than this")
 	flag.Parse()
 
+	bigPrefix = fmt.Sprintf("%d-rule policy: ", *rules)
+	if *rules%1000 == 0 {
+		bigPrefix = fmt.Sprintf("%dk-rule policy: ", *rules/1000)
+	}
 	code, err := bench(*n, *warm, *rules, *budget, *md, *keep)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hookbench:", err)
@@ -168,9 +176,15 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool) (int, error
 		cases = append(cases, &benchCase{name: "default policy: " + p.name, exe: tg, args: hook, stdin: p.file, want: p.wantDefault})
 	}
 	for _, p := range payloads {
-		cases = append(cases, &benchCase{name: "10k-rule policy: " + p.name, exe: tg,
+		cases = append(cases, &benchCase{name: bigPrefix + p.name, exe: tg,
 			args: append(slices.Clone(hook), "--policy", big), stdin: p.file, want: p.wantDefault})
 	}
+
+	// The children's peak RSS comes from wait4, and Linux carries the
+	// parent's peak over into a child started with vfork (as os/exec does)
+	// at its exec: shrink this process and reset its peak first, and report
+	// what is left as the floor of the measurement.
+	floor := shrinkSelf()
 
 	// Check every case's reply once, then warm up, then time.
 	for _, c := range cases {
@@ -213,6 +227,9 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool) (int, error
 	}
 
 	report(os.Stdout, cases, md, st.Size(), nrules, n)
+	if floor > 0 {
+		fmt.Printf("Peak RSS is that of the child, but never below this process's own peak at the time (%.1f MB): Linux hands it down through vfork+exec.\n", float64(floor)/(1<<20))
+	}
 	return targets(os.Stdout, cases), nil
 }
 
@@ -254,6 +271,28 @@ func runOnce(c *benchCase, dir string, env []string, capture bool) ([]byte, time
 	return out.Bytes(), d, maxRSS(cmd.ProcessState), nil
 }
 
+// shrinkSelf returns memory to the OS and resets this process's peak RSS
+// (Linux: "5" into /proc/self/clear_refs), then returns the peak left.
+func shrinkSelf() int64 {
+	runtime.GC()
+	debug.FreeOSMemory()
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(v), " kB"), &kb)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
 func maxRSS(ps *os.ProcessState) int64 {
 	ru, ok := ps.SysUsage().(*syscall.Rusage)
 	if !ok {
@@ -290,7 +329,7 @@ func report(w io.Writer, cases []*benchCase, md bool, policySize int64, nrules, 
 		if md {
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		} else {
-			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+			fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 		}
 	}
 	if md {
@@ -309,7 +348,7 @@ func report(w io.Writer, cases []*benchCase, md bool, policySize int64, nrules, 
 		vsDefault := ""
 		if p, ok := strings.CutPrefix(c.name, "default policy: "); ok {
 			defaults[p] = med
-		} else if p, ok := strings.CutPrefix(c.name, "10k-rule policy: "); ok && defaults[p] > 0 {
+		} else if p, ok := strings.CutPrefix(c.name, bigPrefix); ok && defaults[p] > 0 {
 			vsDefault = fmt.Sprintf("%.2f", float64(med)/float64(defaults[p]))
 		}
 		vsTrivial := fmt.Sprintf("%.2f", float64(med)/float64(trivial))
@@ -357,9 +396,9 @@ func targets(w io.Writer, cases []*benchCase) int {
 		}
 	}
 	for _, c := range cases {
-		if p, ok := strings.CutPrefix(c.name, "10k-rule policy: "); ok && !strings.Contains(p, "1 MiB") {
+		if p, ok := strings.CutPrefix(c.name, bigPrefix); ok && !strings.Contains(p, "1 MiB") {
 			r := float64(med(c)) / float64(med(find("default policy: "+p, "")))
-			check(r <= 1.5, "10k-rule policy, %s: %.2f× the default policy (≤ 1.5×)", p, r)
+			check(r <= 1.5, "%s%s: %.2f× the default policy (≤ 1.5×)", bigPrefix, p, r)
 		}
 	}
 	for _, c := range cases {
