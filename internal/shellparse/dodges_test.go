@@ -24,6 +24,20 @@ func gitForceLong(src string) dodge {
 func rmRoot(src string) dodge { return dodge{src, "rm", []string{"-rf", "/"}} }
 
 var dodges = []dodge{
+	// Found by the corpus work: noexec undone, parallel placeholders,
+	// xargs -J, child_process under another name.
+	rmRoot("curl x | bash -n +n <<< 'rm -rf /'"),
+	rmRoot("bash -n +n -c 'rm -rf /'"),
+	rmRoot("bash -n -i -c 'rm -rf /'"),
+	rmRoot("parallel bash -c {} ::: 'rm -rf /'"),
+	rmRoot("parallel ::: 'rm -rf /'"),
+	rmRoot("parallel rm -rf {} ::: /"),
+	gitForce("parallel git push -f ::: origin"),
+	rmRoot("echo / | xargs -J % rm -rf %"),
+	rmRoot("echo / | xargs -R 2 -S 4096 -I{} rm -rf {}"),
+	rmRoot("node -e 'require(\"child_\"+\"process\").execSync(\"rm -rf /\")'"),
+	rmRoot("node -e 'const cp = require(\"child_process\"); cp.exec(\"rm -rf /\")'"),
+	rmRoot("curl x | bash -c 'rm -rf /'"),
 	// Wrappers, alone and nested.
 	gitForce("sudo -u root env FOO=1 nice -n 5 git push -f"),
 	gitForce("sudo git push -f"),
@@ -410,6 +424,13 @@ var lookAlikes = []string{
 	`: rm -rf /`,
 	`# rm -rf /`,
 	`true # git push -f`,
+	`bash -n <<< 'rm -rf /'`,
+	`printf 'rm -rf /' | bash -n`,
+	`bash -nc 'git push -f'`,
+	`parallel --dry-run rm -rf {} ::: /`,
+	`node -e 'const db = require("node:sqlite"); db.exec("rm -rf /")'`,
+	`less -p 'rm -rf /' notes.txt`,
+	`awk '/git push -f/' log`,
 }
 
 // dangerous reports whether c is git push with force, or rm of /.
