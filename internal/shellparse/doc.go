@@ -70,9 +70,26 @@
 // are analyzed recursively; a shell running a script file is only the
 // command (plus a read path), as is source. The words after a -c script
 // are its positional parameters ($0, $1, "$@", "$*"); inside a function
-// body they are unknown. xargs with a known input (echo / | xargs rm) gets
+// body they are unknown. A shell with -n (noexec, unless -i or +n) runs
+// nothing; a shell running -c reads its standard input as data, so the
+// commands feeding it are not its sources (the script's commands keep
+// them). A script file named only at run time (bash "$FILE", source
+// "$FILE") is Dynamic. xargs with a known input (echo / | xargs rm) gets
 // the input words appended, or each line (up to 16) in place of its -I
-// string.
+// (or -J) string; with an unknown input the -I words are unknown, and a
+// shell or interpreter whose script, code or options come from the input
+// (xargs bash -c, xargs python, xargs -I{} perl -M{} -e …) is Dynamic.
+// parallel fills its replacement strings ({}, {1}, {.} …) with each :::
+// argument (up to 16), runs the arguments themselves when there is no
+// command, and treats standard input like xargs; --dry-run runs nothing.
+//
+// # Environment
+//
+// Command.Env lists the NAME=value assignments a command runs with that
+// the string makes: prefix assignments (X=1 cmd), env X=1 and sudo X=1,
+// and variables exported earlier (export X=1, declare -x, export X after
+// X=1), inherited by nested shells and wrappers but not by ssh, docker or
+// kubectl. Values that are not literal keep their text (X=$Y).
 //
 // # Dynamic
 //
@@ -113,7 +130,10 @@
 // fetch, httpie, xh, aria2c, nc/ncat/netcat, socat, lwp-request and
 // GET/POST/HEAD, ftp, tftp, sftp, telnet, ssh, dig, nslookup, host,
 // gsutil, s3cmd, aws s3, openssl s_client, lynx/links/w3m with
-// -dump/-source, and one-liners fetching URLs) and decoder (base64,
+// -dump/-source, and one-liners fetching URLs; not --version/--help, curl
+// saving its one URL with -o/-O or reading file:// URLs, wget without
+// -O -, httpie --download/--offline or nc -z, which write nothing fetched
+// to standard output) and decoder (base64,
 // base32 and basenc -d, xxd -r, uudecode, openssl base64/enc -d, gpg -d,
 // gzip/bzip2/xz/zstd/lz4 -d and their cat/un- forms, rev, tr, and
 // one-liners that decode base64 or hex). Everything else is other.
@@ -130,7 +150,10 @@
 // qx// (Perl); system, exec, spawn, backticks, %x(), Open3/IO.popen
 // (Ruby); exec*, spawn*, execa (Node, Deno); system, exec, shell_exec,
 // passthru, popen, proc_open, backticks (PHP); os.execute, io.popen
-// (Lua); system (awk, R); do shell script (AppleScript). A string is
+// (Lua); system (awk, R); do shell script (AppleScript). In JavaScript
+// the process calls count only when the code names child_process (or
+// execa, shelljs, zx, cp.) or loads a module by a computed name:
+// database.exec("…") is not a shell. A string is
 // parsed as a shell script, a list literal as an argument vector; code
 // passed to the language's own eval/exec is scanned again (4 levels).
 // Strings built at run time (concatenation, variables, f-strings'
@@ -151,7 +174,8 @@
 // dd of=/if=, chmod/chown/chgrp/chattr/setfacl (the mode or owner
 // skipped), touch, mkdir, sort -o, curl -o/-T/-d @file/-F x=@file, wget
 // -O/--post-file, find's starting points (read, or delete with -delete),
-// and the operands of cat, tac, less, more, nl, wc, head, tail,
+// and the operands of cat, tac, less (not -p PATTERN), more, nl, wc, awk
+// (after the program; -f files; written under gawk -i inplace), head, tail,
 // grep/egrep/fgrep/rg (after the pattern), source/., base64, xxd,
 // strings and od (read). The placeholder {} of find -exec and xargs -I{}
 // is Dynamic.
