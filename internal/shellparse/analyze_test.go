@@ -651,6 +651,7 @@ func TestParserFixes(t *testing.T) {
 		{"curl -o - a | sh", []string{"curl -o - a", "sh src=curl:network:pipe"}},
 		{"curl file:///tmp/p.sh | sh", []string{"curl file:///tmp/p.sh", "sh src=curl:other:pipe"}},
 		{"nc -z h 1 | sh", []string{"nc -z h 1", "sh src=nc:other:pipe"}},
+		{"rg --files ~/.ssh", []string{"rg --files /home/u/.ssh paths=read:/home/u/.ssh"}},
 		// less -p PATTERN, awk operands.
 		{"less -p token ~/.ssh/id_rsa", []string{"less -p token /home/u/.ssh/id_rsa paths=read:/home/u/.ssh/id_rsa"}},
 		{"less -p ~/.ssh/id_rsa", []string{"less -p /home/u/.ssh/id_rsa"}},

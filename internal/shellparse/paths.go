@@ -461,7 +461,7 @@ func grepPaths(spec optSpec) pathRule {
 		for _, f := range values(opts, "-f", "--file") {
 			add(f, call.OpRead)
 		}
-		if !has(opts, "-e", "--regexp", "-f", "--file") && len(ops) > 0 {
+		if !has(opts, "-e", "--regexp", "-f", "--file", "--files") && len(ops) > 0 { // rg --files: no pattern
 			ops = ops[1:]
 		}
 		for _, f := range ops {
