@@ -63,6 +63,7 @@ type fileRule struct {
 	FedBy         stringList   `toml:"fed_by" json:"fed_by,omitempty"`
 	Via           stringList   `toml:"via" json:"via,omitempty"`
 	Env           stringList   `toml:"env" json:"env,omitempty"`
+	EnvNone       stringList   `toml:"env_none" json:"env_none,omitempty"`
 	Code          string       `toml:"code" json:"code,omitempty"`
 	Domain        stringList   `toml:"domain" json:"domain,omitempty"`
 	Modes         stringList   `toml:"modes" json:"modes,omitempty"`

@@ -39,6 +39,7 @@ type matcher struct {
 	fedBy    []string // source classes or program names
 	via      []string // wrapper globs ("xargs", "find -exec", "sudo")
 	env      []string // NAME=value globs over the command's assignments
+	envNone  []string // … none of which may match
 	code     *regexp.Regexp
 	modes    []string
 	domains  []string
@@ -160,7 +161,7 @@ func compileMatcher(fr fileRule, opts LoadOptions) (matcher, []fieldErr) {
 		name string
 		src  []string
 		dst  *[]string
-	}{{"via", fr.Via, &m.via}, {"env", fr.Env, &m.env}} {
+	}{{"via", fr.Via, &m.via}, {"env", fr.Env, &m.env}, {"env_none", fr.EnvNone, &m.envNone}} {
 		for _, g := range f.src {
 			if _, err := path.Match(g, ""); err != nil || g == "" {
 				add(f.name, "bad %s pattern %q", f.name, g)
@@ -195,7 +196,7 @@ func compileMatcher(fr fileRule, opts LoadOptions) (matcher, []fieldErr) {
 
 	switch {
 	case len(m.commands) > 0 || len(m.args) > 0 || len(m.argsAll) > 0 || len(m.argsNone) > 0 ||
-		m.regex != nil || len(m.fedBy) > 0 || m.code != nil || len(m.via) > 0 || len(m.env) > 0:
+		m.regex != nil || len(m.fedBy) > 0 || m.code != nil || len(m.via) > 0 || len(m.env) > 0 || len(m.envNone) > 0:
 		m.class = classCommand
 	case len(m.paths) > 0 || len(m.pathNone) > 0 || len(m.ops) > 0 || m.scope != "":
 		m.class = classPath
@@ -327,6 +328,9 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 		return false
 	}
 	if len(m.env) > 0 && !anyWild(m.env, cmd.Env) {
+		return false
+	}
+	if len(m.envNone) > 0 && anyWild(m.envNone, cmd.Env) {
 		return false
 	}
 	if len(m.paths) > 0 || len(m.pathNone) > 0 || len(m.ops) > 0 || m.scope != "" {

@@ -285,7 +285,7 @@ func TestArgGlobsAndClusters(t *testing.T) {
 func TestViaAndEnv(t *testing.T) {
 	t.Parallel()
 	pol := "[[rule]]\nid = \"via\"\ndecision = \"ask\"\ncommand = [\"bash\", \"python*\"]\nvia = [\"xargs\", \"parallel\"]\n" +
-		"[[rule]]\nid = \"env\"\ndecision = \"deny\"\nenv = [\"GIT_SSH_COMMAND=*\", \"BASH_ENV=*\"]\n"
+		"[[rule]]\nid = \"env\"\ndecision = \"deny\"\nenv = [\"GIT_SSH_COMMAND=*\", \"BASH_ENV=*\", \"GIT_CONFIG_COUNT=*\"]\nenv_none = [\"GIT_CONFIG_COUNT=0\"]\n"
 	for cmd, want := range map[string]call.Decision{
 		"find . -name '*.py' | xargs python3": call.Ask,
 		"xargs bash":                          call.Ask,
@@ -294,6 +294,8 @@ func TestViaAndEnv(t *testing.T) {
 		"GIT_SSH_COMMAND='sh -c x' git fetch": call.Deny,
 		"env BASH_ENV=/tmp/x bash -c true":    call.Deny,
 		"GIT_AUTHOR_NAME=x git commit":        call.Pass,
+		"GIT_CONFIG_COUNT=1 git status":       call.Deny,
+		"GIT_CONFIG_COUNT=0 git status":       call.Pass,
 	} {
 		if got := decide(t, pol, shell(cmd)); got != want {
 			t.Errorf("%s: got %v, want %v", cmd, got, want)
