@@ -42,7 +42,9 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	a.stmts(f.Stmts, newScope(opts), &frame{src: src}, nil)
+	fr := &frame{src: src}
+	a.stmts(f.Stmts, newScope(opts), fr, nil)
+	a.forkBombs(f, fr)
 	if a.err != nil {
 		return nil, a.err
 	}

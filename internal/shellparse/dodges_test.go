@@ -22,8 +22,28 @@ func gitForceLong(src string) dodge {
 	return dodge{src, "git", []string{"push", "--force"}}
 }
 func rmRoot(src string) dodge { return dodge{src, "rm", []string{"-rf", "/"}} }
+func forkBomb(src string) dodge { return dodge{src, ForkBomb, nil} }
 
 var dodges = []dodge{
+	// Fork bombs: recursion through a forking call, endless loops of
+	// unwaited background jobs.
+	forkBomb(":(){ :|:& };:"),
+	forkBomb("bomb(){ bomb & }; bomb"),
+	forkBomb("first(){ second; }; second(){ third & }; third(){ first; }; first"),
+	forkBomb("g(){ f; }; f(){ f& }; g"),
+	forkBomb("f(){ (f); }; f"),
+	forkBomb("x(){ x | cat; }; x"),
+	forkBomb("while true; do work & done"),
+	forkBomb("until /usr/bin/false; do work & done"),
+	forkBomb("for ((i=0;;i++)); do work & done"),
+	forkBomb("while [ true ]; do work & done"),
+	forkBomb("while ((1)); do work & done"),
+	forkBomb("while 'true'; do { work & }; done"),
+	forkBomb("while true; do work & if false; then break; fi; done"),
+	forkBomb("while true; do (work &); wait; done"),
+	forkBomb("while true; do wait; sleep 1 & disown; done"),
+	forkBomb("bash -c 'while :; do w & done'"),
+	forkBomb("echo $(while true; do w & done)"),
 	// Found by the corpus work: noexec undone, parallel placeholders,
 	// xargs -J, child_process under another name.
 	rmRoot("curl x | bash -n +n <<< 'rm -rf /'"),
@@ -307,6 +327,17 @@ var dodges = []dodge{
 // A look-alike mentions a dangerous command as data; the analysis must not
 // report it as run.
 var lookAlikes = []string{
+	`echo ':(){ :|:& };:'`,
+	`for i in 1 2 3; do work & done`,
+	`while true; do work & break; done`,
+	`while true; do sleep 1 & wait; done`,
+	`while true; do work & wait -n; done`,
+	`while true; do (work & wait); done`,
+	`while [[ $running ]]; do work & done`,
+	`first(){ second; }; second(){ first; }; first`,
+	`first(){ second & }; first; second(){ first; }`,
+	`f(){ f & }`,
+	`while true; do sleep 1; done &`,
 	`echo "git push --force"`,
 	`echo 'git push -f'`,
 	`echo git push -f`,
@@ -436,6 +467,8 @@ var lookAlikes = []string{
 // dangerous reports whether c is git push with force, or rm of /.
 func dangerous(c Command) bool {
 	switch c.Name {
+	case ForkBomb:
+		return true
 	case "git":
 		i := 0
 		for i < len(c.Args) && strings.HasPrefix(c.Args[i], "-") {

@@ -991,6 +991,7 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	fr := &frame{src: f.s, depth: x.depth, wrappers: x.wrappers, env: x.env, pos: &pos}
 	start := len(a.cmds)
 	a.stmts(file.Stmts, sc, fr, nil)
+	a.forkBombs(file, fr)
 	if !f.lit {
 		a.addSources(start, f.srcs)
 	}
