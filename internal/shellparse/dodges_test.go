@@ -21,7 +21,7 @@ func gitForce(src string) dodge { return dodge{src, "git", []string{"push", "-f"
 func gitForceLong(src string) dodge {
 	return dodge{src, "git", []string{"push", "--force"}}
 }
-func rmRoot(src string) dodge { return dodge{src, "rm", []string{"-rf", "/"}} }
+func rmRoot(src string) dodge   { return dodge{src, "rm", []string{"-rf", "/"}} }
 func forkBomb(src string) dodge { return dodge{src, ForkBomb, nil} }
 
 var dodges = []dodge{
