@@ -228,7 +228,7 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool) (int, error
 
 	report(os.Stdout, cases, md, st.Size(), nrules, n)
 	if floor > 0 {
-		fmt.Printf("Peak RSS is that of the child, but never below this process's own peak at the time (%.1f MB): Linux hands it down through vfork+exec.\n", float64(floor)/(1<<20))
+		fmt.Printf("Peak RSS is the child's, but never below hookbench's own RSS (about %.1f MB; Linux hands the parent's peak down through vfork+exec, so hookbench resets its peak before every run).\n", float64(floor)/(1<<20))
 	}
 	return targets(os.Stdout, cases), nil
 }
@@ -254,6 +254,7 @@ func runOnce(c *benchCase, dir string, env []string, capture bool) ([]byte, time
 		defer devnull.Close()
 		cmd.Stdout, cmd.Stderr = devnull, devnull
 	}
+	resetPeak()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, 0, 0, err
@@ -271,12 +272,17 @@ func runOnce(c *benchCase, dir string, env []string, capture bool) ([]byte, time
 	return out.Bytes(), d, maxRSS(cmd.ProcessState), nil
 }
 
+// resetPeak resets this process's peak RSS to its current RSS (Linux).
+func resetPeak() bool {
+	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+}
+
 // shrinkSelf returns memory to the OS and resets this process's peak RSS
 // (Linux: "5" into /proc/self/clear_refs), then returns the peak left.
 func shrinkSelf() int64 {
 	runtime.GC()
 	debug.FreeOSMemory()
-	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+	if !resetPeak() {
 		return 0
 	}
 	b, err := os.ReadFile("/proc/self/status")
