@@ -25,6 +25,13 @@ func rmRoot(src string) dodge   { return dodge{src, "rm", []string{"-rf", "/"}} 
 func forkBomb(src string) dodge { return dodge{src, ForkBomb, nil} }
 
 var dodges = []dodge{
+	// Unknown xargs/parallel input shows where it goes.
+	{"xargs -I{} git reset {}", "git", []string{"reset", InputWord}},
+	{"xargs git reset", "git", []string{"reset", InputWord}},
+	{"xargs -IX rm -rX /", "rm", []string{"-r" + InputWord, "/"}},
+	{"parallel rm {} /", "rm", []string{InputWord, "/"}},
+	{"parallel git push", "git", []string{"push", InputWord}},
+	{`parallel python3 -c 'print("{}")'`, "", nil}, // Dynamic: the input is code
 	// Fork bombs: recursion through a forking call, endless loops of
 	// unwaited background jobs.
 	forkBomb(":(){ :|:& };:"),

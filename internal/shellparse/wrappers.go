@@ -383,14 +383,25 @@ func xargsUnknown(args []field, in inner) inner {
 		for i, f := range argv {
 			if f.lit && contains(f.s) {
 				replaced = true
-				if args == nil && !strings.HasPrefix(f.s, "-") && strings.TrimSpace(fillParallel(f.s, "")) != "" {
+				if args == nil && !strings.HasPrefix(f.s, "-") && strings.TrimSpace(fillParallel(f.s, "")) != "" &&
+					!(argv[0].lit && interpreter(progName(argv[0].s)) != "") {
 					// parallel quotes what it fills in: in `sh -c 'echo {}'`
-					// the input is one word of a known script.
+					// the input is one word of a known script. (Not so in
+					// an interpreter's code: python -c 'print("{}")'.)
 					continue
 				}
 				argv[i].lit = false
 				argv[i].input = true
 				argv[i].text = strings.TrimSpace(fillParallel(strings.ReplaceAll(f.s, xargsRepl(args), ""), "")) != ""
+				if i > 0 {
+					// The program's arguments show where the input goes:
+					// `rm -r{}` gives "-r{xargs input}".
+					if args == nil {
+						argv[i].s = fillParallel(f.s, InputWord)
+					} else {
+						argv[i].s = strings.ReplaceAll(f.s, xargsRepl(args), InputWord)
+					}
+				}
 			}
 		}
 		if replaced || args != nil {
@@ -398,11 +409,18 @@ func xargsUnknown(args []field, in inner) inner {
 			return in
 		}
 	}
-	if name := progName(argv[0].s); argv[0].lit && (isShell(name) || interpreter(name) != "") {
-		in.argv = append(argv, field{s: "{xargs input}", input: true, pos: fieldPos(argv)})
+	if len(argv) > 0 && argv[0].lit {
+		// The unknown input is appended to the command's arguments.
+		in.argv = append(argv, field{s: InputWord, input: true, pos: fieldPos(argv)})
 	}
 	return in
 }
+
+// InputWord stands, in a command's arguments, for what xargs or parallel
+// read from a standard input the analysis does not know: `xargs git
+// reset` gives git ["reset", "{xargs input}"], `xargs -I{} rm -{} /` gives
+// rm ["-{xargs input}", "/"].
+const InputWord = "{xargs input}"
 
 // xargsInput builds the commands xargs runs when its input is known: the
 // input words appended, or each line put in place of the -I string (at
