@@ -25,6 +25,8 @@ func rmRoot(src string) dodge   { return dodge{src, "rm", []string{"-rf", "/"}} 
 func forkBomb(src string) dodge { return dodge{src, ForkBomb, nil} }
 
 var dodges = []dodge{
+	rmRoot(`unset t; v="${t:=/}"; rm -rf "$t"`),
+	rmRoot(`X=; : ${X:=/}; rm -rf $X`),
 	// Unknown xargs/parallel input shows where it goes.
 	{"xargs -I{} git reset {}", "git", []string{"reset", InputWord}},
 	{"xargs git reset", "git", []string{"reset", InputWord}},

@@ -295,6 +295,9 @@ func (fo *folder) paramValue(p *syntax.ParamExp) (string, bool, []Source) {
 				return "", true, nil
 			default:
 				w := fo.a.foldString(p.Exp.Word, fo.sc, fo.src)
+				if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
+					fo.assignDefault(name, w)
+				}
 				return w.s, w.lit, w.srcs
 			}
 		}
@@ -363,10 +366,24 @@ func (fo *folder) paramValue(p *syntax.ParamExp) (string, bool, []Source) {
 			if val != "" || p.Exp.Op == syntax.ErrorUnset || p.Exp.Op == syntax.AssignUnset {
 				return val, true, v.srcs
 			}
+			if p.Exp.Op == syntax.AssignUnsetOrNull {
+				// Empty: ${X:=w} assigns w and expands to it.
+				fo.assignDefault(name, pat)
+				return pat.s, true, v.srcs
+			}
 		}
 		return "", false, v.srcs
 	}
 	return val, true, v.srcs
+}
+
+// assignDefault records the assignment ${X:=w} makes when it applies.
+func (fo *folder) assignDefault(name string, w field) {
+	if w.lit {
+		fo.sc.set(name, varState{known: true, val: w.s})
+	} else {
+		fo.sc.setUnknown(name, w.srcs)
+	}
 }
 
 // arithLit returns the value of an arithmetic expression that is a plain

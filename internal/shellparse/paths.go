@@ -163,6 +163,107 @@ func init() {
 		"sort":    sortPaths,
 		"curl":    curlPaths,
 		"wget":    wgetPaths,
+		"tar":     tarPaths,
+		"bsdtar":  tarPaths,
+		"gtar":    tarPaths,
+		"openssl": opensslPaths,
+		"python":  scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
+		"python2": scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
+		"python3": scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
+		"ruby":    scriptPaths(optSpec{short: "eIrECTFKWx"}, "e"),
+		"node":    scriptPaths(optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}, "ep"),
+		"date":    optionValues(optSpec{short: "fdr", long: []string{"--file", "--date", "--reference"}}, "-f", "--file", "-r", "--reference"),
+	}
+}
+
+// tarPaths: creating or appending (-c, -r, -u, -A) reads the operands and
+// -T lists and writes the archive (-f); otherwise the archive is read.
+// The first word may be an old-style cluster without a dash (tar czf …).
+func tarPaths(args []field, add pathAdder) {
+	if len(args) > 0 && args[0].lit && args[0].s != "" && args[0].s[0] != '-' {
+		a := args[0]
+		a.s = "-" + a.s
+		args = append([]field{a}, args[1:]...)
+	}
+	spec := optSpec{short: "fCTXbKNLgHV", long: []string{"--file", "--directory", "--files-from", "--exclude-from",
+		"--exclude", "--blocking-factor", "--format", "--transform", "--xform", "--owner", "--group", "--mode",
+		"--mtime", "--newer", "--after-date", "--label", "--use-compress-program", "--to-command", "--info-script",
+		"--new-volume-script", "--rsh-command", "--volno-file", "--listed-incremental", "--strip-components"}}
+	opts, ops := spec.parse(args)
+	create := false
+	for _, o := range opts {
+		switch {
+		case o.name == "--create" || o.name == "--append" || o.name == "--update" || o.name == "--catenate" || o.name == "--concatenate":
+			create = true
+		case len(o.name) > 1 && o.name[1] != '-' && strings.ContainsAny(o.name[1:], "cruA"):
+			create = true
+		}
+	}
+	archive := call.OpRead
+	if create {
+		archive = call.OpWrite
+		for _, f := range ops {
+			add(f, call.OpRead)
+		}
+	}
+	for _, f := range values(opts, "-f", "--file") {
+		if f.lit && (f.s == "-" || isRemotePath(f.s)) {
+			continue
+		}
+		add(f, archive)
+	}
+	for _, f := range values(opts, "-T", "--files-from", "-X", "--exclude-from") {
+		add(f, call.OpRead)
+	}
+}
+
+// opensslPaths: -in (and -inkey, -key, -kfile, -pass file:) read, -out
+// writes, whatever the subcommand.
+func opensslPaths(args []field, add pathAdder) {
+	for i := 0; i+1 < len(args); i++ {
+		if !args[i].lit {
+			continue
+		}
+		switch args[i].s {
+		case "-in", "-inkey", "-key", "-kfile", "-CAfile", "-cert", "-certfile", "-signkey":
+			add(args[i+1], call.OpRead)
+			i++
+		case "-out":
+			add(args[i+1], call.OpWrite)
+			i++
+		}
+	}
+}
+
+// scriptPaths: an interpreter running a script file reads it (unless code
+// comes from one of the options in code, such as -c or -m).
+func scriptPaths(spec optSpec, code string) pathRule {
+	return func(args []field, add pathAdder) {
+		i := spec.first(args)
+		for _, f := range args[:i] {
+			if f.lit && len(f.s) > 1 && f.s[0] == '-' {
+				if f.s[1] == '-' {
+					if f.s == "--eval" || f.s == "--print" || strings.HasPrefix(f.s, "--eval=") || strings.HasPrefix(f.s, "--print=") {
+						return
+					}
+				} else if strings.ContainsAny(f.s[1:], code) {
+					return
+				}
+			}
+		}
+		if i < len(args) && !(args[i].lit && args[i].s == "-") {
+			add(args[i], call.OpRead)
+		}
+	}
+}
+
+// optionValues reads the values of the given options.
+func optionValues(spec optSpec, names ...string) pathRule {
+	return func(args []field, add pathAdder) {
+		opts, _ := spec.parse(args)
+		for _, f := range values(opts, names...) {
+			add(f, call.OpRead)
+		}
 	}
 }
 

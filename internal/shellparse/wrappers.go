@@ -563,6 +563,58 @@ func fillParallel(s, v string) string {
 	return s
 }
 
+// findNamed is what find's {} stands for when the search has one literal
+// starting point and one test -name (or -iname) with a literal basename and
+// no -o: START/NAME (the file may sit deeper, but the start and the name
+// are what path rules judge).
+func findNamed(args []field) (string, bool) {
+	var start, name string
+	starts, names := 0, 0
+	i := 0
+	for i < len(args) && args[i].lit && len(args[i].s) == 2 && strings.ContainsAny(args[i].s[1:], "HLP") && args[i].s[0] == '-' {
+		i++
+	}
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.lit && (strings.HasPrefix(a.s, "-") || a.s == "(" || a.s == "!") {
+			break
+		}
+		if !a.lit {
+			return "", false
+		}
+		start = a.s
+		starts++
+	}
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !a.lit {
+			continue
+		}
+		switch a.s {
+		case "-o", "-or", "-not", "!", ",":
+			return "", false
+		case "-exec", "-execdir", "-ok", "-okdir":
+			// The words up to the terminator are the command's.
+			for i++; i < len(args) && !(args[i].lit && (args[i].s == ";" || args[i].s == "+")); i++ {
+			}
+		case "-name", "-iname":
+			if i+1 >= len(args) || !args[i+1].lit {
+				return "", false
+			}
+			name = args[i+1].s
+			names++
+			i++
+		}
+	}
+	if starts > 1 || names != 1 || name == "" || strings.ContainsAny(name, "*?[\\/") {
+		return "", false
+	}
+	if starts == 0 {
+		start = "."
+	}
+	return strings.TrimSuffix(start, "/") + "/" + name, true
+}
+
 // unwrapFind returns the commands of every -exec, -execdir, -ok and -okdir.
 func unwrapFind(args []field) []inner {
 	var out []inner
@@ -576,7 +628,16 @@ func unwrapFind(args []field) []inner {
 			j++
 		}
 		if j > i+1 {
-			out = append(out, inner{label: "find " + f.s, argv: args[i+1 : j]})
+			argv := args[i+1 : j]
+			if name, ok := findNamed(args); ok {
+				argv = slices.Clone(argv)
+				for k := range argv {
+					if argv[k].lit && argv[k].s == "{}" {
+						argv[k].s = name
+					}
+				}
+			}
+			out = append(out, inner{label: "find " + f.s, argv: argv})
 		}
 		i = j
 	}
