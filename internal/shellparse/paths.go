@@ -521,6 +521,11 @@ func findPaths(args []field, add pathAdder) {
 		break
 	}
 	var starts []field
+	// BSD find: -f PATH names a starting point (one that may begin with -).
+	for i+1 < len(args) && args[i].lit && args[i].s == "-f" {
+		starts = append(starts, args[i+1])
+		i += 2
+	}
 	for ; i < len(args); i++ {
 		s := args[i].s
 		if args[i].lit && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ",") {
