@@ -45,6 +45,7 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 	fr := &frame{src: src}
 	a.stmts(f.Stmts, newScope(opts), fr, nil)
 	a.forkBombs(f, fr)
+	a.downloads()
 	if a.err != nil {
 		return nil, a.err
 	}

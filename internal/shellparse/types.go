@@ -106,6 +106,8 @@ func (c SourceClass) String() string {
 		return "network"
 	case SourceDecoder:
 		return "decoder"
+	case SourceDownload:
+		return "download"
 	}
 	return "other"
 }
