@@ -62,7 +62,7 @@ func (s *fbSum) add(o fbSum) {
 
 // forkBombs reports the fork bombs of file as synthetic commands.
 func (a *analyzer) forkBombs(file *syntax.File, fr *frame) {
-	fs := &forkScan{defs: map[string]*fbFunc{}, seen: map[syntax.Pos]bool{}}
+	fs := &forkScan{}
 	fs.list(file.Stmts, false)
 	if fs.pending {
 		fs.checkAll()
@@ -75,6 +75,9 @@ func (a *analyzer) forkBombs(file *syntax.File, fr *frame) {
 func (fs *forkScan) report(p syntax.Pos, what string) {
 	if fs.seen[p] {
 		return
+	}
+	if fs.seen == nil {
+		fs.seen = map[syntax.Pos]bool{}
 	}
 	fs.seen[p] = true
 	fs.found = append(fs.found, fbFound{p, what})
@@ -212,12 +215,18 @@ func (fs *forkScan) cmd(c syntax.Command, forked bool) fbSum {
 		}
 		return s
 	case *syntax.FuncDecl:
-		name := c.Name.Value
+		name := ""
+		if c.Name != nil {
+			name = c.Name.Value
+		}
 		f := &fbFunc{pos: c.Pos()}
 		prev := fs.cur
 		fs.cur = f
 		fs.stmt(c.Body, false)
 		fs.cur = prev
+		if fs.defs == nil {
+			fs.defs = map[string]*fbFunc{}
+		}
 		fs.defs[name] = f
 		fs.dirty = true
 		return fbSum{}
@@ -575,6 +584,11 @@ func constArith(x syntax.ArithmExpr) condValue {
 func staticWord(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", false
+	}
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "*?[\\") {
+			return l.Value, true
+		}
 	}
 	var b strings.Builder
 	for _, p := range w.Parts {
