@@ -93,7 +93,7 @@ func recordAudit(sys *system, f *decideFlags, o *outcome) {
 		rec.Rule = o.res.Cause
 	}
 	if pol != nil {
-		rec.PolicyHash = pol.Hash
+		rec.PolicyHash = pol.Hash()
 	}
 	if o.err != nil {
 		rec.Error = audit.Redact(o.err.Error())

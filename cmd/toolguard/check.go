@@ -262,7 +262,7 @@ func printCheck(sys *system, o *checkOptions, out *outcome) error {
 		j.Error = out.err.Error()
 	}
 	if out.ps != nil && out.ps.pol != nil {
-		j.Policy, j.Hash = out.ps.pol.Layers, out.ps.pol.Hash
+		j.Policy, j.Hash = out.ps.pol.Layers, out.ps.pol.Hash()
 	}
 	if o.payload != "" && out.codec != nil {
 		r := protocol.EncodeFor(out.codec, out.call, out.verdict)

@@ -181,7 +181,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 				Hash string `json:"hash"`
 			}{l.Name, l.File, l.Hash})
 		}
-		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash, len(ps.pol.Rules)
+		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules)
 	}
 	for _, a := range rep.Agents {
 		if a.Detected && !a.Guarded {

@@ -28,7 +28,7 @@ func newRulesCmd(sys *system) *cobra.Command {
 			if o.json {
 				enc := json.NewEncoder(sys.stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(map[string]any{"rules": info, "layers": ps.pol.Layers, "hash": ps.pol.Hash})
+				return enc.Encode(map[string]any{"rules": info, "layers": ps.pol.Layers, "hash": ps.pol.Hash()})
 			}
 			tw := tabwriter.NewWriter(sys.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tDECISION\tPRIO\tLAYER\tSOURCE\tDESCRIPTION")

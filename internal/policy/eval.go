@@ -72,6 +72,7 @@ const (
 )
 
 type evalEnv struct {
+	forms     map[string][]string // pathForms memo
 	home      string
 	workspace string
 	resolve   func(string) string
@@ -85,11 +86,18 @@ func (e *evalEnv) pathForms(p string) []string {
 	if e.resolve == nil || !filepath.IsAbs(p) {
 		return []string{p}
 	}
-	r := e.resolve(p)
-	if r == "" || r == p {
-		return []string{p}
+	if f, ok := e.forms[p]; ok {
+		return f
 	}
-	return []string{p, r}
+	f := []string{p}
+	if r := e.resolve(p); r != "" && r != p {
+		f = append(f, r)
+	}
+	if e.forms == nil {
+		e.forms = map[string][]string{}
+	}
+	e.forms[p] = f // one Resolve per distinct path per Evaluate
+	return f
 }
 
 // outside reports whether any form of a path is outside the workspace and

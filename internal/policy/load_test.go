@@ -307,8 +307,8 @@ func TestMaterializedMatchesLayers(t *testing.T) {
 	if err != nil {
 		t.Fatalf("loading materialized: %v", err)
 	}
-	if m.Hash != p.Hash {
-		t.Errorf("hash %s != %s", m.Hash, p.Hash)
+	if m.Hash() != p.Hash() {
+		t.Errorf("hash %s != %s", m.Hash(), p.Hash())
 	}
 	if strings.Join(ids(m), ",") != strings.Join(ids(p), ",") {
 		t.Errorf("rules %v != %v", ids(m), ids(p))

@@ -3,7 +3,6 @@ package policy
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -35,12 +34,12 @@ type matcher struct {
 	pathNone []pathPattern
 	ops      []call.Op
 	mcp      []string // server/tool globs
-	regex    *regexp.Regexp
+	regex    *lazyRegexp
 	fedBy    []string // source classes or program names
 	via      []string // wrapper globs ("xargs", "find -exec", "sudo")
 	env      []string // NAME=value globs over the command's assignments
 	envNone  []string // … none of which may match
-	code     *regexp.Regexp
+	code     *lazyRegexp
 	modes    []string
 	domains  []string
 	inputs   []inputCond
@@ -137,14 +136,14 @@ func compileMatcher(fr fileRule, opts LoadOptions) (matcher, []fieldErr) {
 		m.mcp = append(m.mcp, s)
 	}
 	if fr.Regex != "" {
-		re, err := regexp.Compile(fr.Regex)
+		re, err := newLazyRegexp(fr.Regex)
 		if err != nil {
 			add("regex", "bad regex: %v", err)
 		}
 		m.regex = re
 	}
 	if fr.Code != "" {
-		re, err := regexp.Compile(fr.Code)
+		re, err := newLazyRegexp(fr.Code)
 		if err != nil {
 			add("code", "bad regex: %v", err)
 		}

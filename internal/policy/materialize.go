@@ -59,7 +59,7 @@ func (p *Policy) Materialize() ([]byte, error) {
 	for i, l := range p.Layers {
 		layers[i] = l.Name + "=" + l.File
 	}
-	doc.Meta = &materialMeta{Hash: p.Hash, Layers: layers}
+	doc.Meta = &materialMeta{Hash: p.Hash(), Layers: layers}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return nil, err

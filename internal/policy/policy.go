@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/internal/call"
 )
@@ -93,7 +94,6 @@ type Policy struct {
 	Settings Settings
 	Rules    []*Rule // effective rules, in order
 	Layers   []Layer
-	Hash     string // content hash over the effective settings and rules
 
 	// Warnings are layer conflicts that do not stop the policy from
 	// loading (a later layer trying to replace or disable a locked rule,
@@ -103,6 +103,16 @@ type Policy struct {
 
 	tests []test
 	idx   index
+
+	hashOnce sync.Once
+	hash     string
+}
+
+// Hash is a content hash over the effective settings and rules, computed
+// on first use (a pass decision never needs it).
+func (p *Policy) Hash() string {
+	p.hashOnce.Do(func() { p.hash = hashPolicy(p) })
+	return p.hash
 }
 
 // Problem is one positioned complaint about a policy file.
