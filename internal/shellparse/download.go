@@ -40,6 +40,14 @@ func (a *analyzer) downloads() {
 			}
 			continue
 		}
+		if src == "" && len(got) > 0 && c.Name == "ln" {
+			for _, arg := range c.Args {
+				if s, ok := got[path.Base(arg)]; ok && !strings.HasPrefix(arg, "-") {
+					src = s
+					break
+				}
+			}
+		}
 		if src == "" && len(got) > 0 {
 			// A copy, move or link of a downloaded file is one too.
 			for _, p := range c.Paths {
