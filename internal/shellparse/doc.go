@@ -82,6 +82,23 @@
 // parallel fills its replacement strings ({}, {1}, {.} …) with each :::
 // argument (up to 16), runs the arguments themselves when there is no
 // command, and treats standard input like xargs; --dry-run runs nothing.
+// Unknown input is written InputWord ("{xargs input}") where it goes: in
+// place of the -I string or replacement string inside each argument
+// (rm -r{} gives "-r{xargs input}"), or appended as the last argument
+// when there is none. parallel input inside an interpreter's code
+// (python -c 'print("{}")') makes the code Dynamic.
+//
+// # Fork bombs
+//
+// A script that spawns processes without bound gets a synthetic command
+// named ForkBomb (":forkbomb") with one argument, "function NAME" or
+// "loop": a function that, once called, reaches itself through a call
+// that forks (a background job, a pipeline stage, a subshell, a
+// substitution), judged over the definitions made before the call; or a
+// loop whose condition is constant (while true/:/[ x ]/((1)), until false,
+// for ((;;))) with no break, exit or return outside a constant-false if,
+// that starts background jobs which no unconditional wait in its body
+// settles (disowned jobs and jobs left by a subshell never are).
 //
 // # Environment
 //
@@ -115,7 +132,8 @@
 // expanded before it assigns (declare A=x B=$A sees the old A), and a
 // brace in them makes the value unknown. Known expansions are $X, ${X},
 // ${#X}, ${X:-w}, ${X/a/b} and
-// ${X//a/b} with literal patterns, ${X#p}, ${X%s}, ${X:o:l}. $HOME and ~
+// ${X//a/b} with literal patterns, ${X#p}, ${X%s}, ${X:o:l}, and ${X:=w}
+// (which also assigns w when X is empty or unset by the script). $HOME and ~
 // expand to Options.Home when it is set. A variable assigned from a
 // substitution carries that substitution's sources.
 //
@@ -177,8 +195,23 @@
 // and the operands of cat, tac, less (not -p PATTERN), more, nl, wc, awk
 // (after the program; -f files; written under gawk -i inplace), head, tail,
 // grep/egrep/fgrep/rg (after the pattern), source/., base64, xxd,
-// strings and od (read). The placeholder {} of find -exec and xargs -I{}
-// is Dynamic.
+// strings and od (read), tar (operands and -T read when creating, the -f
+// archive written; otherwise the archive read), openssl -in/-key (read)
+// and -out (write), the script of python/node/ruby (read), date -f. The
+// placeholder {} of find -exec is START/NAME when the search has one
+// literal start and one literal -name (find . -name .env -exec cat {}
+// reads ./.env), Dynamic otherwise, like xargs -I{}. BSD find -f DIR
+// names a start.
+//
+// # Downloads
+//
+// A command that executes a file fetched from the network earlier in the
+// same string — as the program, or the script of a shell, an interpreter,
+// source or pwsh -File — gets a Source of class SourceDownload ("download",
+// Via "file"). Fetched: written by a network client (curl -o/-O, wget,
+// also curl's output through tee or a redirection), by rsync/scp from a
+// remote, or a copy, move or link of such a file; files are matched by
+// base name, and rm forgets one.
 //
 // # Limits
 //
