@@ -54,7 +54,10 @@ type toolPattern struct {
 
 type fieldErr struct{ field, msg string }
 
-func compileMatcher(fr fileRule, opts LoadOptions) (matcher, []fieldErr) {
+// compileMatcher compiles a rule's match fields. Regexes are checked now
+// and compiled on first use; trusted skips the check (the build-time
+// decoded defaults, whose regexes the tests compile).
+func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 	var m matcher
 	var errs []fieldErr
 	add := func(field, format string, a ...any) {
@@ -136,14 +139,14 @@ func compileMatcher(fr fileRule, opts LoadOptions) (matcher, []fieldErr) {
 		m.mcp = append(m.mcp, s)
 	}
 	if fr.Regex != "" {
-		re, err := newLazyRegexp(fr.Regex)
+		re, err := newLazyRegexp(fr.Regex, trusted)
 		if err != nil {
 			add("regex", "bad regex: %v", err)
 		}
 		m.regex = re
 	}
 	if fr.Code != "" {
-		re, err := newLazyRegexp(fr.Code)
+		re, err := newLazyRegexp(fr.Code, trusted)
 		if err != nil {
 			add("code", "bad regex: %v", err)
 		}
