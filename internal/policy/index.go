@@ -22,6 +22,9 @@ func buildIndex(rules []*Rule) index {
 			ix.paths = append(ix.paths, r)
 		case classCommand:
 			names, literal := programNames(r.m.commands)
+			if len(r.m.commands) == 0 && r.m.regex != nil {
+				names, literal = regexPrograms(r.m.regex.src)
+			}
 			if !literal {
 				ix.anyName = append(ix.anyName, r)
 				continue
@@ -52,4 +55,74 @@ func programNames(cmds [][]string) ([]string, bool) {
 		}
 	}
 	return names, true
+}
+
+// regexPrograms returns the program names a regex rule can match when
+// every top-level alternative of it is anchored to a literal program name
+// followed by a blank (`^git .*push`, `^rm (...)|^find ...`), and false
+// otherwise. Such a rule cannot match any other command (nor a dynamic
+// one, whose text starts with its unknown part), so it is indexed by name.
+func regexPrograms(src string) ([]string, bool) {
+	var names []string
+	for _, alt := range topLevelAlternatives(src) {
+		name, ok := anchoredName(alt)
+		if !ok {
+			return nil, false
+		}
+		names = append(names, name)
+	}
+	return names, len(names) > 0
+}
+
+// topLevelAlternatives splits a regex at the | that are outside groups
+// and classes.
+func topLevelAlternatives(src string) []string {
+	var out []string
+	depth, start := 0, 0
+	inClass := false
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			out = append(out, src[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, src[start:])
+}
+
+// anchoredName reads `^name ` or `^name\s` at the start of an
+// alternative; the name must be a plain word.
+func anchoredName(alt string) (string, bool) {
+	if !strings.HasPrefix(alt, "^") {
+		return "", false
+	}
+	rest := alt[1:]
+	i := 0
+	for i < len(rest) && isNameByte(rest[i]) {
+		i++
+	}
+	if i == 0 {
+		return "", false
+	}
+	switch tail := rest[i:]; {
+	case strings.HasPrefix(tail, " "), strings.HasPrefix(tail, `\s`):
+		return rest[:i], true
+	}
+	return "", false
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -299,6 +300,31 @@ func TestViaAndEnv(t *testing.T) {
 	} {
 		if got := decide(t, pol, shell(cmd)); got != want {
 			t.Errorf("%s: got %v, want %v", cmd, got, want)
+		}
+	}
+}
+
+func TestRegexPrograms(t *testing.T) {
+	t.Parallel()
+	for src, want := range map[string]string{
+		`^git (.* )?checkout`:           "git",
+		`^rm (.* )?-r|^find .* -delete`: "rm,find",
+		`^nc\s+-e`:                      "nc",
+		`^(xargs|parallel) rm`:          "",
+		`(?i)^ssh -o`:                   "",
+		`^git(-lfs)? push`:              "",
+		`\bdrop\s+table`:                "",
+		`^rm [a|b]|^cp x`:               "rm,cp",
+		`^\$\(brew shellenv\)`:          "",
+		`^mkfs.ext4 `:                   "",
+	} {
+		names, ok := regexPrograms(src)
+		got := strings.Join(names, ",")
+		if !ok {
+			got = ""
+		}
+		if got != want {
+			t.Errorf("%s: got %q, want %q", src, got, want)
 		}
 	}
 }
