@@ -71,13 +71,20 @@ const (
 	CauseError      = "error"
 )
 
+// pathKey identifies a path target within one evaluation.
+type pathKey struct {
+	path string
+	op   call.Op
+}
+
 type evalEnv struct {
-	forms     map[string][]string // pathForms memo
-	home      string
-	workspace string
-	resolve   func(string) string
-	safe      []string
-	protected []string
+	forms      map[string][]string // pathForms memo
+	pathWinner map[pathKey]*Rule   // pathTarget memo
+	home       string
+	workspace  string
+	resolve    func(string) string
+	safe       []string
+	protected  []string
 }
 
 // pathForms returns the written path and, when it differs, its resolved
@@ -248,12 +255,20 @@ func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, r
 	if ev.outside(ev.pathForms(pth)) {
 		t.Note = "outside the workspace " + ev.workspace
 	}
-	r := p.pick(res, c, func(r *Rule) bool {
-		if r.m.class == classCall {
-			return c.Kind != call.KindShell // shell calls answer call rules per command
+	key := pathKey{pth, op}
+	r, seen := ev.pathWinner[key]
+	if !seen {
+		r = p.pick(res, c, func(r *Rule) bool {
+			if r.m.class == classCall {
+				return c.Kind != call.KindShell // shell calls answer call rules per command
+			}
+			return r.m.matchPath(pth, op, ev)
+		}, p.idx.paths, p.idx.calls)
+		if ev.pathWinner == nil {
+			ev.pathWinner = map[pathKey]*Rule{}
 		}
-		return r.m.matchPath(pth, op, ev)
-	}, p.idx.paths, p.idx.calls)
+		ev.pathWinner[key] = r // a path named again is decided once
+	}
 	if r == nil && !required {
 		res.Targets = append(res.Targets, t) // a read by a shell command: only rules speak for it
 		return

@@ -605,7 +605,7 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 	default:
 		target = p
 	}
-	ok, _ := doublestar.Match(pp.glob, target)
+	ok := doublestar.MatchUnvalidated(pp.glob, target)
 	return ok
 }
 
