@@ -22,11 +22,27 @@ type redactor struct {
 	// hints are lowercase strings one of which every match contains,
 	// case-insensitively; a string without any is not searched.
 	hints []string
-	re    *regexp.Regexp
+	re    *lazyRE
 	skip  func(group, value string) bool
 	// scope, when set, limits the pattern to the command segments that
 	// start at a match of scope and end at the next ; & | or newline.
-	scope *regexp.Regexp
+	scope *lazyRE
+}
+
+// lazyRE is a constant pattern compiled the first time a string carries
+// one of its hints: most commands carry none, and a pass decision redacts
+// nothing at all.
+type lazyRE struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func lazy(src string) *lazyRE { return &lazyRE{src: src} }
+
+func (l *lazyRE) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) }) // constant patterns, tested
+	return l.re
 }
 
 // Value forms shared by the context patterns. An unquoted value that starts
@@ -41,78 +57,76 @@ const (
 // The patterns are constants compiled once; order matters only in that
 // token formats run before the contexts that would otherwise swallow them
 // with a shorter prefix.
-var redactors = sync.OnceValue(func() []redactor {
-	return []redactor{
-		// Private key blocks, terminated or not.
-		{hints: []string{"private key"}, re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?P<secret>(?s:.*?))(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`)},
-		// Token formats with a recognizable prefix.
-		{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`\bgh[pousr]_(?P<secret>[A-Za-z0-9]{20,})\b`)},
-		{hints: []string{"github_pat_"}, re: regexp.MustCompile(`\bgithub_pat_(?P<secret>[A-Za-z0-9_]{20,})`)},
-		{hints: []string{"glpat-"}, re: regexp.MustCompile(`\bglpat-(?P<secret>[A-Za-z0-9_-]{20,})`)},
-		{hints: []string{"npm_"}, re: regexp.MustCompile(`\bnpm_(?P<secret>[A-Za-z0-9]{36})\b`)},
-		{hints: []string{"hf_"}, re: regexp.MustCompile(`\bhf_(?P<secret>[A-Za-z0-9]{30,})\b`)},
-		{hints: []string{"akia", "asia"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA)(?P<secret>[A-Z0-9]{16})\b`)},
-		{hints: []string{"aws_secret_access_key"}, re: regexp.MustCompile(`(?i)\baws_secret_access_key["']?\s*[=:]\s*["']?(?P<secret>[A-Za-z0-9/+]{30,}={0,2})`)},
-		{hints: []string{"xox"}, re: regexp.MustCompile(`\bxox[baprs]-(?P<secret>[A-Za-z0-9-]{10,})`)},
-		{hints: []string{"hooks.slack.com"}, re: regexp.MustCompile(`\bhooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9/_-]+)`)},
-		{hints: []string{"sk-ant-"}, re: regexp.MustCompile(`\bsk-ant-(?P<secret>[A-Za-z0-9_-]{16,})`)},
-		{hints: []string{"sk-"}, re: regexp.MustCompile(`\bsk-(?:proj|svcacct|admin)-(?P<secret>[A-Za-z0-9_-]{16,})`)},
-		{hints: []string{"sk-"}, re: regexp.MustCompile(`\bsk-(?P<secret>[A-Za-z0-9]{20,})\b`)},
-		{hints: []string{"k_live_", "k_test_"}, re: regexp.MustCompile(`\b[sr]k_(?:live|test)_(?P<secret>[A-Za-z0-9]{16,})`)},
-		{hints: []string{"aiza"}, re: regexp.MustCompile(`\bAIza(?P<secret>[0-9A-Za-z_-]{35})`)},
-		{hints: []string{"eyj"}, re: regexp.MustCompile(`\beyJ(?P<secret>[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`)},
-		// Headers: Authorization with any scheme, then API-key style headers.
-		// A header name must start a word of the command (not follow a /, as
-		// x-access-token does in https://x-access-token:…@github.com).
-		{
-			hints: []string{"authorization"},
-			re:    regexp.MustCompile(`(?i)(?:^|[\s'"])(?:proxy-)?authorization\s*:\s*(?:(?P<scheme>bearer|basic|token|bot|digest|negotiate|apikey|key)\s+(?P<secret>[^\s'"$][^\s'"]*)|(?P<secret_noscheme>[^\s'"$][^\s'"]*))`),
-			// "Authorization: Bearer $TOKEN" is no secret, though the scheme
-			// alone would match as a value.
-			skip: func(group, value string) bool { return group == "secret_noscheme" && isAuthScheme(value) },
-		},
-		{hints: []string{"key", "token"}, re: regexp.MustCompile(`(?i)(?:^|[\s'"])(?:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-goog-api-key|x-vault-token)\s*:\s*(?P<secret>[^\s'"$][^\s'"]*)`)},
-		{hints: []string{"cookie"}, re: regexp.MustCompile(`(?i)(?:^|[\s'"])cookie\s*:\s*(?P<secret>[^\s'"$][^'"\n]*)`)},
-		{hints: []string{"bearer"}, re: regexp.MustCompile(`\bBearer\s+(?P<secret>[A-Za-z0-9._~+/-]{8,}=*)`)},
-		// Flags: --password=X, --password X, --github-token X, --api-key=X, …
-		{
-			hints: []string{"pass", "token", "secret", "key", "auth"},
-			re: regexp.MustCompile(`(?i)(?:^|[\s'"(])--?(?P<flag>(?:[a-z0-9]+[-_])*(?:password|passwd|token|secret|(?:api|access|secret|account|master|client)[-_]?key|auth))` +
-				`(?:=(?:` + quotedValue + `|` + unquotedValue + `)|\s+(?:"(?P<secret_sdq>[^"]*)"|'(?P<secret_ssq>[^']*)'|(?P<secret_sbare>[^\s'"$<>|&;(-][^\s'"]*)))`),
-			// Boolean flags take no value: --ask-vault-password site.yml.
-			skip: func(group, value string) bool {
-				if group != "flag" {
-					return false
-				}
-				f := strings.ToLower(value)
-				for _, p := range []string{"ask-", "no-", "prompt-", "with-"} {
-					if strings.HasPrefix(f, p) {
-						return true
-					}
-				}
+var redactors = []redactor{
+	// Private key blocks, terminated or not.
+	{hints: []string{"private key"}, re: lazy(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?P<secret>(?s:.*?))(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`)},
+	// Token formats with a recognizable prefix.
+	{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: lazy(`\bgh[pousr]_(?P<secret>[A-Za-z0-9]{20,})\b`)},
+	{hints: []string{"github_pat_"}, re: lazy(`\bgithub_pat_(?P<secret>[A-Za-z0-9_]{20,})`)},
+	{hints: []string{"glpat-"}, re: lazy(`\bglpat-(?P<secret>[A-Za-z0-9_-]{20,})`)},
+	{hints: []string{"npm_"}, re: lazy(`\bnpm_(?P<secret>[A-Za-z0-9]{36})\b`)},
+	{hints: []string{"hf_"}, re: lazy(`\bhf_(?P<secret>[A-Za-z0-9]{30,})\b`)},
+	{hints: []string{"akia", "asia"}, re: lazy(`\b(?:AKIA|ASIA)(?P<secret>[A-Z0-9]{16})\b`)},
+	{hints: []string{"aws_secret_access_key"}, re: lazy(`(?i)\baws_secret_access_key["']?\s*[=:]\s*["']?(?P<secret>[A-Za-z0-9/+]{30,}={0,2})`)},
+	{hints: []string{"xox"}, re: lazy(`\bxox[baprs]-(?P<secret>[A-Za-z0-9-]{10,})`)},
+	{hints: []string{"hooks.slack.com"}, re: lazy(`\bhooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9/_-]+)`)},
+	{hints: []string{"sk-ant-"}, re: lazy(`\bsk-ant-(?P<secret>[A-Za-z0-9_-]{16,})`)},
+	{hints: []string{"sk-"}, re: lazy(`\bsk-(?:proj|svcacct|admin)-(?P<secret>[A-Za-z0-9_-]{16,})`)},
+	{hints: []string{"sk-"}, re: lazy(`\bsk-(?P<secret>[A-Za-z0-9]{20,})\b`)},
+	{hints: []string{"k_live_", "k_test_"}, re: lazy(`\b[sr]k_(?:live|test)_(?P<secret>[A-Za-z0-9]{16,})`)},
+	{hints: []string{"aiza"}, re: lazy(`\bAIza(?P<secret>[0-9A-Za-z_-]{35})`)},
+	{hints: []string{"eyj"}, re: lazy(`\beyJ(?P<secret>[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`)},
+	// Headers: Authorization with any scheme, then API-key style headers.
+	// A header name must start a word of the command (not follow a /, as
+	// x-access-token does in https://x-access-token:…@github.com).
+	{
+		hints: []string{"authorization"},
+		re:    lazy(`(?i)(?:^|[\s'"])(?:proxy-)?authorization\s*:\s*(?:(?P<scheme>bearer|basic|token|bot|digest|negotiate|apikey|key)\s+(?P<secret>[^\s'"$][^\s'"]*)|(?P<secret_noscheme>[^\s'"$][^\s'"]*))`),
+		// "Authorization: Bearer $TOKEN" is no secret, though the scheme
+		// alone would match as a value.
+		skip: func(group, value string) bool { return group == "secret_noscheme" && isAuthScheme(value) },
+	},
+	{hints: []string{"key", "token"}, re: lazy(`(?i)(?:^|[\s'"])(?:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-goog-api-key|x-vault-token)\s*:\s*(?P<secret>[^\s'"$][^\s'"]*)`)},
+	{hints: []string{"cookie"}, re: lazy(`(?i)(?:^|[\s'"])cookie\s*:\s*(?P<secret>[^\s'"$][^'"\n]*)`)},
+	{hints: []string{"bearer"}, re: lazy(`\bBearer\s+(?P<secret>[A-Za-z0-9._~+/-]{8,}=*)`)},
+	// Flags: --password=X, --password X, --github-token X, --api-key=X, …
+	{
+		hints: []string{"pass", "token", "secret", "key", "auth"},
+		re: lazy(`(?i)(?:^|[\s'"(])--?(?P<flag>(?:[a-z0-9]+[-_])*(?:password|passwd|token|secret|(?:api|access|secret|account|master|client)[-_]?key|auth))` +
+			`(?:=(?:` + quotedValue + `|` + unquotedValue + `)|\s+(?:"(?P<secret_sdq>[^"]*)"|'(?P<secret_ssq>[^']*)'|(?P<secret_sbare>[^\s'"$<>|&;(-][^\s'"]*)))`),
+		// Boolean flags take no value: --ask-vault-password site.yml.
+		skip: func(group, value string) bool {
+			if group != "flag" {
 				return false
-			},
+			}
+			f := strings.ToLower(value)
+			for _, p := range []string{"ask-", "no-", "prompt-", "with-"} {
+				if strings.HasPrefix(f, p) {
+					return true
+				}
+			}
+			return false
 		},
-		// Assignments: DB_PASSWORD=X, GITHUB_TOKEN=X, AWS_SECRET_ACCESS_KEY=X, ?api_key=X.
-		{hints: []string{"pass", "secret", "token", "key"}, re: regexp.MustCompile(`(?i)\b[a-z0-9_]*(?:password|passwd|secret|token|apikey|_key)=(?:` + quotedValue + `|` + envValue + `)`)},
-		// JSON: "password": "X", "api_key": "X".
-		{hints: []string{"pass", "secret", "token", "key"}, re: regexp.MustCompile(`(?i)"[a-z0-9_]*(?:password|passwd|secret|token|apikey|api_key|access_key|private_key)"\s*:\s*"(?P<secret>[^"\\]*(?:\\.[^"\\]*)*)"`)},
-		// Credentials in URLs: scheme://user:pass@host.
-		{hints: []string{"://"}, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:'"]*:(?P<secret>[^\s/?#@'"]+)@`)},
-		// mysql -pSECRET (the value glued to -p), only in a mysql-like command.
-		{
-			hints: []string{"mysql", "mariadb"},
-			re:    regexp.MustCompile(`(?:^|\s)-p(?:` + quotedValue + `|(?P<secret>[^\s'"]+))`),
-			scope: regexp.MustCompile(`(?:^|[\s;&|(/'"])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlbinlog|mysqlpump|mysqlsh|mariadb|mariadb-dump|mariadb-admin|mariadb-import|mariadb-check)(?:$|[\s'"])`),
-		},
-		// curl -u user:pass, --user user:pass, --proxy-user user:pass.
-		{
-			hints: []string{"curl"},
-			re:    regexp.MustCompile(`(?:^|\s)(?:-u|-U|--user|--proxy-user)(?:\s+|=)?['"]?[^\s:'"]*:(?P<secret>[^\s'"]+)`),
-			scope: regexp.MustCompile(`(?:^|[\s;&|(/'"])curl(?:$|[\s'"])`),
-		},
-	}
-})
+	},
+	// Assignments: DB_PASSWORD=X, GITHUB_TOKEN=X, AWS_SECRET_ACCESS_KEY=X, ?api_key=X.
+	{hints: []string{"pass", "secret", "token", "key"}, re: lazy(`(?i)\b[a-z0-9_]*(?:password|passwd|secret|token|apikey|_key)=(?:` + quotedValue + `|` + envValue + `)`)},
+	// JSON: "password": "X", "api_key": "X".
+	{hints: []string{"pass", "secret", "token", "key"}, re: lazy(`(?i)"[a-z0-9_]*(?:password|passwd|secret|token|apikey|api_key|access_key|private_key)"\s*:\s*"(?P<secret>[^"\\]*(?:\\.[^"\\]*)*)"`)},
+	// Credentials in URLs: scheme://user:pass@host.
+	{hints: []string{"://"}, re: lazy(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:'"]*:(?P<secret>[^\s/?#@'"]+)@`)},
+	// mysql -pSECRET (the value glued to -p), only in a mysql-like command.
+	{
+		hints: []string{"mysql", "mariadb"},
+		re:    lazy(`(?:^|\s)-p(?:` + quotedValue + `|(?P<secret>[^\s'"]+))`),
+		scope: lazy(`(?:^|[\s;&|(/'"])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlbinlog|mysqlpump|mysqlsh|mariadb|mariadb-dump|mariadb-admin|mariadb-import|mariadb-check)(?:$|[\s'"])`),
+	},
+	// curl -u user:pass, --user user:pass, --proxy-user user:pass.
+	{
+		hints: []string{"curl"},
+		re:    lazy(`(?:^|\s)(?:-u|-U|--user|--proxy-user)(?:\s+|=)?['"]?[^\s:'"]*:(?P<secret>[^\s'"]+)`),
+		scope: lazy(`(?:^|[\s;&|(/'"])curl(?:$|[\s'"])`),
+	},
+}
 
 // Redact returns s with the secrets it recognizes replaced by ***, keeping a
 // recognizable prefix (ghp_***, AKIA***, Bearer ***, --password=***). It is
@@ -120,9 +134,8 @@ var redactors = sync.OnceValue(func() []redactor {
 // for what it recognizes and what it leaves alone.
 func Redact(s string) string {
 	lower := strings.ToLower(s)
-	rs := redactors() // compiled on first use: a pass decision never redacts
-	for i := range rs {
-		r := &rs[i]
+	for i := range redactors {
+		r := &redactors[i]
 		if !r.hinted(lower) {
 			continue
 		}
@@ -146,11 +159,11 @@ func (r *redactor) hinted(lower string) bool {
 
 // apply masks every match of r in s.
 func (r *redactor) apply(s string) string {
-	matches := r.re.FindAllStringSubmatchIndex(s, -1)
+	matches := r.re.get().FindAllStringSubmatchIndex(s, -1)
 	if matches == nil {
 		return s
 	}
-	names := r.re.SubexpNames()
+	names := r.re.get().SubexpNames()
 	var b strings.Builder
 	last := 0
 	for _, m := range matches {
@@ -200,7 +213,7 @@ func (r *redactor) applyScoped(s string) string {
 	var b strings.Builder
 	last := 0
 	for {
-		loc := r.scope.FindStringIndex(s[last:])
+		loc := r.scope.get().FindStringIndex(s[last:])
 		if loc == nil {
 			break
 		}

@@ -235,3 +235,15 @@ func TestCallSummary(t *testing.T) {
 		})
 	}
 }
+
+// Every pattern compiles (they are compiled lazily at run time).
+func TestRedactorPatternsCompile(t *testing.T) {
+	for i := range redactors {
+		if redactors[i].re.get() == nil {
+			t.Errorf("redactor %d: nil regexp", i)
+		}
+		if redactors[i].scope != nil && redactors[i].scope.get() == nil {
+			t.Errorf("redactor %d: nil scope", i)
+		}
+	}
+}

@@ -505,6 +505,9 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 		p.Rules = append(p.Rules, r)
 	}
 	p.tests = tests
+	if len(layers) == 1 && layers[0].doc.Meta != nil {
+		p.materialHash = layers[0].doc.Meta.Hash // computed by materialize over these rules
+	}
 	return p, nil
 }
 

@@ -104,14 +104,21 @@ type Policy struct {
 	tests []test
 	idx   index
 
-	hashOnce sync.Once
-	hash     string
+	hashOnce     sync.Once
+	hash         string
+	materialHash string // the hash a materialized file carries
 }
 
 // Hash is a content hash over the effective settings and rules, computed
 // on first use (a pass decision never needs it).
 func (p *Policy) Hash() string {
-	p.hashOnce.Do(func() { p.hash = hashPolicy(p) })
+	p.hashOnce.Do(func() {
+		if p.materialHash != "" {
+			p.hash = p.materialHash
+			return
+		}
+		p.hash = hashPolicy(p)
+	})
 	return p.hash
 }
 
