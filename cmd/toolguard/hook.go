@@ -18,6 +18,11 @@ import (
 const (
 	maxPayload   = 16 << 20
 	stdinTimeout = 20 * time.Second
+	// evalTimeout bounds decoding, loading and evaluating, so that the
+	// hook answers on_error (deny) well inside every agent's hook timeout
+	// (Copilot 30 s, Gemini and CodeBuddy 60 s) instead of being killed —
+	// which most agents treat as an allow.
+	evalTimeout = 10 * time.Second
 )
 
 type hookOptions struct {
@@ -63,7 +68,11 @@ func runHook(sys *system, o *hookOptions) error {
 	if codec == nil {
 		codec = protocol.Detect(payload)
 	}
-	out := hookOutcome(sys, o, codec, payload, readErr)
+	out := decideWithin(evalTimeout, func() *outcome { return hookOutcome(sys, o, codec, payload, readErr) },
+		func() *outcome {
+			return failed(sys, codec, &policySet{}, call.Deny,
+				fmt.Errorf("the decision took longer than %s", evalTimeout))
+		})
 	reply := protocol.EncodeFor(out.codec, out.call, out.verdict)
 	if out.err != nil {
 		fmt.Fprintf(sys.stderr, "toolguard: %v\n", out.err)
@@ -141,3 +150,19 @@ func readPayload(r io.Reader) ([]byte, error) {
 }
 
 var errPayloadTooLarge = errors.New("payload larger than 16 MiB")
+
+// decideWithin runs decide, and answers with late() if it has not finished
+// within d. The slow decision is abandoned: the process exits after the
+// reply.
+func decideWithin(d time.Duration, decide, late func() *outcome) *outcome {
+	done := make(chan *outcome, 1)
+	go func() { done <- decide() }()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		return o
+	case <-timer.C:
+		return late()
+	}
+}
