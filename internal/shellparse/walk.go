@@ -274,10 +274,10 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 		pre := sc.child()
 		a.assign(as, pre, fr, true)
 		if v, ok := pre.vars[as.Name.Value]; ok {
+			if transform || (as.Value != nil && braceInWord(as.Value)) {
+				v = varState{} // -l/-u/-i/-a/-A or a brace: the value is not the literal
+			}
 			assigned = append(assigned, declared{as.Name.Value, v})
-		}
-		if transform || (as.Value != nil && braceInWord(as.Value)) {
-			assigned[len(assigned)-1].v = varState{}
 		}
 		if as.Naked {
 			args = append(args, as.Name.Value)
