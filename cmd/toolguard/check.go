@@ -67,15 +67,14 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 			return usagef("unknown --mode %q (want interactive or headless)", o.mode)
 		}
 	}
-	cwd := o.cwd
-	if cwd == "" {
-		wd, err := sys.getwd()
-		if err != nil {
-			return err
-		}
-		cwd = wd
+	wd, err := sys.getwd()
+	if err != nil {
+		return err
 	}
-	cwd = absFrom(mustWd(sys), cwd)
+	cwd := wd
+	if o.cwd != "" {
+		cwd = absFrom(wd, o.cwd)
+	}
 
 	var codec protocol.Codec
 	var c call.Call
@@ -103,7 +102,7 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 		}
 		c, err = protocol.DecodeWith(codec, data, protocol.DecodeOptions{Home: sys.home()})
 		if err != nil {
-			return checkFailure(sys, o, codec, cwd, fmt.Errorf("cannot read the hook payload: %w", err))
+			return checkFailure(sys, o, codec, fmt.Errorf("cannot read the hook payload: %w", err))
 		}
 	case len(args) > 0:
 		c = call.Call{Kind: call.KindShell, Tool: "Bash", Command: shellJoin(args)}
@@ -144,12 +143,7 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 	return printCheck(sys, o, out)
 }
 
-func mustWd(sys *system) string {
-	wd, _ := sys.getwd()
-	return wd
-}
-
-func checkFailure(sys *system, o *checkOptions, codec protocol.Codec, cwd string, err error) error {
+func checkFailure(sys *system, o *checkOptions, codec protocol.Codec, err error) error {
 	out := failed(sys, codec, &policySet{}, call.Deny, err)
 	return printCheck(sys, o, out)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/install"
+	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
 )
 
@@ -153,14 +154,10 @@ type doctorReport struct {
 }
 
 type doctorPolicy struct {
-	Layers []struct {
-		Name string `json:"name"`
-		File string `json:"file"`
-		Hash string `json:"hash"`
-	} `json:"layers"`
-	Hash  string `json:"hash"`
-	Rules int    `json:"rules"`
-	Error string `json:"error,omitempty"`
+	Layers []policy.Layer `json:"layers"`
+	Hash   string         `json:"hash"`
+	Rules  int            `json:"rules"`
+	Error  string         `json:"error,omitempty"`
 }
 
 func runDoctor(sys *system, o *doctorOptions) error {
@@ -174,13 +171,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 	if ps, err := o.load(sys, project); err != nil {
 		rep.Policy.Error = err.Error()
 	} else {
-		for _, l := range ps.pol.Layers {
-			rep.Policy.Layers = append(rep.Policy.Layers, struct {
-				Name string `json:"name"`
-				File string `json:"file"`
-				Hash string `json:"hash"`
-			}{l.Name, l.File, l.Hash})
-		}
+		rep.Policy.Layers = ps.pol.Layers
 		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules)
 	}
 	for _, a := range rep.Agents {
