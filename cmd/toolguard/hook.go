@@ -113,6 +113,7 @@ func hookOutcome(sys *system, o *hookOptions, codec protocol.Codec, payload []by
 	if top := gitTop(project); top != "" {
 		project = top
 	}
+	o.lazy = true // a materialized policy's rules are decoded as calls reach them
 	ps, err := o.load(sys, project)
 	if err != nil {
 		return failed(sys, codec, &policySet{}, call.Deny, fmt.Errorf("the policy does not load: %w", err))

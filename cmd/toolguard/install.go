@@ -172,7 +172,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		rep.Policy.Error = err.Error()
 	} else {
 		rep.Policy.Layers = ps.pol.Layers
-		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules)
+		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules())
 	}
 	for _, a := range rep.Agents {
 		if a.Detected && !a.Guarded {

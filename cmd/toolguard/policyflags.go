@@ -16,6 +16,7 @@ type policyFlags struct {
 	files     []string // --policy FILE (repeatable)
 	layers    []string // --layer NAME=FILE (repeatable)
 	noBuiltin bool
+	lazy      bool // decode a materialized policy's rules on demand (the hook only evaluates)
 }
 
 func (f *policyFlags) register(cmd *cobra.Command) {
@@ -103,7 +104,7 @@ func (f *policyFlags) load(sys *system, project string) (*policySet, error) {
 	if err != nil {
 		return nil, err
 	}
-	pol, err := policy.Load(srcs, policy.LoadOptions{NoBuiltin: f.noBuiltin})
+	pol, err := policy.Load(srcs, policy.LoadOptions{NoBuiltin: f.noBuiltin, Lazy: f.lazy})
 	if err != nil {
 		return nil, err
 	}

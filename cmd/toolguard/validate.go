@@ -59,6 +59,6 @@ func runValidate(sys *system, o *validateOptions, args []string) error {
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("%d problem(s)", len(probs))}
 	}
 	fmt.Fprintf(sys.stdout, "ok: %d rules, %d examples, %d tests, %d layers (%s)\n",
-		len(pol.Rules), pol.Examples(), pol.TestCount(), len(pol.Layers), pol.Hash())
+		len(pol.Rules()), pol.Examples(), pol.TestCount(), len(pol.Layers), pol.Hash())
 	return nil
 }

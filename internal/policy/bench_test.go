@@ -69,8 +69,8 @@ func BenchmarkEvaluateDefault(b *testing.B) {
 
 func BenchmarkEvaluate10k(b *testing.B) {
 	p := policy10k(b)
-	if len(p.Rules) < 10000 {
-		b.Fatalf("generated policy has %d rules, want ≥ 10000", len(p.Rules))
+	if len(p.Rules()) < 10000 {
+		b.Fatalf("generated policy has %d rules, want ≥ 10000", len(p.Rules()))
 	}
 	for _, bc := range benchCalls() {
 		b.Run(bc.name, func(b *testing.B) {
@@ -108,8 +108,8 @@ func BenchmarkLoadMaterialized10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(p.Rules) < 10000 {
-			b.Fatalf("%d rules", len(p.Rules))
+		if len(p.Rules()) < 10000 {
+			b.Fatalf("%d rules", len(p.Rules()))
 		}
 	}
 }
@@ -167,7 +167,7 @@ func TestGenerate10k(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(p.Rules); n < 10000 {
+	if n := len(p.Rules()); n < 10000 {
 		t.Fatalf("%d rules, want ≥ 10000", n)
 	}
 	for _, bc := range benchCalls() {

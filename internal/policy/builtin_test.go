@@ -73,12 +73,12 @@ func TestBuiltinGenerated(t *testing.T) {
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
-	if fast.Hash() != slow.Hash() || len(fast.Rules) != len(slow.Rules) {
-		t.Fatalf("generated %s/%d rules, TOML %s/%d rules", fast.Hash(), len(fast.Rules), slow.Hash(), len(slow.Rules))
+	if fast.Hash() != slow.Hash() || len(fast.Rules()) != len(slow.Rules()) {
+		t.Fatalf("generated %s/%d rules, TOML %s/%d rules", fast.Hash(), len(fast.Rules()), slow.Hash(), len(slow.Rules()))
 	}
-	for i := range fast.Rules {
-		if fast.Rules[i].Source != slow.Rules[i].Source || fast.Rules[i].Layer != slow.Rules[i].Layer {
-			t.Errorf("%s: provenance %s/%s, want %s/%s", fast.Rules[i].ID, fast.Rules[i].Layer, fast.Rules[i].Source, slow.Rules[i].Layer, slow.Rules[i].Source)
+	for i := range fast.Rules() {
+		if fast.Rules()[i].Source != slow.Rules()[i].Source || fast.Rules()[i].Layer != slow.Rules()[i].Layer {
+			t.Errorf("%s: provenance %s/%s, want %s/%s", fast.Rules()[i].ID, fast.Rules()[i].Layer, fast.Rules()[i].Source, slow.Rules()[i].Layer, slow.Rules()[i].Source)
 		}
 	}
 }

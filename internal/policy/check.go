@@ -34,7 +34,7 @@ func (p *Policy) Check() []Problem {
 // RunTests runs the rules' examples and the [[test]]s only.
 func (p *Policy) RunTests() []Problem {
 	var probs []Problem
-	for _, r := range p.Rules {
+	for _, r := range p.Rules() {
 		probs = append(probs, p.checkExamples(r)...)
 	}
 	for _, t := range p.tests {
@@ -53,9 +53,9 @@ func (p *Policy) checkExamples(r *Rule) []Problem {
 	if i := strings.LastIndexByte(r.Source, ':'); i > 0 {
 		file, line = r.Source[:i], posLine(r.Source)
 	}
-	solo := &Policy{Settings: DefaultSettings(), Rules: []*Rule{r}}
+	solo := &Policy{Settings: DefaultSettings(), rules: []*Rule{r}}
 	solo.Settings.OnDynamic, solo.Settings.OnUnparsable = call.Pass, call.Pass
-	solo.idx = buildIndex(solo.Rules)
+	solo.idx = buildIndex(solo.rules)
 	for _, want := range []bool{true, false} {
 		list := r.spec.Examples.Match
 		if !want {

@@ -85,6 +85,18 @@ type evalEnv struct {
 	resolve    func(string) string
 	safe       []string
 	protected  []string
+	calls      []int32 // the call rules this call can reach (index.forCall)
+	callsSet   bool
+	err        error // the first rule that failed to decode or compile (lazy policies)
+}
+
+// callRules returns the call rules the call can match, computed once per
+// Evaluate.
+func (p *Policy) callRules(c *call.Call, ev *evalEnv) []int32 {
+	if !ev.callsSet {
+		ev.calls, ev.callsSet = p.idx.calls.forCall(c), true
+	}
+	return ev.calls
 }
 
 // pathForms returns the written path and, when it differs, its resolved
@@ -181,6 +193,22 @@ func (p *Policy) Evaluate(c call.Call, env Env) *Result {
 		}
 	}
 	p.decide(res, c.Kind)
+	if ev.err != nil {
+		return p.policyError(res, ev.err)
+	}
+	return res
+}
+
+// policyError fails a decision closed when a rule it reached could not be
+// decoded or compiled: the call gets on_error, whatever the other rules
+// said, never a decision that silently skipped the rule.
+func (p *Policy) policyError(res *Result, err error) *Result {
+	res.Decision, res.Cause, res.Rule = p.Settings.OnError, CauseError, nil
+	res.Targets = append(res.Targets, Target{Kind: "call", Decision: res.Decision, Note: err.Error(), required: true})
+	res.Reason = ""
+	if res.Decision > call.Allow {
+		res.Reason = fmt.Sprintf("toolguard: the policy could not be read (%v); on_error = %s.", err, res.Decision)
+	}
 	return res
 }
 
@@ -227,7 +255,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		// A regex rule written for this text decides; otherwise on_dynamic,
 		// unless a call-level rule is stricter.
 		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
-		if r := p.pick(res, c, func(r *Rule) bool {
+		if r := p.pick(res, c, ev, func(r *Rule) bool {
 			return r.m.class == classCommand && r.m.matchCommand(cmd, ev)
 		}, p.idx.anyName); r != nil {
 			t.Decision, t.Rule, t.rule = r.Decision, r.ID, r
@@ -236,16 +264,16 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		}
 		t.Decision = p.Settings.OnDynamic
 		t.Note = CauseDynamic
-		if r := p.pick(res, c, func(*Rule) bool { return true }, p.idx.calls); r != nil && r.Decision >= t.Decision {
+		if r := p.pick(res, c, ev, func(*Rule) bool { return true }, p.callRules(c, ev)); r != nil && r.Decision >= t.Decision {
 			t.Decision, t.Rule, t.rule, t.Note = r.Decision, r.ID, r, ""
 		}
 		res.Targets = append(res.Targets, t)
 		return
 	}
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
-	r := p.pick(res, c, func(r *Rule) bool {
+	r := p.pick(res, c, ev, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
-	}, p.idx.byName[cmd.Name], p.idx.anyName, p.idx.calls)
+	}, p.idx.byName[cmd.Name], p.idx.anyName, p.callRules(c, ev))
 	p.settle(&t, r, c.Kind)
 	res.Targets = append(res.Targets, t)
 }
@@ -258,12 +286,16 @@ func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, r
 	key := pathKey{pth, op}
 	r, seen := ev.pathWinner[key]
 	if !seen {
-		r = p.pick(res, c, func(r *Rule) bool {
+		var calls []int32
+		if c.Kind != call.KindShell { // shell calls answer call rules per command
+			calls = p.callRules(c, ev)
+		}
+		r = p.pick(res, c, ev, func(r *Rule) bool {
 			if r.m.class == classCall {
-				return c.Kind != call.KindShell // shell calls answer call rules per command
+				return true
 			}
 			return r.m.matchPath(pth, op, ev)
-		}, p.idx.paths, p.idx.calls)
+		}, p.idx.pathCandidates(ev.pathForms(pth), ev), calls)
 		if ev.pathWinner == nil {
 			ev.pathWinner = map[pathKey]*Rule{}
 		}
@@ -279,7 +311,7 @@ func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, r
 
 func (p *Policy) callTarget(res *Result, c *call.Call, ev *evalEnv) {
 	t := Target{Kind: "call", Tool: c.Tool, required: true}
-	r := p.pick(res, c, func(*Rule) bool { return true }, p.idx.calls)
+	r := p.pick(res, c, ev, func(*Rule) bool { return true }, p.callRules(c, ev))
 	p.settle(&t, r, c.Kind)
 	res.Targets = append(res.Targets, t)
 }
@@ -300,12 +332,20 @@ func (p *Policy) settle(t *Target, r *Rule, kind call.Kind) {
 	}
 }
 
-// pick finds the deciding rule among the candidates that pass the
-// call-level fields and the given test.
-func (p *Policy) pick(res *Result, c *call.Call, test func(*Rule) bool, lists ...[]*Rule) *Rule {
+// pick finds the deciding rule among the candidates (rule ordinals) that
+// pass the call-level fields and the given test. A candidate that cannot
+// be decoded is recorded in ev.err, which fails the decision closed.
+func (p *Policy) pick(res *Result, c *call.Call, ev *evalEnv, test func(*Rule) bool, lists ...[]int32) *Rule {
 	var best *Rule
 	for _, list := range lists {
-		for _, r := range list {
+		for _, o := range list {
+			r, err := p.rule(o)
+			if err != nil {
+				if ev.err == nil {
+					ev.err = err
+				}
+				continue
+			}
 			if !r.m.matchCall(c) || !test(r) {
 				continue
 			}

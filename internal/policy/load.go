@@ -43,6 +43,11 @@ type LoadOptions struct {
 	NoBuiltin bool
 	// Home expands ~ in path patterns; "" leaves ~ patterns unmatched.
 	Home string
+	// Lazy lets a policy that is one materialized file in the indexed
+	// layout (lazy.go) decode and compile each rule only when a call
+	// reaches it. For callers that only Evaluate (the hook): a rule that
+	// fails to decode then fails the decision closed instead of the load.
+	Lazy bool
 }
 
 // layerDoc is one decoded file with what the loader needs from it.
@@ -63,6 +68,11 @@ type layerDoc struct {
 // problem found is returned at once in an *Error; a policy that fails to
 // load must not be used (the hook answers on_error instead).
 func Load(sources []Source, opts LoadOptions) (*Policy, error) {
+	if opts.Lazy && len(sources) == 1 {
+		if p := loadLazy(sources[0], opts); p != nil {
+			return p, nil
+		}
+	}
 	var problems []Problem
 	layers := make([]*layerDoc, 0, len(sources)+1)
 	if !opts.NoBuiltin {
@@ -105,7 +115,7 @@ func compileAndMerge(layers []*layerDoc, opts LoadOptions) (*Policy, []Problem) 
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	p.idx = buildIndex(p.Rules)
+	p.idx = buildIndex(p.rules)
 	return p, nil
 }
 
@@ -132,7 +142,15 @@ func decodeJSON(s Source) (*layerDoc, []Problem) {
 	ld := &layerDoc{src: s, hash: contentHash(s.Data)}
 	dec := json.NewDecoder(bytes.NewReader(s.Data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&ld.doc); err != nil {
+	// The index of the materialized layout (lazy.go) is for the lazy
+	// loader; read in full, the rules themselves decide.
+	var doc struct {
+		fileDoc
+		Index json.RawMessage `json:"index,omitempty"`
+	}
+	err := dec.Decode(&doc)
+	ld.doc = doc.fileDoc
+	if err != nil {
 		line, col := jsonPos(s.Data, err)
 		return nil, []Problem{{File: s.Path, Line: line, Col: col, Msg: jsonMsg(err)}}
 	}
@@ -304,6 +322,13 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 // compileLayer validates the layer's settings and rules and compiles each
 // rule's matchers, collecting every problem.
 func compileLayer(ld *layerDoc, opts LoadOptions) []Problem {
+	probs := checkSettings(ld)
+	probs = append(probs, compileRules(ld, opts)...)
+	return append(probs, checkTests(ld)...)
+}
+
+// checkSettings validates a layer's settings.
+func checkSettings(ld *layerDoc) []Problem {
 	var probs []Problem
 	s := &ld.doc.Settings
 	for _, f := range []struct {
@@ -349,6 +374,12 @@ func compileLayer(ld *layerDoc, opts LoadOptions) []Problem {
 		}
 	}
 
+	return probs
+}
+
+// compileRules validates and compiles a layer's rules into ld.rules.
+func compileRules(ld *layerDoc, opts LoadOptions) []Problem {
+	var probs []Problem
 	seen := map[string]int{}
 	for i, fr := range ld.doc.Rules {
 		key := fmt.Sprintf("rule.%d", i)
@@ -376,6 +407,12 @@ func compileLayer(ld *layerDoc, opts LoadOptions) []Problem {
 			ld.rules = append(ld.rules, r)
 		}
 	}
+	return probs
+}
+
+// checkTests validates a layer's [[test]]s.
+func checkTests(ld *layerDoc) []Problem {
+	var probs []Problem
 	for i, t := range ld.doc.Tests {
 		if _, ok := call.ParseDecision(t.Expect); !ok {
 			probs = append(probs, ld.problem(fmt.Sprintf("test.%d.expect", i), "",
@@ -501,8 +538,8 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 		if r == nil || (!p.Settings.Builtin && isBuiltin[r]) {
 			continue
 		}
-		r.ord = len(p.Rules)
-		p.Rules = append(p.Rules, r)
+		r.ord = len(p.rules)
+		p.rules = append(p.rules, r)
 	}
 	p.tests = tests
 	if len(layers) == 1 && layers[0].doc.Meta != nil {
@@ -609,7 +646,7 @@ func hashPolicy(p *Policy) string {
 	s := settingsDoc(p.Settings)
 	s.Builtin = nil // the rules it selected are hashed below
 	_ = enc.Encode(s)
-	for _, r := range p.Rules {
+	for _, r := range p.Rules() {
 		spec := r.spec
 		spec.Layer, spec.Source = "", ""
 		_ = enc.Encode(spec)

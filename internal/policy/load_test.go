@@ -190,11 +190,11 @@ decision = "allow"
 command = "make"
 `
 	p := load(t, LoadOptions{NoBuiltin: true}, a, b)
-	if len(p.Rules) != 2 || p.Rules[0].ID != "r1" || p.Rules[1].ID != "r2" {
+	if len(p.Rules()) != 2 || p.Rules()[0].ID != "r1" || p.Rules()[1].ID != "r2" {
 		t.Fatalf("rules: %v", ids(p))
 	}
-	if p.Rules[0].Decision != call.Allow || p.Rules[0].Layer != "project" {
-		t.Errorf("r1 not replaced by the later layer: %+v", p.Rules[0])
+	if p.Rules()[0].Decision != call.Allow || p.Rules()[0].Layer != "project" {
+		t.Errorf("r1 not replaced by the later layer: %+v", p.Rules()[0])
 	}
 	if got := p.Evaluate(shell("make"), Env{}).Decision; got != call.Allow {
 		t.Errorf("make: %v", got)
@@ -220,7 +220,7 @@ func TestSettingsMerge(t *testing.T) {
 func TestBuiltinFalseIsANoOp(t *testing.T) {
 	t.Parallel()
 	p := load(t, LoadOptions{}, "[settings]\nbuiltin = false\n")
-	if len(p.Rules) != 0 {
+	if len(p.Rules()) != 0 {
 		t.Fatalf("rules left: %v", ids(p))
 	}
 	for _, c := range []call.Call{
@@ -303,21 +303,6 @@ func TestMaterializedMatchesLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Load([]Source{{Path: "policy.json", Data: b}}, LoadOptions{})
-	if err != nil {
-		t.Fatalf("loading materialized: %v", err)
-	}
-	if m.Hash() != p.Hash() {
-		t.Errorf("hash %s != %s", m.Hash(), p.Hash())
-	}
-	if strings.Join(ids(m), ",") != strings.Join(ids(p), ",") {
-		t.Errorf("rules %v != %v", ids(m), ids(p))
-	}
-	for _, r := range m.Rules {
-		if o := p.Rule(r.ID); o.Source != r.Source || o.Layer != r.Layer {
-			t.Errorf("%s provenance %s/%s, want %s/%s", r.ID, r.Layer, r.Source, o.Layer, o.Source)
-		}
-	}
 	calls := []call.Call{shell("git push -f"), shell("git tag v1"), shell("npm publish"), shell("ls"),
 		shell("curl x | sh"), shell("rm -rf /"),
 		{Kind: call.KindWrite, Tool: "Write", Cwd: "/w", Paths: []call.Path{{Path: "/w/.github/x.yml"}}}}
@@ -325,12 +310,50 @@ func TestMaterializedMatchesLayers(t *testing.T) {
 	if len(calls) < 400 {
 		t.Fatalf("only %d calls", len(calls))
 	}
-	for _, c := range calls {
-		a, b := p.Evaluate(c, Env{Home: "/h"}), m.Evaluate(c, Env{Home: "/h"})
-		if a.Decision != b.Decision || ruleID(a) != ruleID(b) || a.Reason != b.Reason {
-			t.Errorf("%+v: layers %v/%s, materialized %v/%s", c, a.Decision, ruleID(a), b.Decision, ruleID(b))
+	// The full decode (validate, rules, check) and the hook's lazy one.
+	for _, lazy := range []bool{false, true} {
+		m, err := Load([]Source{{Path: "policy.json", Data: b}}, LoadOptions{Lazy: lazy})
+		if err != nil {
+			t.Fatalf("loading materialized (lazy %v): %v", lazy, err)
+		}
+		if (m.lazy != nil) != lazy {
+			t.Fatalf("lazy %v: loaded lazily = %v", lazy, m.lazy != nil)
+		}
+		if m.Hash() != p.Hash() {
+			t.Errorf("lazy %v: hash %s != %s", lazy, m.Hash(), p.Hash())
+		}
+		for _, c := range calls {
+			a, b := p.Evaluate(c, Env{Home: "/h"}), m.Evaluate(c, Env{Home: "/h"})
+			if a.Decision != b.Decision || ruleID(a) != ruleID(b) || a.Reason != b.Reason || matchIDs(a) != matchIDs(b) {
+				t.Errorf("lazy %v: %+v: layers %v/%s %s, materialized %v/%s %s", lazy, c, a.Decision, ruleID(a), matchIDs(a), b.Decision, ruleID(b), matchIDs(b))
+			}
+		}
+		if lazy && m.lazy != nil {
+			decoded := 0
+			for _, r := range m.lazy.got {
+				if r != nil {
+					decoded++
+				}
+			}
+			t.Logf("lazy: %d of %d rules decoded by %d calls", decoded, m.RuleCount(), len(calls))
+		}
+		if strings.Join(ids(m), ",") != strings.Join(ids(p), ",") {
+			t.Errorf("lazy %v: rules %v != %v", lazy, ids(m), ids(p))
+		}
+		for _, r := range m.Rules() {
+			if o := p.Rule(r.ID); o.Source != r.Source || o.Layer != r.Layer {
+				t.Errorf("%s provenance %s/%s, want %s/%s", r.ID, r.Layer, r.Source, o.Layer, o.Source)
+			}
 		}
 	}
+}
+
+func matchIDs(r *Result) string {
+	var out []string
+	for _, m := range r.Matches {
+		out = append(out, m.Rule)
+	}
+	return strings.Join(out, ",")
 }
 
 func shell(cmd string) call.Call {
@@ -346,7 +369,7 @@ func ruleID(r *Result) string {
 
 func ids(p *Policy) []string {
 	var out []string
-	for _, r := range p.Rules {
+	for _, r := range p.Rules() {
 		out = append(out, r.ID)
 	}
 	return out

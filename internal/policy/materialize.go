@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"encoding/json"
-
 	"github.com/toolguard/toolguard/internal/call"
 )
 
@@ -38,35 +36,6 @@ func settingsDoc(s Settings) fileSettings {
 	return fs
 }
 
-// Materialize renders the merged policy as one JSON document: the merged
-// settings (with builtin = false, since the builtin rules that apply are
-// already among the rules), every effective rule with its layer and
-// source, the [[test]]s, and the content hash. Loading it with
-// LoadOptions{NoBuiltin: true} gives the same decisions as the layers it
-// came from.
-func (p *Policy) Materialize() ([]byte, error) {
-	s := settingsDoc(p.Settings)
-	f := false
-	s.Builtin = &f
-	doc := fileDoc{Version: 1, Settings: s, Rules: []fileRule{}, Tests: []fileTest{}}
-	for _, r := range p.Rules {
-		doc.Rules = append(doc.Rules, r.spec)
-	}
-	for _, t := range p.tests {
-		doc.Tests = append(doc.Tests, t.spec)
-	}
-	layers := make([]string, len(p.Layers))
-	for i, l := range p.Layers {
-		layers[i] = l.Name + "=" + l.File
-	}
-	doc.Meta = &materialMeta{Hash: p.Hash(), Layers: layers}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
-
 // RuleInfo is the public description of an effective rule.
 type RuleInfo struct {
 	ID            string   `json:"id"`
@@ -82,8 +51,9 @@ type RuleInfo struct {
 
 // Info describes the effective rules, in order.
 func (p *Policy) Info() []RuleInfo {
-	out := make([]RuleInfo, 0, len(p.Rules))
-	for _, r := range p.Rules {
+	rules := p.Rules()
+	out := make([]RuleInfo, 0, len(rules))
+	for _, r := range rules {
 		spec := r.spec
 		spec.ID, spec.Description, spec.Decision, spec.Justification = "", "", "", ""
 		spec.Priority, spec.Locked, spec.Layer, spec.Source = 0, false, "", ""
@@ -103,7 +73,7 @@ func (p *Policy) TestCount() int { return len(p.tests) }
 // Examples returns the number of examples over all rules.
 func (p *Policy) Examples() int {
 	n := 0
-	for _, r := range p.Rules {
+	for _, r := range p.Rules() {
 		n += len(r.spec.Examples.Match) + len(r.spec.Examples.NotMatch)
 	}
 	return n

@@ -92,8 +92,7 @@ type Layer struct {
 // concurrent use.
 type Policy struct {
 	Settings Settings
-	Rules    []*Rule // effective rules, in order
-	Layers   []Layer
+	Layers   []Layer // on the lazy path (LoadOptions.Lazy) Hash is left empty
 
 	// Warnings are layer conflicts that do not stop the policy from
 	// loading (a later layer trying to replace or disable a locked rule,
@@ -101,6 +100,8 @@ type Policy struct {
 	// reports them as errors; the hook ignores the offending part.
 	Warnings []Problem
 
+	rules []*Rule    // effective rules, in order; for a lazy policy see Rules
+	lazy  *lazyRules // set when the rules are decoded on demand (lazy.go)
 	tests []test
 	idx   index
 
@@ -160,9 +161,46 @@ func (e *Error) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Rules returns the effective rules, in order. A lazily loaded policy
+// decodes every rule on the first call; a rule that fails to decode is
+// left out and reported by RulesErr.
+func (p *Policy) Rules() []*Rule {
+	if p.lazy != nil {
+		return p.lazy.all()
+	}
+	return p.rules
+}
+
+// RulesErr reports the first rule of a lazily loaded policy that failed to
+// decode or compile in Rules; nil for a policy loaded in full.
+func (p *Policy) RulesErr() error {
+	if p.lazy != nil {
+		p.lazy.all()
+		return p.lazy.allErr
+	}
+	return nil
+}
+
+// RuleCount is the number of effective rules, without decoding them.
+func (p *Policy) RuleCount() int {
+	if p.lazy != nil {
+		return len(p.lazy.starts)
+	}
+	return len(p.rules)
+}
+
+// rule returns the effective rule with ordinal i, decoding it when the
+// policy is lazy.
+func (p *Policy) rule(i int32) (*Rule, error) {
+	if p.lazy != nil {
+		return p.lazy.get(int(i))
+	}
+	return p.rules[i], nil
+}
+
 // Rule returns the effective rule with the given id, or nil.
 func (p *Policy) Rule(id string) *Rule {
-	for _, r := range p.Rules {
+	for _, r := range p.Rules() {
 		if r.ID == id {
 			return r
 		}
