@@ -202,7 +202,7 @@ func TestConstants(t *testing.T) {
 		{"X=$(curl x); eval \"$X\"", []string{"curl x", "eval $X src=curl:network:cmdsubst", "$(DYN $X) <- eval src=curl:network:cmdsubst"}},
 		{"c=rm X=1 $c", []string{"$(DYN $c)"}},
 		{"rm -rf $HOME/x ~/y ~", []string{"rm -rf /home/u/x /home/u/y /home/u paths=delete:/home/u/x,delete:/home/u/y,delete:/home/u"}},
-		{"echo '~' \"~\" ~user", []string{"echo ~ ~ ~user"}},
+		{"echo '~' \"~\" ~user ~+/x", []string{"echo ~ ~ /home/user ~+/x"}},
 		{"for c in rm; do $c -rf /; done", []string{"rm -rf / paths=delete:/"}},
 		{"eval 'c=rm'; $c x", []string{"eval c=rm", "rm x paths=delete:/w/x"}},
 		{"declare -l c=RM; $c x", []string{"declare -l c=RM", "$(DYN $c) x"}},

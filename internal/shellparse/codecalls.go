@@ -14,7 +14,6 @@ var shellCalls = map[string]map[string]bool{
 	"deno":   set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync"),
 	"php":    set("system", "exec", "shell_exec", "passthru", "popen", "proc_open"),
 	"lua":    set("execute", "popen"),
-	"awk":    set("system"),
 	"r":      set("system", "system2"),
 }
 
@@ -46,6 +45,10 @@ func set(names ...string) map[string]bool {
 // a parser of those languages: it finds literal strings, and treats
 // anything else as unknown.
 func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
+	if lang == "awk" {
+		a.awkCalls(code, x)
+		return
+	}
 	s := code.s
 	calls, evals := shellCalls[lang], evalCalls[lang]
 	if (lang == "node" || lang == "deno") && !nodeProcesses(s) {

@@ -331,6 +331,28 @@ var dodges = []dodge{
 	rmRoot("git status; rm -rf / # comment"),
 	rmRoot("rm -rf -- /"),
 	rmRoot("rm -rf / --no-preserve-root"),
+	// Case-insensitive filesystems and Windows find these programs too.
+	rmRoot("RM -rf /"),
+	rmRoot("echo / | XARGS rm -rf"),
+	gitForce("GIT.EXE push -f"),
+	gitForce("git.exe push -f"),
+	gitForce(`"C:\Program Files\Git\bin\git.exe" push -f`),
+	// awk runs shell commands through system, getline and print pipes.
+	rmRoot(`awk 'BEGIN { "rm -rf /" | getline }'`),
+	rmRoot(`awk 'BEGIN { print "x" | "rm -rf /" }'`),
+	rmRoot(`gawk 'BEGIN { printf "x" |& "rm -rf /" }'`),
+	rmRoot(`awk 'BEGIN { system( "rm -rf /" ) }'`),
+	gitForce(`awk 'BEGIN { "git push -f" | getline line }'`),
+	{`awk '{ system($0) }'`, "", nil}, // Dynamic: the command is the input line
+	{`awk '{ system("rm " $1) }'`, "", nil},
+	{`awk '{ cmd | getline }'`, "", nil},
+	{`awk '{ print | cmd }'`, "", nil},
+	// parallel evaluates {= perl =} replacement strings and --rpl itself.
+	rmRoot(`parallel --dry-run echo '{= system("rm -rf /") =}' ::: x`),
+	rmRoot(`parallel --rpl '{x} system("rm -rf /")' echo {x} ::: x`),
+	// ~user is another user's home, not a relative path.
+	{"rm -rf ~root", "rm", []string{"/root"}},
+	{"rm -rf ~bob/x", "rm", []string{"/home/bob/x"}},
 }
 
 // A look-alike mentions a dangerous command as data; the analysis must not
@@ -471,6 +493,13 @@ var lookAlikes = []string{
 	`node -e 'const db = require("node:sqlite"); db.exec("rm -rf /")'`,
 	`less -p 'rm -rf /' notes.txt`,
 	`awk '/git push -f/' log`,
+	`awk '/a|b/ { print $1 }' log`,
+	`awk '{ print "git push -f" }' log`,
+	`awk '$1 > "rm -rf /" { print > "out.txt" }' log`,
+	`awk 'BEGIN { x = "rm -rf /"; print x }'`,
+	`awk '{ print $1 | "sort -u" }' log`,
+	`awk '# system($0)' log`,
+	`Rscript -e 'print(1)'`,
 }
 
 // dangerous reports whether c is git push with force, or rm of /.

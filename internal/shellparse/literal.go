@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -191,15 +192,42 @@ func (fo *folder) parts(parts []syntax.WordPart, q quoting, first bool) {
 
 // tilde expands a leading ~ or ~/ to $HOME when it is known.
 func (fo *folder) tilde(v string) string {
-	if v != "~" && !strings.HasPrefix(v, "~/") {
-		return v
-	}
 	home, ok := fo.sc.lookup("HOME")
 	if !ok || !home.known || home.val == "" {
 		return v
 	}
+	if v != "~" && !strings.HasPrefix(v, "~/") {
+		// ~user is that user's home: guessed as a sibling of $HOME
+		// (/root for root), so that it is at least not a relative path.
+		user, rest, _ := strings.Cut(v[1:], "/")
+		if !isUserName(user) || !path.IsAbs(home.val) {
+			return v
+		}
+		dir := path.Join(path.Dir(path.Clean(home.val)), user)
+		if user == "root" {
+			dir = "/root"
+		}
+		if rest != "" || strings.HasSuffix(v, "/") {
+			dir += "/" + rest
+		}
+		return strings.ReplaceAll(dir, `\`, `\\`)
+	}
 	// The rest goes through unescape; the home directory itself must not.
 	return strings.ReplaceAll(home.val, `\`, `\\`) + v[1:]
+}
+
+// isUserName reports a login name as ~user takes it.
+func isUserName(s string) bool {
+	if s == "" || s[0] == '-' || s[0] == '+' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 func (fo *folder) param(p *syntax.ParamExp, q quoting) {

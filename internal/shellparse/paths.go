@@ -95,8 +95,73 @@ func pathsFor(name string, args []field, sc *scope) []PathRef {
 		if p, ok := resolve(f, op, sc); ok {
 			out = append(out, p)
 		}
+		if alt, ok := defaultAlt(f, sc); ok {
+			if p, ok := resolve(alt, op, sc); ok {
+				out = append(out, p)
+			}
+		}
 	})
 	return out
+}
+
+// defaultAlt is the value of a word whose only unknown parts are
+// ${X:-w}, ${X-w}, ${X:=w} or ${X=w} of variables from the environment,
+// when each takes its default: cat ${KEY:-~/.ssh/id_rsa} reads the key
+// unless KEY is set, which a command string cannot count on. Defaults
+// that are not plain text (quotes aside) give no alternative.
+func defaultAlt(f field, sc *scope) (field, bool) {
+	if f.lit || f.subst || !strings.Contains(f.s, "${") {
+		return field{}, false
+	}
+	s := f.s
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		j := i + 2
+		for j < len(s) && isIdentChar(s[j]) && s[j] != '$' {
+			j++
+		}
+		if j == i+2 || j >= len(s) {
+			return field{}, false
+		}
+		k := j
+		if s[k] == ':' {
+			k++
+		}
+		if k >= len(s) || (s[k] != '-' && s[k] != '=') {
+			return field{}, false
+		}
+		end := strings.IndexByte(s[k:], '}')
+		if end < 0 {
+			return field{}, false
+		}
+		w := s[k+1 : k+end]
+		if strings.ContainsAny(w, "$`{\\") {
+			return field{}, false
+		}
+		w = strings.NewReplacer(`"`, "", "'", "").Replace(w)
+		if w == "~" || strings.HasPrefix(w, "~/") {
+			home, ok := sc.lookup("HOME")
+			if !ok || !home.known || home.val == "" {
+				return field{}, false
+			}
+			w = home.val + w[1:]
+		}
+		b.WriteString(w)
+		s = s[k+end+1:]
+	}
+	b.WriteString(s)
+	out := b.String()
+	if out == "" || strings.ContainsAny(out, "$`") {
+		return field{}, false
+	}
+	alt := litField(out, f.pos)
+	alt.glob = f.glob || isGlob(out)
+	return alt, true
 }
 
 var pathRules map[string]pathRule
@@ -713,6 +778,7 @@ func awkPaths(args []field, add pathAdder) {
 		add(f, call.OpRead)
 	}
 	if len(files) == 0 && len(ops) > 0 {
+		awkFiles(ops[0], add)
 		ops = ops[1:]
 	}
 	op := call.OpRead

@@ -97,6 +97,11 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, fr *frame) redirs
 			}
 			if p, ok := redirPath(rd, f, sc); ok {
 				r.paths = append(r.paths, p)
+				if alt, ok := defaultAlt(f, sc); ok {
+					if p, ok := redirPath(rd, alt, sc); ok {
+						r.paths = append(r.paths, p)
+					}
+				}
 			}
 		}
 	}
@@ -632,16 +637,47 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 }
 
 // progName is the base name of a program: /usr/bin/git and \git are git.
+// Names that only a case-insensitive filesystem (macOS, Windows) or
+// Windows itself would find are folded too: GIT, git.exe, GIT.EXE and
+// C:\Program Files\Git\bin\git.exe are git.
 func progName(s string) string {
 	if len(s) > 1 && s[0] == '\\' {
 		s = s[1:]
 	}
 	if strings.Contains(s, "/") && !strings.HasSuffix(s, "/") && !strings.ContainsAny(s, " \t\n") {
 		if b := path.Base(s); b != "/" && b != "." {
-			return b
+			s = b
 		}
 	}
-	return s
+	if len(s) > 3 && s[1] == ':' && s[2] == '\\' && !strings.HasSuffix(s, "\\") {
+		s = s[strings.LastIndexByte(s, '\\')+1:] // C:\…\git.exe
+	}
+	if len(s) > 4 && strings.EqualFold(s[len(s)-4:], ".exe") {
+		s = s[:len(s)-4]
+	}
+	return foldUpper(s)
+}
+
+// caseSensitiveNames are upper-case program names that exist as such
+// (lwp-request's GET, POST, HEAD aliases; R).
+var caseSensitiveNames = set("GET", "POST", "HEAD", "PUT", "R")
+
+// foldUpper lower-cases a name written in capitals only (RM, GIT.EXE):
+// on a case-insensitive filesystem it runs the same program. Mixed-case
+// names (Rscript, MyTool) are kept.
+func foldUpper(s string) string {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' {
+			return s
+		}
+		upper = upper || (c >= 'A' && c <= 'Z')
+	}
+	if !upper || caseSensitiveNames[s] {
+		return s
+	}
+	return strings.ToLower(s)
 }
 
 // builtin applies what a shell builtin does to the tracked state.

@@ -474,8 +474,9 @@ var parallelOpts = optSpec{short: "jSaIdnNPCELs", long: []string{"--jobs", "--ss
 func unwrapParallel(args []field) []inner {
 	i := parallelOpts.first(args)
 	opts, _ := parallelOpts.parse(args[:i])
+	perl := parallelPerl(args, values(opts, "--rpl"))
 	if has(opts, "--dry-run", "--dryrun", "--version", "--help", "-h", "--number-of-cpus", "--number-of-cores") {
-		return nil
+		return perl
 	}
 	j := i
 	for j < len(args) && !(args[j].lit && strings.HasPrefix(args[j].s, ":::")) {
@@ -495,17 +496,17 @@ func unwrapParallel(args []field) []inner {
 		// Arguments from standard input or a file (:::: FILE, ::::+).
 		if len(cmd) == 0 {
 			f := field{s: "{parallel input}", input: true, pos: fieldPos(args)}
-			return []inner{{label: "parallel", script: &f}}
+			return append(perl, inner{label: "parallel", script: &f})
 		}
 		if len(cmd) == 1 {
 			s := cmd[0]
-			return []inner{{label: "parallel", script: &s}}
+			return append(perl, inner{label: "parallel", script: &s})
 		}
 		in := xargsUnknown(nil, inner{label: "parallel", argv: slices.Clone(cmd)})
-		return []inner{in}
+		return append(perl, in)
 	}
 	if len(cmd) == 0 {
-		var out []inner
+		out := perl
 		for k := range vals[:min(len(vals), 16)] {
 			out = append(out, inner{label: "parallel", script: &vals[k]})
 		}
@@ -515,7 +516,7 @@ func unwrapParallel(args []field) []inner {
 	if len(vals) == 0 {
 		vals = []field{{lit: true}}
 	}
-	var out []inner
+	out := perl
 	for _, v := range vals[:min(len(vals), 16)] {
 		words := slices.Clone(cmd)
 		for k := range words {
@@ -538,6 +539,40 @@ func unwrapParallel(args []field) []inner {
 		}
 		s := joinFields(words)
 		out = append(out, inner{label: "parallel", script: &s})
+	}
+	return out
+}
+
+// parallelPerl returns the Perl code parallel itself evaluates, even under
+// --dry-run: {= … =} (and {=N … =}) replacement strings in its words and
+// --rpl definitions. Each runs as perl -e CODE, so that the code's system
+// calls are found. At most 16.
+func parallelPerl(args, rpl []field) []inner {
+	var out []inner
+	add := func(code field) {
+		if len(out) < 16 {
+			out = append(out, inner{label: "parallel", argv: []field{litField("perl", code.pos), litField("-e", code.pos), code}})
+		}
+	}
+	for _, f := range rpl {
+		add(f)
+	}
+	for _, f := range args {
+		s := f.s
+		for len(out) < 16 {
+			i := strings.Index(s, "{=")
+			if i < 0 {
+				break
+			}
+			j := strings.Index(s[i+2:], "=}")
+			if j < 0 {
+				break
+			}
+			code := f
+			code.s = strings.TrimLeft(s[i+2:i+2+j], "0123456789")
+			add(code)
+			s = s[i+2+j+2:]
+		}
 	}
 	return out
 }

@@ -1,0 +1,196 @@
+package shellparse
+
+import (
+	"strings"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+// awkCalls finds what an awk program runs: system("…"), "…" | getline
+// and print … | "…" (|& too) run their string with sh -c. A command that
+// is not a string literal (system($0), cmd | getline, print | cmd,
+// system("rm " $1)) is known only at run time: Dynamic. Strings,
+// comments and the operands of other operators are skipped; it is a
+// lexical scan, not an awk parser.
+func (a *analyzer) awkCalls(code field, x runCtx) {
+	s := code.s
+	dynamic := func(text string) {
+		a.emit(Command{Dynamic: true, DynamicText: strings.TrimSpace(text), Wrappers: x.wrappers, Env: x.sc.environ(x.env), Sources: x.srcs, Pos: x.pos})
+	}
+	shellString := func(str string) { a.script(litField(str, code.pos), x, false) }
+	strStart, strEnd := -1, -1 // the last string literal
+	for i := 0; i < len(s) && a.err == nil; i++ {
+		c := s[i]
+		switch {
+		case c == '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case c == '"':
+			_, end, ok := readString(s, i, "awk")
+			if !ok {
+				return
+			}
+			strStart, strEnd = i, end
+			i = end - 1
+		case c == '|':
+			if i+1 < len(s) && s[i+1] == '|' {
+				i++
+				continue
+			}
+			k := i + 1
+			if k < len(s) && s[k] == '&' {
+				k++
+			}
+			k = skipSpace(s, k)
+			if strings.HasPrefix(s[k:], "getline") && (k+7 >= len(s) || !isIdentChar(s[k+7])) {
+				// CMD | getline: the command is the operand on the left.
+				left := strings.TrimRight(s[:i], " \t")
+				if strEnd == len(left) && strStart >= 0 {
+					if str, _, ok := readString(s, strStart, "awk"); ok && !concatBefore(s, strStart) {
+						shellString(str)
+						continue
+					}
+				}
+				dynamic(s[stmtStart(s, i) : k+7])
+				continue
+			}
+			if !strings.HasPrefix(strings.TrimLeft(s[stmtStart(s, i):i], " \t("), "print") {
+				continue // a | inside a regular expression
+			}
+			if str, end, ok := readString(s, k, "awk"); ok && !concatAfter(s, end) {
+				shellString(str)
+				strEnd = end
+				i = end - 1
+				continue
+			}
+			dynamic(s[stmtStart(s, i):stmtEnd(s, i)])
+		case isIdentStart(c) && c != '$' && (i == 0 || !isIdentChar(s[i-1])):
+			j := i
+			for j < len(s) && isIdentChar(s[j]) {
+				j++
+			}
+			if s[i:j] != "system" {
+				i = j - 1
+				continue
+			}
+			k := skipSpace(s, j)
+			if k >= len(s) || s[k] != '(' {
+				i = j - 1
+				continue
+			}
+			k = skipSpace(s, k+1)
+			if str, end, ok := readString(s, k, "awk"); ok {
+				if e := skipSpace(s, end); e < len(s) && s[e] == ')' {
+					shellString(str)
+					strEnd = end
+					i = e
+					continue
+				}
+			}
+			dynamic(s[i:stmtEnd(s, i)])
+			i = j - 1
+		}
+	}
+}
+
+// concatBefore reports an operand just before the string at s[start]
+// that awk would concatenate with it ("x" y "z" | getline).
+func concatBefore(s string, start int) bool {
+	left := strings.TrimRight(s[:start], " \t")
+	if left == "" {
+		return false
+	}
+	switch left[len(left)-1] {
+	case ';', '{', '}', '(', '\n', ',', '=', '&', '|', '!':
+		return false
+	}
+	return !strings.HasSuffix(left, "print") && !strings.HasSuffix(left, "printf")
+}
+
+// concatAfter reports an operand just after a string ending at s[end].
+func concatAfter(s string, end int) bool {
+	k := skipSpace(s, end)
+	if k >= len(s) {
+		return false
+	}
+	switch s[k] {
+	case ';', '}', ')', '\n', '|', '>', ',':
+		return false
+	}
+	return true
+}
+
+// stmtStart and stmtEnd bound the awk statement around s[i], looking at
+// most stmtWindow bytes away so that the scan stays linear.
+func stmtStart(s string, i int) int {
+	lo := max(0, i-stmtWindow)
+	return lo + strings.LastIndexAny(s[lo:i], ";{}\n") + 1
+}
+
+func stmtEnd(s string, i int) int {
+	hi := min(len(s), i+stmtWindow)
+	if j := strings.IndexAny(s[i:hi], ";}\n"); j >= 0 {
+		return i + j
+	}
+	return hi
+}
+
+const stmtWindow = 512
+
+// awkFiles adds the files an awk program opens by name: getline < "f"
+// reads, print > "f" and print >> "f" write.
+func awkFiles(prog field, add pathAdder) {
+	if !prog.lit {
+		return
+	}
+	s := prog.s
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case '"':
+			_, end, ok := readString(s, i, "awk")
+			if !ok {
+				return
+			}
+			i = end - 1
+		case '<', '>':
+			op := call.OpRead
+			stmt := strings.TrimLeft(s[stmtStart(s, i):i], " \t(")
+			if s[i] == '>' {
+				op = call.OpWrite
+				if !strings.HasPrefix(stmt, "print") {
+					continue // a comparison
+				}
+			} else if !getlineBefore(s[:i]) {
+				continue
+			}
+			k := i + 1
+			if s[i] == '>' && k < len(s) && s[k] == '>' {
+				k++
+			}
+			if str, end, ok := readString(s, skipSpace(s, k), "awk"); ok {
+				if str != "" && str != "-" && str != "/dev/stdout" && str != "/dev/stderr" {
+					add(litField(str, prog.pos), op)
+				}
+				i = end - 1
+			}
+		}
+	}
+}
+
+// getlineBefore reports text ending in getline or getline VAR.
+func getlineBefore(s string) bool {
+	t := strings.TrimRight(s, " \t")
+	if strings.HasSuffix(t, "getline") {
+		return true
+	}
+	j := len(t)
+	for j > 0 && (isIdentChar(t[j-1]) || t[j-1] == '[' || t[j-1] == ']') {
+		j--
+	}
+	return j < len(t) && strings.HasSuffix(strings.TrimRight(t[:j], " \t"), "getline")
+}
