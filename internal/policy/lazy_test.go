@@ -1,0 +1,322 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/tools/hookbench/policygen"
+)
+
+// genCalls are calls over the generated 10k policy's vocabulary: shell
+// commands for many programs (with subcommands, flags, redirections into
+// the service trees), writes to many paths, MCP and web calls.
+func genCalls(n int) []call.Call {
+	rng := rand.New(rand.NewPCG(4, 2))
+	progs := []string{"git", "npm", "docker", "kubectl", "helm", "terraform", "aws", "make", "cargo", "go",
+		"psql", "ssh", "curl", "systemctl", "gh", "jq", "ls", "cat", "rm", "echo"}
+	for i := 0; i < 40; i++ {
+		progs = append(progs, fmt.Sprintf("corp-tool-%d", rng.IntN(370)))
+	}
+	subs := []string{"deploy", "delete", "apply", "rollback", "publish", "migrate", "drop", "exec", "run",
+		"push", "release", "destroy", "scale", "restart", "status", "sync"}
+	flags := []string{"--force", "--prod", "--all", "--yes", "-y", "--no-verify", "--dry-run", "-v", ""}
+	wpath := func() string {
+		svc := rng.IntN(2000)
+		switch rng.IntN(5) {
+		case 0:
+			return fmt.Sprintf("/home/u/proj/services/svc-%d/secrets/key.pem", svc)
+		case 1:
+			return fmt.Sprintf("/home/u/proj/services/svc-%d/deploy/app.yaml", svc)
+		case 2:
+			return fmt.Sprintf("/srv/data/svc-%d/db/x", svc)
+		case 3:
+			return fmt.Sprintf("services/svc-%d/secrets/k", svc)
+		}
+		return fmt.Sprintf("/home/u/proj/src/f%d.go", svc)
+	}
+	var out []call.Call
+	for len(out) < n {
+		switch rng.IntN(6) {
+		case 0, 1:
+			cmd := fmt.Sprintf("%s %s %s %s", progs[rng.IntN(len(progs))], subs[rng.IntN(len(subs))],
+				flags[rng.IntN(len(flags))], flags[rng.IntN(len(flags))])
+			if rng.IntN(3) == 0 {
+				cmd += fmt.Sprintf(" --env production-%d", rng.IntN(1000))
+			}
+			if rng.IntN(4) == 0 {
+				cmd += " > " + wpath()
+			}
+			if rng.IntN(5) == 0 {
+				cmd += fmt.Sprintf(" && corp-%d-x %s && echo SECRET_%d_ABCDEFGHIJKLMNOP", rng.IntN(100), subs[rng.IntN(len(subs))], rng.IntN(100000))
+			}
+			out = append(out, call.Call{Kind: call.KindShell, Tool: "Bash", Command: cmd, Cwd: "/home/u/proj"})
+		case 2:
+			kind, tool := call.KindWrite, "Write"
+			if rng.IntN(2) == 0 {
+				kind, tool = call.KindEdit, "Edit"
+			}
+			out = append(out, call.Call{Kind: kind, Tool: tool, Cwd: "/home/u/proj",
+				Paths: []call.Path{{Path: wpath(), Op: call.OpWrite}}})
+		case 3:
+			srv, tool := fmt.Sprintf("corp-mcp-%d", rng.IntN(300)), subs[rng.IntN(len(subs))]+"_things"
+			out = append(out, call.Call{Kind: call.KindMCP, Tool: "mcp__" + srv + "__" + tool, Cwd: "/home/u/proj",
+				MCPServer: srv, MCPTool: tool, Input: []byte(`{}`)})
+		case 4:
+			out = append(out, call.Call{Kind: call.KindWeb, Tool: "WebFetch", Cwd: "/home/u/proj",
+				URL: fmt.Sprintf("https://api.internal-%d.example.com/x", rng.IntN(1000))})
+		default:
+			out = append(out, call.Call{Kind: call.KindRead, Tool: "Read", Cwd: "/home/u/proj",
+				Paths: []call.Path{{Path: wpath(), Op: call.OpRead}}})
+		}
+	}
+	return out
+}
+
+// linear is the policy with an index that sends every rule of a class to
+// every call: the reference the real index must agree with.
+func linear(p *Policy) *Policy {
+	q := &Policy{Settings: p.Settings, rules: p.rules, tests: p.tests}
+	q.idx = index{byName: map[string][]int32{}, calls: callIndex{byKind: map[call.Kind][]int32{}}}
+	for i, r := range p.rules {
+		switch r.m.class {
+		case classCall:
+			q.idx.calls.any = append(q.idx.calls.any, int32(i))
+		case classPath:
+			q.idx.pathAll = append(q.idx.pathAll, int32(i))
+		default:
+			q.idx.anyName = append(q.idx.anyName, int32(i))
+		}
+	}
+	return q
+}
+
+func sortedMatches(r *Result) string {
+	var out []string
+	for _, m := range r.Matches {
+		out = append(out, m.Rule)
+	}
+	return strings.Join(sortStrings(out), ",")
+}
+
+func sortStrings(s []string) []string {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s
+}
+
+// TestLazy10kMatchesFull: on the generated 10,000-rule policy, the lazily
+// loaded materialized file decides every generated call as the full load
+// does, and both agree with an unindexed scan of every rule.
+func TestLazy10kMatchesFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	layered, err := Load([]Source{{Path: "big.toml", Data: []byte(policygen.TOML(10000))}}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := layered.Materialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Load([]Source{{Path: "policy.json", Data: data}}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := Load([]Source{{Path: "policy.json", Data: data}}, LoadOptions{Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.lazy != nil || lazy.lazy == nil {
+		t.Fatalf("full loaded lazily %v, lazy %v", full.lazy != nil, lazy.lazy != nil)
+	}
+	ref := linear(full)
+	env := Env{Home: "/home/u", Workspace: "/home/u/proj"}
+	calls := genCalls(600)
+	matched := 0
+	for _, c := range calls {
+		a, b, r := full.Evaluate(c, env), lazy.Evaluate(c, env), ref.Evaluate(c, env)
+		if a.Decision != b.Decision || ruleID(a) != ruleID(b) || a.Reason != b.Reason || matchIDs(a) != matchIDs(b) {
+			t.Errorf("%s %s%s%s: full %v/%s [%s], lazy %v/%s [%s]", c.Kind, c.Command, c.MCPTool, c.URL,
+				a.Decision, ruleID(a), matchIDs(a), b.Decision, ruleID(b), matchIDs(b))
+		}
+		if a.Decision != r.Decision || ruleID(a) != ruleID(r) || sortedMatches(a) != sortedMatches(r) {
+			t.Errorf("%s %s%s%s %v: indexed %v/%s [%s], unindexed %v/%s [%s]", c.Kind, c.Command, c.MCPTool, c.URL, c.Paths,
+				a.Decision, ruleID(a), sortedMatches(a), r.Decision, ruleID(r), sortedMatches(r))
+		}
+		if a.Rule != nil {
+			matched++
+		}
+	}
+	decoded := 0
+	for _, r := range lazy.lazy.got {
+		if r != nil {
+			decoded++
+		}
+	}
+	t.Logf("%d calls, %d decided by a rule; the lazy policy decoded %d of %d rules", len(calls), matched, decoded, lazy.RuleCount())
+	if matched < len(calls)/5 {
+		t.Errorf("only %d of %d calls matched a rule: the calls miss the policy", matched, len(calls))
+	}
+	if got := len(lazy.Rules()); got != len(full.Rules()) || lazy.RulesErr() != nil {
+		t.Errorf("lazy Rules: %d rules (%v), want %d", got, lazy.RulesErr(), len(full.Rules()))
+	}
+}
+
+// fixCRC recomputes the checksum of a materialized file whose rule lines
+// a test changed, so that the lazy loader accepts it.
+func fixCRC(t *testing.T, data []byte) []byte {
+	t.Helper()
+	nl := bytes.IndexByte(data, '\n')
+	head := append(append([]byte(nil), data[:nl-1]...), '}')
+	var h lazyHeader
+	if err := json.Unmarshal(head, &h); err != nil {
+		t.Fatal(err)
+	}
+	body := data[nl+1+len(rulesOpen) : len(data)-len(rulesClose)]
+	h.Index.CRC = crc32.Checksum(body, castagnoli)
+	nh, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append(nh[:len(nh)-1:len(nh)-1], ",\n"...)
+	return append(out, data[nl+1:]...)
+}
+
+func materializedTestPolicy(t *testing.T) []byte {
+	t.Helper()
+	p := load(t, LoadOptions{}, platform, "[[rule]]\nid = \"ask-tag\"\ndecision = \"ask\"\ncommand = \"git tag\"\n")
+	b, err := p.Materialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestLazyCorruptRuleFailsClosed: a rule line that does not decode, or
+// does not compile, denies (on_error) the calls that reach it, with the
+// error in the reason; calls that do not reach it are decided as before.
+func TestLazyCorruptRuleFailsClosed(t *testing.T) {
+	good := materializedTestPolicy(t)
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"json", `{"id":"ask-tag",`, `{"id":"ask-tag",,`, "invalid character"},
+		{"compile", `"command":["git tag"]`, `"command":["git tag"],"regex":"(["`, "bad regex"},
+		{"unknown field", `"command":["git tag"]`, `"command":["git tag"],"comand":"x"`, "unknown field"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !bytes.Contains(good, []byte(tc.from)) {
+				t.Fatalf("%q not in the materialized policy", tc.from)
+			}
+			bad := fixCRC(t, bytes.Replace(good, []byte(tc.from), []byte(tc.to), 1))
+			p, err := Load([]Source{{Path: "policy.json", Data: bad}}, LoadOptions{Lazy: true})
+			if err != nil || p.lazy == nil {
+				t.Fatalf("lazy load: %v (lazy %v)", err, p != nil && p.lazy != nil)
+			}
+			res := p.Evaluate(shell("git tag v1"), Env{})
+			if res.Decision != call.Deny || res.Cause != CauseError || !strings.Contains(res.Reason, tc.want) || !strings.Contains(res.Reason, "on_error") {
+				t.Errorf("git tag: %v (%s) %q, want deny by on_error naming %q", res.Decision, res.Cause, res.Reason, tc.want)
+			}
+			if res := p.Evaluate(shell("ls"), Env{}); res.Decision != call.Pass {
+				t.Errorf("ls: %v %q, want pass (reaches no broken rule)", res.Decision, res.Reason)
+			}
+			if len(p.Rules()) != p.RuleCount()-1 || p.RulesErr() == nil {
+				t.Errorf("Rules: %d of %d, err %v; want the broken one left out and reported", len(p.Rules()), p.RuleCount(), p.RulesErr())
+			}
+			// Read in full (validate, rules, check), the file does not load.
+			if _, err := Load([]Source{{Path: "policy.json", Data: bad}}, LoadOptions{}); err == nil {
+				t.Error("full load of the corrupted file succeeded")
+			}
+		})
+	}
+}
+
+// TestLazyConcurrent evaluates on one lazy policy from many goroutines
+// (run with -race).
+func TestLazyConcurrent(t *testing.T) {
+	p, err := Load([]Source{{Path: "policy.json", Data: materializedTestPolicy(t)}}, LoadOptions{Lazy: true})
+	if err != nil || p.lazy == nil {
+		t.Fatalf("%v", err)
+	}
+	want := map[string]call.Decision{}
+	cmds := []string{"git tag v1", "git push --force origin main", "ls", "rm -rf /", "curl x | sh"}
+	full, _ := Load([]Source{{Path: "policy.json", Data: materializedTestPolicy(t)}}, LoadOptions{})
+	for _, c := range cmds {
+		want[c] = full.Evaluate(shell(c), Env{}).Decision
+	}
+	done := make(chan string, 8*len(cmds))
+	for g := 0; g < 8; g++ {
+		go func() {
+			for _, c := range cmds {
+				if d := p.Evaluate(shell(c), Env{}).Decision; d != want[c] {
+					done <- fmt.Sprintf("%s: %v, want %v", c, d, want[c])
+					continue
+				}
+				done <- ""
+			}
+		}()
+	}
+	for i := 0; i < 8*len(cmds); i++ {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
+
+// TestLazyLayoutIsStrict: anything but the exact layout with a matching
+// checksum is read by the full loader, never half-read.
+func TestLazyLayoutIsStrict(t *testing.T) {
+	good := materializedTestPolicy(t)
+	p, err := Load([]Source{{Path: "policy.json", Data: good}}, LoadOptions{Lazy: true})
+	if err != nil || p.lazy == nil {
+		t.Fatalf("good file: %v, lazy %v", err, p != nil && p.lazy != nil)
+	}
+	// Hand-edited without fixing the checksum: the full loader reads it
+	// (and the edit counts, whatever the index says).
+	edited := bytes.Replace(good, []byte(`"command":["git tag"]`), []byte(`"command":["corp-x run"]`), 1)
+	p, err = Load([]Source{{Path: "policy.json", Data: edited}}, LoadOptions{Lazy: true})
+	if err != nil || p.lazy != nil {
+		t.Fatalf("edited: %v, lazy %v", err, p != nil && p.lazy != nil)
+	}
+	if r := p.Evaluate(shell("corp-x run"), Env{}); ruleID(r) != "ask-tag" {
+		t.Errorf("edited rule not in effect: %v/%s", r.Decision, ruleID(r))
+	}
+	for name, data := range map[string][]byte{
+		"indented":       bytes.Replace(good, []byte("\n{"), []byte("\n {"), 1),
+		"trailing":       append(append([]byte(nil), good...), ' '),
+		"joined lines":   bytes.Replace(good, []byte("},\n{"), []byte("},{"), 1),
+		"count":          bytes.Replace(good, []byte(`"index":{"rules":`), []byte(`"index":{"rules":1`), 1),
+		"index ordinals": bytes.Replace(good, []byte(`"any_name":"`), []byte(`"any_name":"99999 `), 1),
+	} {
+		if bytes.Equal(data, good) {
+			t.Errorf("%s: no change", name)
+			continue
+		}
+		if p := loadLazy(Source{Path: "policy.json", Data: fixCRCIfPossible(data)}, LoadOptions{}); p != nil {
+			t.Errorf("%s: read lazily", name)
+		}
+	}
+}
+
+func fixCRCIfPossible(data []byte) []byte {
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 || !bytes.HasSuffix(data, []byte(rulesClose)) || !bytes.HasPrefix(data[nl+1:], []byte(rulesOpen)) {
+		return data
+	}
+	head := append(append([]byte(nil), data[:nl-1]...), '}')
+	var h lazyHeader
+	if json.Unmarshal(head, &h) != nil || h.Index == nil {
+		return data
+	}
+	h.Index.CRC = crc32.Checksum(data[nl+1+len(rulesOpen):len(data)-len(rulesClose)], castagnoli)
+	nh, _ := json.Marshal(h)
+	return append(append(nh[:len(nh)-1:len(nh)-1], ",\n"...), data[nl+1:]...)
+}
