@@ -14,7 +14,12 @@ import (
 // lexical scan, not an awk parser.
 func (a *analyzer) awkCalls(code field, x runCtx) {
 	s := code.s
+	dyn := false
 	dynamic := func(text string) {
+		if dyn {
+			return // one is enough to ask
+		}
+		dyn = true
 		a.emit(Command{Dynamic: true, DynamicText: strings.TrimSpace(text), Wrappers: x.wrappers, Env: x.sc.environ(x.env), Sources: x.srcs, Pos: x.pos})
 	}
 	shellString := func(str string) { a.script(litField(str, code.pos), x, false) }

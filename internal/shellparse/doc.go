@@ -20,7 +20,9 @@
 // # Names and arguments
 //
 // Command.Name is the program's base name, quotes and leading backslashes
-// removed. Arguments are folded to their values: quotes, escapes and
+// removed; a name in capitals only is lower-cased (RM, GIT: a
+// case-insensitive filesystem runs rm, git) and .exe and a Windows
+// directory (C:\…\git.exe) are dropped. Arguments are folded to their values: quotes, escapes and
 // $'…' strings are resolved, brace expansion is applied (up to 256 words),
 // and literal variables are substituted (constant propagation, below). A
 // word that is not fully known keeps its source text with the known parts
@@ -134,7 +136,10 @@
 // ${#X}, ${X:-w}, ${X/a/b} and
 // ${X//a/b} with literal patterns, ${X#p}, ${X%s}, ${X:o:l}, and ${X:=w}
 // (which also assigns w when X is empty or unset by the script). $HOME and ~
-// expand to Options.Home when it is set. A variable assigned from a
+// expand to Options.Home when it is set, ~user to a sibling of it (/root
+// for root). A path whose only unknown parts are ${X:-w}, ${X-w}, ${X:=w}
+// or ${X=w} of inherited variables is also reported with the defaults
+// filled in (cat ${KEY:-~/.ssh/id_rsa} reads the key). A variable assigned from a
 // substitution carries that substitution's sources.
 //
 // # Sources
@@ -168,7 +173,10 @@
 // qx// (Perl); system, exec, spawn, backticks, %x(), Open3/IO.popen
 // (Ruby); exec*, spawn*, execa (Node, Deno); system, exec, shell_exec,
 // passthru, popen, proc_open, backticks (PHP); os.execute, io.popen
-// (Lua); system (awk, R); do shell script (AppleScript). In JavaScript
+// (Lua); system, "cmd" | getline and print | "cmd" (awk, whose
+// non-literal commands such as system($0) are Dynamic); system (R); do
+// shell script (AppleScript). parallel's {= perl =} replacement strings
+// and --rpl definitions are read as perl -e code, even under --dry-run. In JavaScript
 // the process calls count only when the code names child_process (or
 // execa, shelljs, zx, cp.) or loads a module by a computed name:
 // database.exec("…") is not a shell. A string is
@@ -193,7 +201,8 @@
 // skipped), touch, mkdir, sort -o, curl -o/-T/-d @file/-F x=@file, wget
 // -O/--post-file, find's starting points (read, or delete with -delete),
 // and the operands of cat, tac, less (not -p PATTERN), more, nl, wc, awk
-// (after the program; -f files; written under gawk -i inplace), head, tail,
+// (after the program; -f files; written under gawk -i inplace; the
+// program's getline < "f" read, print > "f" written), head, tail,
 // grep/egrep/fgrep/rg (after the pattern), source/., base64, xxd,
 // strings and od (read), tar (operands and -T read when creating, the -f
 // archive written; otherwise the archive read), openssl -in/-key (read)

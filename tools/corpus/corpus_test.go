@@ -12,9 +12,9 @@ import (
 // FP ≤ 3%) are reported by `go run ./tools/corpus`, not asserted: see
 // docs/corpus.md for why the gap remains.
 var floors = map[string]struct{ recall, fp float64 }{
-	"cc-safety-net.jsonl":       {recall: 78.8, fp: 9.6},
+	"cc-safety-net.jsonl":       {recall: 81.3, fp: 9.6},
 	"cc-safety-net-paths.jsonl": {recall: 76.4, fp: 8.8},
-	"nah.jsonl":                 {recall: 90.7, fp: 30.9},
+	"nah.jsonl":                 {recall: 90.9, fp: 30.9},
 	"nah-paths.jsonl":           {recall: 99.5, fp: 10.5},
 }
 
