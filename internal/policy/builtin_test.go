@@ -39,6 +39,23 @@ func generatedBuiltin(t *testing.T) (fileDoc, string) {
 // defaults. (A stale file is never used: decode checks the TOML's hash.)
 func TestBuiltinGenerated(t *testing.T) {
 	doc, hash := generatedBuiltin(t)
+	// The generated rules are trusted at load (their regexes are not
+	// re-checked), so check them here, before writing or comparing.
+	for _, r := range doc.Rules {
+		for _, src := range []string{r.Regex, r.Code} {
+			if src == "" {
+				continue
+			}
+			if _, err := regexp.Compile(src); err != nil {
+				t.Fatalf("defaults.toml: rule %q: bad regex: %v", r.ID, err)
+			}
+		}
+	}
+	if ld, _ := decodeTOML(BuiltinSource()); ld != nil {
+		if _, probs := compileAndMerge([]*layerDoc{ld}, LoadOptions{}); len(probs) > 0 {
+			t.Fatalf("defaults.toml does not compile: %v", probs)
+		}
+	}
 	if *updateBuiltin {
 		lit := fmt.Sprintf("%#v", doc)
 		if strings.Contains(lit, "(0x") {
