@@ -97,20 +97,48 @@ func BenchmarkEvaluateLargeCommand(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadMaterialized10k loads a 10,000-rule materialized policy the
-// way the hook does: builtin defaults on, the JSON file as the one layer.
+// BenchmarkLoadMaterialized10k loads a 10,000-rule materialized policy:
+// "lazy" the way the hook does (LoadOptions.Lazy: header and index only,
+// rules decoded on demand), "full" the way validate, rules and check do.
 func BenchmarkLoadMaterialized10k(b *testing.B) {
 	data := materialized10k(b)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		p, err := Load([]Source{{Path: "policy.json", Data: data}}, LoadOptions{})
-		if err != nil {
-			b.Fatal(err)
+	for _, lazy := range []bool{true, false} {
+		name := "full"
+		if lazy {
+			name = "lazy"
 		}
-		if len(p.Rules()) < 10000 {
-			b.Fatalf("%d rules", len(p.Rules()))
-		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := Load([]Source{{Path: "policy.json", Data: data}}, LoadOptions{Lazy: lazy})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if p.RuleCount() < 10000 || (p.lazy != nil) != lazy {
+					b.Fatalf("%d rules, lazy %v", p.RuleCount(), p.lazy != nil)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLazy10kFirstCall is what a hook process does with a
+// 10,000-rule materialized policy: load it lazily and evaluate one call,
+// decoding the rules the call reaches.
+func BenchmarkLazy10kFirstCall(b *testing.B) {
+	data := materialized10k(b)
+	for _, bc := range benchCalls() {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := Load([]Source{{Path: "policy.json", Data: data}}, LoadOptions{Lazy: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Evaluate(bc.c, benchEnv)
+			}
+		})
 	}
 }
 

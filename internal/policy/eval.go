@@ -94,7 +94,7 @@ type evalEnv struct {
 // Evaluate.
 func (p *Policy) callRules(c *call.Call, ev *evalEnv) []int32 {
 	if !ev.callsSet {
-		ev.calls, ev.callsSet = p.idx.calls.forCall(c), true
+		ev.calls, ev.callsSet = p.idx.forCall(c), true
 	}
 	return ev.calls
 }
@@ -257,7 +257,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
 		if r := p.pick(res, c, ev, func(r *Rule) bool {
 			return r.m.class == classCommand && r.m.matchCommand(cmd, ev)
-		}, p.idx.anyName); r != nil {
+		}, p.idx.get(catAnyName, "")); r != nil {
 			t.Decision, t.Rule, t.rule = r.Decision, r.ID, r
 			res.Targets = append(res.Targets, t)
 			return
@@ -273,7 +273,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
 	r := p.pick(res, c, ev, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
-	}, p.idx.byName[cmd.Name], p.idx.anyName, p.callRules(c, ev))
+	}, p.idx.get(catName, cmd.Name), p.idx.get(catAnyName, ""), p.callRules(c, ev))
 	p.settle(&t, r, c.Kind)
 	res.Targets = append(res.Targets, t)
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -13,75 +14,157 @@ import (
 // policy. Entries are rule ordinals (positions in the effective rule
 // list), ascending, so that a lazily loaded policy decodes only the rules
 // a call reaches (lazy.go) and candidates are tried in rule order.
+//
+// Lists are found by category and key:
+//
+//	n:NAME   command rules whose every alternative names the literal program NAME
+//	g:       command rules with a glob program name, or none
+//	p:KEY    path rules whose every path pattern has a literal prefix (pathKeys)
+//	P:       the other path rules
+//	m:SERVER call rules whose every mcp pattern names the literal server
+//	M:       the other call rules with an mcp field (MCP calls only)
+//	d:SUFFIX call rules whose every domain pattern ends in the literal SUFFIX
+//	D:       the other call rules with a domain field (calls with a URL only)
+//	k:KIND   call rules whose tool field names only kinds, among them KIND
+//	c:       the other call rules
+//
+// A built index holds them in a map; a lazily loaded one reads them from
+// the materialized file's index string (lazy.go).
 type index struct {
-	byName  map[string][]int32 // command rules whose every alternative names a literal program
-	anyName []int32            // command rules with a glob program name, or none
-	// paths holds the path rules whose every path pattern starts with a
-	// literal segment, under each pattern's key (pathKey); pathAll the
-	// others (glob first segment, **/, @protected, path_none/op/scope only).
-	paths   map[string][]int32
-	pathAll []int32
-	calls   callIndex
+	lists map[string][]int32
+	raw   string // the materialized index string, when lists is nil
+	n     int    // the number of rules (bounds the ordinals of raw)
 }
 
-// callIndex sorts call rules by the calls they can match.
-type callIndex struct {
-	mcp    []int32               // rules with an mcp field: MCP calls only
-	url    []int32               // rules with a domain field: calls with a URL only
-	byKind map[call.Kind][]int32 // rules whose tool field names only kinds
-	any    []int32               // the rest
+const (
+	catName      = 'n'
+	catAnyName   = 'g'
+	catPath      = 'p'
+	catPathAll   = 'P'
+	catServer    = 'm'
+	catMCP       = 'M'
+	catDomain    = 'd'
+	catURL       = 'D'
+	catKind      = 'k'
+	catCallOther = 'c'
+)
+
+// get returns the list of one category and key.
+func (ix *index) get(cat byte, key string) []int32 {
+	if ix.lists != nil {
+		return ix.lists[string(cat)+":"+key]
+	}
+	if ix.raw == "" {
+		return nil
+	}
+	return rawList(ix.raw, cat, key)
+}
+
+func (ix *index) add(cat byte, key string, o int32) {
+	k := string(cat) + ":" + key
+	l := ix.lists[k]
+	if len(l) > 0 && l[len(l)-1] == o {
+		return
+	}
+	ix.lists[k] = append(l, o)
+}
+
+// indexable reports whether a key can be written into the index string:
+// printable ASCII without its separators.
+func indexable(key string) bool {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < 0x20 || c >= 0x7f || c == '|' || c == '=' || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 func buildIndex(rules []*Rule) index {
-	ix := index{byName: map[string][]int32{}, paths: map[string][]int32{}, calls: callIndex{byKind: map[call.Kind][]int32{}}}
+	ix := index{lists: map[string][]int32{}, n: len(rules)}
 	for i, r := range rules {
 		o := int32(i)
 		switch r.m.class {
 		case classCall:
-			ix.calls.add(o, &r.m)
+			ix.addCall(o, &r.m)
 		case classPath:
 			keys, ok := pathKeys(r.m.paths)
 			if !ok {
-				ix.pathAll = append(ix.pathAll, o)
+				ix.add(catPathAll, "", o)
 				continue
 			}
 			for _, k := range keys {
-				ix.paths[k] = append(ix.paths[k], o)
+				ix.add(catPath, k, o)
 			}
 		case classCommand:
 			names, literal := programNames(r.m.commands)
 			if len(r.m.commands) == 0 && r.m.regex != nil {
 				names, literal = regexPrograms(r.m.regex.src)
 			}
+			for _, n := range names {
+				literal = literal && indexable(n)
+			}
 			if !literal {
-				ix.anyName = append(ix.anyName, o)
+				ix.add(catAnyName, "", o)
 				continue
 			}
 			for _, n := range names {
-				ix.byName[n] = append(ix.byName[n], o)
+				ix.add(catName, n, o)
 			}
 		}
 	}
 	return ix
 }
 
-func (ci *callIndex) add(o int32, m *matcher) {
+func (ix *index) addCall(o int32, m *matcher) {
 	switch {
 	case len(m.mcp) > 0:
-		ci.mcp = append(ci.mcp, o)
-	case len(m.domains) > 0:
-		ci.url = append(ci.url, o)
-	case len(m.tools) > 0 && onlyKinds(m.tools):
-		seen := map[call.Kind]bool{}
-		for _, t := range m.tools {
-			if !seen[t.kind] {
-				seen[t.kind] = true
-				ci.byKind[t.kind] = append(ci.byKind[t.kind], o)
+		var servers []string
+		for _, g := range m.mcp {
+			srv, _, _ := strings.Cut(g, "/")
+			if strings.ContainsAny(srv, `*?[\`) || !indexable(srv) {
+				ix.add(catMCP, "", o)
+				return
 			}
+			servers = append(servers, srv)
+		}
+		for _, srv := range servers {
+			ix.add(catServer, srv, o)
+		}
+	case len(m.domains) > 0:
+		var sufs []string
+		for _, d := range m.domains {
+			suf := domainSuffix(d)
+			if suf == "" || !indexable(suf) {
+				ix.add(catURL, "", o)
+				return
+			}
+			sufs = append(sufs, suf)
+		}
+		slices.Sort(sufs)
+		for _, suf := range slices.Compact(sufs) {
+			ix.add(catDomain, suf, o)
+		}
+	case len(m.tools) > 0 && onlyKinds(m.tools):
+		for _, t := range m.tools {
+			ix.add(catKind, t.kind.String(), o)
 		}
 	default:
-		ci.any = append(ci.any, o)
+		ix.add(catCallOther, "", o)
 	}
+}
+
+// domainSuffix returns the literal domain a domain pattern's hosts all end
+// with (the host itself or a dot before it): the pattern when it has no
+// glob syntax, the part after "*." when that is literal, else "".
+func domainSuffix(d string) string {
+	if !strings.ContainsAny(d, `*?[\`) {
+		return d
+	}
+	if rest, ok := strings.CutPrefix(d, "*."); ok && rest != "" && !strings.ContainsAny(rest, `*?[\`) {
+		return rest
+	}
+	return ""
 }
 
 func onlyKinds(ts []toolPattern) bool {
@@ -94,15 +177,42 @@ func onlyKinds(ts []toolPattern) bool {
 }
 
 // forCall returns the call rules a call can match, in rule order.
-func (ci *callIndex) forCall(c *call.Call) []int32 {
-	lists := [][]int32{ci.any, ci.byKind[c.Kind]}
+func (ix *index) forCall(c *call.Call) []int32 {
+	lists := [][]int32{ix.get(catCallOther, ""), ix.get(catKind, c.Kind.String())}
 	if c.Kind == call.KindMCP {
-		lists = append(lists, ci.mcp)
+		lists = append(lists, ix.get(catMCP, ""))
+		// mcp globs are matched against "server/tool" segment by segment:
+		// the first segment is what a literal server name must equal.
+		srv, _, _ := strings.Cut(c.MCPServer+"/"+c.MCPTool, "/")
+		if indexable(srv) {
+			lists = append(lists, ix.get(catServer, srv))
+		}
 	}
 	if c.URL != "" {
-		lists = append(lists, ci.url)
+		lists = append(lists, ix.get(catURL, ""))
+		if host := urlHost(c.URL); host != "" {
+			for {
+				if indexable(host) {
+					lists = append(lists, ix.get(catDomain, host))
+				}
+				i := strings.IndexByte(host, '.')
+				if i < 0 {
+					break
+				}
+				host = host[i+1:]
+			}
+		}
 	}
 	return mergeOrds(lists...)
+}
+
+// urlHost is the host matchDomain tests domain patterns against.
+func urlHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 }
 
 // mergeOrds merges ascending ordinal lists into one, without duplicates.
@@ -153,7 +263,7 @@ func pathKeys(ps []pathPattern) ([]string, bool) {
 		case patHome:
 			tag = "h:"
 		case patBase:
-			if hasMeta(pp.glob) {
+			if hasMeta(pp.glob) || !indexable(pp.glob) {
 				return nil, false
 			}
 			keys = append(keys, "b:"+pp.glob)
@@ -162,7 +272,7 @@ func pathKeys(ps []pathPattern) ([]string, bool) {
 			return nil, false
 		}
 		lit := literalPrefix(pp.glob)
-		if lit == "" {
+		if lit == "" || !indexable(lit) {
 			return nil, false
 		}
 		keys = append(keys, tag+lit)
@@ -200,25 +310,22 @@ func literalPrefix(glob string) string {
 // pathCandidates returns the path rules that can match a path target, in
 // rule order: those filed under a key of one of its forms, and pathAll.
 func (ix *index) pathCandidates(forms []string, ev *evalEnv) []int32 {
-	if len(ix.paths) == 0 {
-		return ix.pathAll
-	}
-	lists := [][]int32{ix.pathAll}
+	lists := [][]int32{ix.get(catPathAll, "")}
 	look := func(tag, target string) {
 		for i := 1; i < len(target); i++ {
 			if target[i] == '/' {
-				if l := ix.paths[tag+target[:i]]; l != nil {
+				if l := ix.get(catPath, tag+target[:i]); l != nil {
 					lists = append(lists, l)
 				}
 			}
 		}
-		if l := ix.paths[tag+target]; l != nil {
+		if l := ix.get(catPath, tag+target); l != nil {
 			lists = append(lists, l)
 		}
 	}
 	for _, f := range forms {
 		look("a:", f)
-		if l := ix.paths["b:"+path.Base(f)]; l != nil {
+		if l := ix.get(catPath, "b:"+path.Base(f)); l != nil {
 			lists = append(lists, l)
 		}
 		if ev.home != "" {

@@ -5,32 +5,33 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/toolguard/toolguard/internal/call"
 )
 
 // The materialized layout. `toolguard materialize` writes one JSON
 // document that any JSON reader (and the full loader) reads as usual, laid
 // out so that the hook can decode only the rules a call reaches:
 //
-//	{"version":1,"materialized":{…},"settings":{…},"tests":[…],"index":{…},
+//	{"version":1,"materialized":{…},"settings":{…},"tests":[…],"index":"v1 n=2 crc=…|n:git=0|p:r:.github=1|",
 //	"rules":[
 //	{"id":"rule-0",…},
 //	…
 //	{"id":"rule-N",…}
 //	]}
 //
-// Line 1 holds everything but the rules, with the index: rule ordinals
-// (positions in "rules") by program name, path key and call kind — see
-// index.go — as space-separated ascending decimals, the rule count and a
-// CRC-32C of the rule lines. Line 2 opens the rules; each rule is one line
-// (JSON strings hold no raw newline). The lazy loader checks this shape
-// exactly and the checksum; anything else is read by the full loader, so a
-// hand-edited file is never half-read with a stale index.
+// Line 1 holds everything but the rules, and last the index: one JSON
+// string (read without a JSON decoder) listing rule ordinals (positions in
+// "rules") by program name, path prefix, MCP server, domain and call kind
+// (index.go), with the rule count and a CRC-32C of the index and the rule
+// lines. Line 2 opens the rules; each rule is one line (JSON strings hold
+// no raw newline). The lazy loader checks this shape exactly and the
+// checksum; anything else is read by the full loader, so a hand-edited
+// file is never half-read with a stale index.
 
 const (
 	lazyPrefix = `{"version":1,"materialized":{`
@@ -40,46 +41,102 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// lazyHeader is line 1 of the layout, closed with '}'.
+// lazyHeader is line 1 of the layout without its index, closed with '}'.
 type lazyHeader struct {
 	Version  int           `json:"version"`
 	Meta     *materialMeta `json:"materialized"`
 	Settings fileSettings  `json:"settings"`
 	Tests    []fileTest    `json:"tests"`
-	Index    *indexDoc     `json:"index"`
 }
 
-// indexDoc is the index as written: ordinal lists as "0 4 17".
-type indexDoc struct {
-	Rules   int               `json:"rules"`
-	CRC     uint32            `json:"crc32c"`
-	ByName  map[string]string `json:"by_name"`
-	AnyName string            `json:"any_name"`
-	Paths   map[string]string `json:"paths"`
-	PathAll string            `json:"path_all"`
-	Calls   map[string]string `json:"calls"` // "mcp", "url", "any", "kind:<kind>"
-}
+const indexKey = `,"index":"`
 
-func ordString(l []int32) string {
-	b := make([]byte, 0, len(l)*6)
-	for i, o := range l {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = strconv.AppendInt(b, int64(o), 10)
+// The index string: "v1 n=RULES crc=CRC|" then one "CAT:KEY=O,O,…|" per
+// list of the index (index.go), sorted. CRC is the CRC-32C of what follows
+// the first '|' and then of the rule lines, so that an edit to either
+// sends the file to the full loader.
+
+func encodeIndex(ix *index, body []byte) string {
+	keys := make([]string, 0, len(ix.lists))
+	for k := range ix.lists {
+		keys = append(keys, k)
 	}
-	return string(b)
+	slices.Sort(keys)
+	var b []byte
+	for _, k := range keys {
+		b = append(b, k...)
+		b = append(b, '=')
+		for i, o := range ix.lists[k] {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(o), 10)
+		}
+		b = append(b, '|')
+	}
+	crc := crc32.Update(crc32.Checksum(b, castagnoli), castagnoli, body)
+	return fmt.Sprintf("v1 n=%d crc=%d|", ix.n, crc) + string(b)
 }
 
-// parseOrds reads an ordinal list, which must be ascending and below n.
+// readIndex checks an index string against the rule lines and returns its
+// rule count and the lists, or false.
+func readIndex(raw string, body []byte) (int, string, bool) {
+	head, lists, ok := strings.Cut(raw, "|")
+	if !ok {
+		return 0, "", false
+	}
+	var n int
+	var crc uint32
+	if _, err := fmt.Sscanf(head, "v1 n=%d crc=%d", &n, &crc); err != nil || n < 0 ||
+		head != fmt.Sprintf("v1 n=%d crc=%d", n, crc) {
+		return 0, "", false
+	}
+	if crc32.Update(crc32.Checksum([]byte(lists), castagnoli), castagnoli, body) != crc {
+		return 0, "", false
+	}
+	// Every entry well formed, every list ascending and within n.
+	for rest := lists; rest != ""; {
+		end := strings.IndexByte(rest, '|')
+		if end < 0 {
+			return 0, "", false
+		}
+		entry := rest[:end]
+		rest = rest[end+1:]
+		eq := strings.IndexByte(entry, '=')
+		if eq < 2 || entry[1] != ':' || !indexable(entry[:eq]) {
+			return 0, "", false
+		}
+		if _, ok := parseOrds(entry[eq+1:], n); !ok {
+			return 0, "", false
+		}
+	}
+	return n, "|" + lists, true
+}
+
+// rawList finds one list in a checked index string.
+func rawList(raw string, cat byte, key string) []int32 {
+	needle := make([]byte, 0, len(key)+4)
+	needle = append(append(append(needle, '|', cat, ':'), key...), '=')
+	i := strings.Index(raw, string(needle))
+	if i < 0 {
+		return nil
+	}
+	s := raw[i+len(needle):]
+	s = s[:strings.IndexByte(s, '|')]
+	l, _ := parseOrds(s, math.MaxInt32)
+	return l
+}
+
+// parseOrds reads an ordinal list "0,4,17", which must be non-empty,
+// ascending and below n.
 func parseOrds(s string, n int) ([]int32, bool) {
 	if s == "" {
-		return nil, true
+		return nil, false
 	}
-	out := make([]int32, 0, strings.Count(s, " ")+1)
+	out := make([]int32, 0, strings.Count(s, ",")+1)
 	v, digits := 0, 0
 	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == ' ' {
+		if i == len(s) || s[i] == ',' {
 			if digits == 0 || v >= n || (len(out) > 0 && int32(v) <= out[len(out)-1]) {
 				return nil, false
 			}
@@ -94,63 +151,6 @@ func parseOrds(s string, n int) ([]int32, bool) {
 		v, digits = v*10+int(c-'0'), digits+1
 	}
 	return out, true
-}
-
-func encodeIndex(ix *index, n int, crc uint32) *indexDoc {
-	d := &indexDoc{Rules: n, CRC: crc, ByName: map[string]string{}, Paths: map[string]string{}, Calls: map[string]string{},
-		AnyName: ordString(ix.anyName), PathAll: ordString(ix.pathAll)}
-	for k, l := range ix.byName {
-		d.ByName[k] = ordString(l)
-	}
-	for k, l := range ix.paths {
-		d.Paths[k] = ordString(l)
-	}
-	for k, l := range map[string][]int32{"mcp": ix.calls.mcp, "url": ix.calls.url, "any": ix.calls.any} {
-		if len(l) > 0 {
-			d.Calls[k] = ordString(l)
-		}
-	}
-	for k, l := range ix.calls.byKind {
-		d.Calls["kind:"+k.String()] = ordString(l)
-	}
-	return d
-}
-
-func decodeIndex(d *indexDoc) (index, bool) {
-	n := d.Rules
-	ix := index{byName: make(map[string][]int32, len(d.ByName)), paths: make(map[string][]int32, len(d.Paths)),
-		calls: callIndex{byKind: map[call.Kind][]int32{}}}
-	ok := true
-	get := func(s string) []int32 {
-		l, good := parseOrds(s, n)
-		ok = ok && good
-		return l
-	}
-	for k, s := range d.ByName {
-		ix.byName[k] = get(s)
-	}
-	for k, s := range d.Paths {
-		ix.paths[k] = get(s)
-	}
-	ix.anyName, ix.pathAll = get(d.AnyName), get(d.PathAll)
-	for k, s := range d.Calls {
-		switch k {
-		case "mcp":
-			ix.calls.mcp = get(s)
-		case "url":
-			ix.calls.url = get(s)
-		case "any":
-			ix.calls.any = get(s)
-		default:
-			name, isKind := strings.CutPrefix(k, "kind:")
-			kind, known := call.ParseKind(name)
-			if !isKind || !known {
-				return index{}, false
-			}
-			ix.calls.byKind[kind] = get(s)
-		}
-	}
-	return ix, ok
 }
 
 // Materialize renders the merged policy as one JSON document: the merged
@@ -188,8 +188,7 @@ func (p *Policy) Materialize() ([]byte, error) {
 		layers[i] = l.Name + "=" + l.File
 	}
 	ix := buildIndex(rules)
-	h := lazyHeader{Version: 1, Meta: &materialMeta{Hash: p.Hash(), Layers: layers}, Settings: s, Tests: tests,
-		Index: encodeIndex(&ix, len(rules), crc32.Checksum(body.Bytes(), castagnoli))}
+	h := lazyHeader{Version: 1, Meta: &materialMeta{Hash: p.Hash(), Layers: layers}, Settings: s, Tests: tests}
 	head, err := json.Marshal(h)
 	if err != nil {
 		return nil, err
@@ -197,9 +196,12 @@ func (p *Policy) Materialize() ([]byte, error) {
 	if !bytes.HasPrefix(head, []byte(lazyPrefix)) || bytes.IndexByte(head, '\n') >= 0 {
 		return nil, fmt.Errorf("materialize: unexpected header %.40q", head)
 	}
-	out := make([]byte, 0, len(head)+len(rulesOpen)+body.Len()+len(rulesClose)+1)
+	raw := encodeIndex(&ix, body.Bytes())
+	out := make([]byte, 0, len(head)+len(indexKey)+len(raw)+len(rulesOpen)+body.Len()+len(rulesClose)+4)
 	out = append(out, head[:len(head)-1]...)
-	out = append(out, ",\n"...)
+	out = append(out, indexKey...)
+	out = append(out, raw...)
+	out = append(out, "\",\n"...)
 	out = append(out, rulesOpen...)
 	out = append(out, body.Bytes()...)
 	return append(out, rulesClose...), nil
@@ -214,19 +216,25 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 		return nil
 	}
 	nl := bytes.IndexByte(data, '\n')
-	if nl < 2 || data[nl-1] != ',' {
+	if nl < 0 || !bytes.HasSuffix(data[:nl], []byte(`",`)) {
 		return nil
 	}
-	head := make([]byte, nl)
-	copy(head, data[:nl-1])
-	head[nl-1] = '}'
+	q := bytes.LastIndexByte(data[:nl-2], '"')
+	if q < 0 || !bytes.HasSuffix(data[:q+1], []byte(indexKey)) {
+		return nil
+	}
+	raw := string(data[q+1 : nl-2])
+	hl := q + 1 - len(indexKey)
+	head := make([]byte, hl+1)
+	copy(head, data[:hl])
+	head[hl] = '}'
 	var h lazyHeader
 	dec := json.NewDecoder(bytes.NewReader(head))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&h); err != nil || dec.InputOffset() != int64(len(head)) {
 		return nil
 	}
-	if h.Version != 1 || h.Meta == nil || h.Index == nil || h.Index.Rules < 0 {
+	if h.Version != 1 || h.Meta == nil {
 		return nil
 	}
 	rest := data[nl+1:]
@@ -236,11 +244,11 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	}
 	bodyOff := nl + 1 + len(rulesOpen)
 	body := data[bodyOff : len(data)-len(rulesClose)]
-	if crc32.Checksum(body, castagnoli) != h.Index.CRC {
+	n, lists, ok := readIndex(raw, body)
+	if !ok {
 		return nil
 	}
 	// One rule per line: "{…}," and the last "{…}".
-	n := h.Index.Rules
 	starts := make([]int32, 0, n)
 	ends := make([]int32, 0, n)
 	for off := 0; off < len(body); {
@@ -269,10 +277,6 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if len(starts) != n {
 		return nil
 	}
-	ix, ok := decodeIndex(h.Index)
-	if !ok {
-		return nil
-	}
 	ld := named(&layerDoc{src: s, doc: fileDoc{Version: h.Version, Settings: h.Settings, Tests: h.Tests, Meta: h.Meta}})
 	if len(h.Settings.Disable) > 0 || len(checkSettings(ld)) > 0 || len(checkTests(ld)) > 0 {
 		return nil
@@ -281,7 +285,7 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if len(probs) > 0 || len(p.Warnings) > 0 {
 		return nil
 	}
-	p.idx = ix
+	p.idx = index{raw: lists, n: n}
 	p.lazy = &lazyRules{data: data, starts: starts, ends: ends, ld: ld, opts: opts, got: make([]*Rule, n)}
 	return p
 }

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
@@ -82,15 +81,15 @@ func genCalls(n int) []call.Call {
 // every call: the reference the real index must agree with.
 func linear(p *Policy) *Policy {
 	q := &Policy{Settings: p.Settings, rules: p.rules, tests: p.tests}
-	q.idx = index{byName: map[string][]int32{}, calls: callIndex{byKind: map[call.Kind][]int32{}}}
+	q.idx = index{lists: map[string][]int32{}, n: len(p.rules)}
 	for i, r := range p.rules {
 		switch r.m.class {
 		case classCall:
-			q.idx.calls.any = append(q.idx.calls.any, int32(i))
+			q.idx.add(catCallOther, "", int32(i))
 		case classPath:
-			q.idx.pathAll = append(q.idx.pathAll, int32(i))
+			q.idx.add(catPathAll, "", int32(i))
 		default:
-			q.idx.anyName = append(q.idx.anyName, int32(i))
+			q.idx.add(catAnyName, "", int32(i))
 		}
 	}
 	return q
@@ -173,23 +172,14 @@ func TestLazy10kMatchesFull(t *testing.T) {
 }
 
 // fixCRC recomputes the checksum of a materialized file whose rule lines
-// a test changed, so that the lazy loader accepts it.
+// or index a test changed, so that the lazy loader's checksum accepts it.
 func fixCRC(t *testing.T, data []byte) []byte {
 	t.Helper()
-	nl := bytes.IndexByte(data, '\n')
-	head := append(append([]byte(nil), data[:nl-1]...), '}')
-	var h lazyHeader
-	if err := json.Unmarshal(head, &h); err != nil {
-		t.Fatal(err)
+	out := fixCRCIfPossible(data)
+	if bytes.Equal(out, data) {
+		t.Fatal("fixCRC: not the materialized layout")
 	}
-	body := data[nl+1+len(rulesOpen) : len(data)-len(rulesClose)]
-	h.Index.CRC = crc32.Checksum(body, castagnoli)
-	nh, err := json.Marshal(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := append(nh[:len(nh)-1:len(nh)-1], ",\n"...)
-	return append(out, data[nl+1:]...)
+	return out
 }
 
 func materializedTestPolicy(t *testing.T) []byte {
@@ -293,8 +283,10 @@ func TestLazyLayoutIsStrict(t *testing.T) {
 		"indented":       bytes.Replace(good, []byte("\n{"), []byte("\n {"), 1),
 		"trailing":       append(append([]byte(nil), good...), ' '),
 		"joined lines":   bytes.Replace(good, []byte("},\n{"), []byte("},{"), 1),
-		"count":          bytes.Replace(good, []byte(`"index":{"rules":`), []byte(`"index":{"rules":1`), 1),
-		"index ordinals": bytes.Replace(good, []byte(`"any_name":"`), []byte(`"any_name":"99999 `), 1),
+		"count":          bytes.Replace(good, []byte(`"index":"v1 n=`), []byte(`"index":"v1 n=1`), 1),
+		"index ordinals": bytes.Replace(good, []byte(`|g:=`), []byte(`|g:=99999,`), 1),
+		"index order":    bytes.Replace(good, []byte(`|g:=`), []byte(`|g:=99,`), 1),
+		"index syntax":   bytes.Replace(good, []byte(`|g:=`), []byte(`|g=`), 1),
 	} {
 		if bytes.Equal(data, good) {
 			t.Errorf("%s: no change", name)
@@ -311,12 +303,22 @@ func fixCRCIfPossible(data []byte) []byte {
 	if nl < 0 || !bytes.HasSuffix(data, []byte(rulesClose)) || !bytes.HasPrefix(data[nl+1:], []byte(rulesOpen)) {
 		return data
 	}
-	head := append(append([]byte(nil), data[:nl-1]...), '}')
-	var h lazyHeader
-	if json.Unmarshal(head, &h) != nil || h.Index == nil {
+	q := bytes.LastIndexByte(data[:nl-2], '"')
+	raw := string(data[q+1 : nl-2])
+	head, lists, ok := strings.Cut(raw, "|")
+	if !ok {
 		return data
 	}
-	h.Index.CRC = crc32.Checksum(data[nl+1+len(rulesOpen):len(data)-len(rulesClose)], castagnoli)
-	nh, _ := json.Marshal(h)
-	return append(append(nh[:len(nh)-1:len(nh)-1], ",\n"...), data[nl+1:]...)
+	body := data[nl+1+len(rulesOpen) : len(data)-len(rulesClose)]
+	crc := crc32.Update(crc32.Checksum([]byte(lists), castagnoli), castagnoli, body)
+	i := strings.Index(head, " crc=")
+	if i < 0 {
+		return data
+	}
+	newHead := fmt.Sprintf("%s crc=%d", head[:i], crc)
+	out := append([]byte(nil), data[:q+1]...)
+	out = append(out, newHead...)
+	out = append(out, '|')
+	out = append(out, lists...)
+	return append(out, data[nl-2:]...)
 }
