@@ -255,9 +255,10 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		// A regex rule written for this text decides; otherwise on_dynamic,
 		// unless a call-level rule is stricter.
 		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
+		_, others := p.idx.commandCandidates(cmd.DynamicText, dynamicLine(cmd), true)
 		if r := p.pick(res, c, ev, func(r *Rule) bool {
 			return r.m.class == classCommand && r.m.matchCommand(cmd, ev)
-		}, p.idx.get(catAnyName, "")); r != nil {
+		}, others); r != nil {
 			t.Decision, t.Rule, t.rule = r.Decision, r.ID, r
 			res.Targets = append(res.Targets, t)
 			return
@@ -271,9 +272,10 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		return
 	}
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
+	byName, others := p.idx.commandCandidates(cmd.Name, cmd.Line(), false)
 	r := p.pick(res, c, ev, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
-	}, p.idx.get(catName, cmd.Name), p.idx.get(catAnyName, ""), p.callRules(c, ev))
+	}, byName, others, p.callRules(c, ev))
 	p.settle(&t, r, c.Kind)
 	res.Targets = append(res.Targets, t)
 }

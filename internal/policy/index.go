@@ -3,8 +3,10 @@ package policy
 import (
 	"net/url"
 	"path"
+	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolguard/toolguard/internal/call"
 )
@@ -18,7 +20,9 @@ import (
 // Lists are found by category and key:
 //
 //	n:NAME   command rules whose every alternative names the literal program NAME
-//	g:       command rules with a glob program name, or none
+//	l:TEXT   other command rules whose regex only matches text containing TEXT
+//	x:PREFIX other command rules whose every program glob starts with the literal PREFIX
+//	g:       the other command rules (glob program name, or none)
 //	p:KEY    path rules whose every path pattern has a literal prefix (pathKeys)
 //	P:       the other path rules
 //	m:SERVER call rules whose every mcp pattern names the literal server
@@ -34,11 +38,22 @@ type index struct {
 	lists map[string][]int32
 	raw   string // the materialized index string, when lists is nil
 	n     int    // the number of rules (bounds the ordinals of raw)
+	// cats bounds each category's entries in raw (they are sorted).
+	cats map[byte][2]int
+	// literals are the l: lists, tested against each command line.
+	literals []litList
+}
+
+type litList struct {
+	text string
+	ords []int32
 }
 
 const (
 	catName      = 'n'
 	catAnyName   = 'g'
+	catLiteral   = 'l'
+	catGlob      = 'x'
 	catPath      = 'p'
 	catPathAll   = 'P'
 	catServer    = 'm'
@@ -54,10 +69,31 @@ func (ix *index) get(cat byte, key string) []int32 {
 	if ix.lists != nil {
 		return ix.lists[string(cat)+":"+key]
 	}
-	if ix.raw == "" {
+	r, ok := ix.cats[cat]
+	if !ok {
 		return nil
 	}
-	return rawList(ix.raw, cat, key)
+	return rawList(ix.raw[r[0]:r[1]], cat, key)
+}
+
+// commandCandidates returns the command rules that can match a command
+// with this program name and line, in rule order.
+func (ix *index) commandCandidates(name, line string, dynamic bool) (byName, others []int32) {
+	lists := [][]int32{ix.get(catAnyName, "")}
+	for _, l := range ix.literals {
+		if strings.Contains(line, l.text) {
+			lists = append(lists, l.ords)
+		}
+	}
+	if dynamic {
+		return nil, mergeOrds(lists...) // rules with a command field do not match dynamic commands
+	}
+	for i := 1; i <= len(name); i++ {
+		if l := ix.get(catGlob, name[:i]); l != nil {
+			lists = append(lists, l)
+		}
+	}
+	return ix.get(catName, name), mergeOrds(lists...)
 }
 
 func (ix *index) add(cat byte, key string, o int32) {
@@ -105,7 +141,15 @@ func buildIndex(rules []*Rule) index {
 				literal = literal && indexable(n)
 			}
 			if !literal {
-				ix.add(catAnyName, "", o)
+				if lit := regexLiteral(r.m.regex); lit != "" {
+					ix.add(catLiteral, lit, o)
+				} else if pres, ok := globPrefixes(r.m.commands); ok {
+					for _, pre := range pres {
+						ix.add(catGlob, pre, o)
+					}
+				} else {
+					ix.add(catAnyName, "", o)
+				}
 				continue
 			}
 			for _, n := range names {
@@ -113,7 +157,76 @@ func buildIndex(rules []*Rule) index {
 			}
 		}
 	}
+	ix.literals = literalLists(ix.lists)
 	return ix
+}
+
+func literalLists(lists map[string][]int32) []litList {
+	var out []litList
+	for k, l := range lists {
+		if k[0] == catLiteral {
+			out = append(out, litList{k[2:], l})
+		}
+	}
+	slices.SortFunc(out, func(a, b litList) int { return strings.Compare(a.text, b.text) })
+	return out
+}
+
+// regexLiteral returns the longest literal text every match of a regex
+// contains (a case-sensitive literal among the top-level concatenation),
+// or "".
+func regexLiteral(re *lazyRegexp) string {
+	if re == nil {
+		return ""
+	}
+	t, err := syntax.Parse(re.src, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	t = t.Simplify()
+	for t.Op == syntax.OpCapture && len(t.Sub) == 1 {
+		t = t.Sub[0]
+	}
+	subs := []*syntax.Regexp{t}
+	if t.Op == syntax.OpConcat {
+		subs = t.Sub
+	}
+	best := ""
+	for _, sub := range subs {
+		if sub.Op != syntax.OpLiteral || sub.Flags&syntax.FoldCase != 0 {
+			continue
+		}
+		lit := string(sub.Rune)
+		if strings.ContainsRune(lit, utf8.RuneError) || !indexable(lit) {
+			continue
+		}
+		if len(lit) > len(best) {
+			best = lit
+		}
+	}
+	return best
+}
+
+// globPrefixes returns the literal prefixes of a rule's program globs, and
+// false when some alternative's glob starts with pattern syntax or there
+// are none.
+func globPrefixes(cmds [][]string) ([]string, bool) {
+	if len(cmds) == 0 {
+		return nil, false
+	}
+	var out []string
+	for _, c := range cmds {
+		i := strings.IndexAny(c[0], `*?[\`)
+		if i < 0 {
+			i = len(c[0])
+		}
+		if i == 0 || !indexable(c[0][:i]) {
+			return nil, false
+		}
+		out = append(out, c[0][:i])
+	}
+	slices.Sort(out)
+	return slices.Compact(out), true
 }
 
 func (ix *index) addCall(o int32, m *matcher) {

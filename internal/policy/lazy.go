@@ -78,39 +78,54 @@ func encodeIndex(ix *index, body []byte) string {
 	return fmt.Sprintf("v1 n=%d crc=%d|", ix.n, crc) + string(b)
 }
 
-// readIndex checks an index string against the rule lines and returns its
-// rule count and the lists, or false.
-func readIndex(raw string, body []byte) (int, string, bool) {
+// readIndex checks an index string against the rule lines and returns
+// the index it holds, or false.
+func readIndex(raw string, body []byte) (index, bool) {
 	head, lists, ok := strings.Cut(raw, "|")
 	if !ok {
-		return 0, "", false
+		return index{}, false
 	}
 	var n int
 	var crc uint32
 	if _, err := fmt.Sscanf(head, "v1 n=%d crc=%d", &n, &crc); err != nil || n < 0 ||
 		head != fmt.Sprintf("v1 n=%d crc=%d", n, crc) {
-		return 0, "", false
+		return index{}, false
 	}
 	if crc32.Update(crc32.Checksum([]byte(lists), castagnoli), castagnoli, body) != crc {
-		return 0, "", false
+		return index{}, false
 	}
-	// Every entry well formed, every list ascending and within n.
-	for rest := lists; rest != ""; {
-		end := strings.IndexByte(rest, '|')
+	ix := index{raw: "|" + lists, n: n, cats: map[byte][2]int{}}
+	// Every entry well formed, keys strictly ascending (so categories are
+	// contiguous and keys unique), every list ascending and within n.
+	prev := ""
+	for off := 1; off < len(ix.raw); {
+		end := strings.IndexByte(ix.raw[off:], '|')
 		if end < 0 {
-			return 0, "", false
+			return index{}, false
 		}
-		entry := rest[:end]
-		rest = rest[end+1:]
+		entry := ix.raw[off : off+end]
 		eq := strings.IndexByte(entry, '=')
-		if eq < 2 || entry[1] != ':' || !indexable(entry[:eq]) {
-			return 0, "", false
+		if eq < 2 || entry[1] != ':' || !indexable(entry[:eq]) || entry[:eq] <= prev {
+			return index{}, false
 		}
-		if _, ok := parseOrds(entry[eq+1:], n); !ok {
-			return 0, "", false
+		prev = entry[:eq]
+		ords, ok := parseOrds(entry[eq+1:], n)
+		if !ok {
+			return index{}, false
 		}
+		cat := entry[0]
+		r, seen := ix.cats[cat]
+		if !seen {
+			r[0] = off - 1
+		}
+		r[1] = off + end + 1
+		ix.cats[cat] = r
+		if cat == catLiteral {
+			ix.literals = append(ix.literals, litList{entry[2:eq], ords})
+		}
+		off += end + 1
 	}
-	return n, "|" + lists, true
+	return ix, true
 }
 
 // rawList finds one list in a checked index string.
@@ -244,10 +259,11 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	}
 	bodyOff := nl + 1 + len(rulesOpen)
 	body := data[bodyOff : len(data)-len(rulesClose)]
-	n, lists, ok := readIndex(raw, body)
+	ix, ok := readIndex(raw, body)
 	if !ok {
 		return nil
 	}
+	n := ix.n
 	// One rule per line: "{…}," and the last "{…}".
 	starts := make([]int32, 0, n)
 	ends := make([]int32, 0, n)
@@ -285,7 +301,7 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if len(probs) > 0 || len(p.Warnings) > 0 {
 		return nil
 	}
-	p.idx = index{raw: lists, n: n}
+	p.idx = ix
 	p.lazy = &lazyRules{data: data, starts: starts, ends: ends, ld: ld, opts: opts, got: make([]*Rule, n)}
 	return p
 }

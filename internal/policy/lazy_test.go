@@ -141,6 +141,25 @@ func TestLazy10kMatchesFull(t *testing.T) {
 	ref := linear(full)
 	env := Env{Home: "/home/u", Workspace: "/home/u/proj"}
 	calls := genCalls(600)
+	// Calls that hit the bare-regex and glob-named rules (indexed by a
+	// required literal and a program-name prefix).
+	hits := 0
+	for _, r := range full.Rules() {
+		var cmd string
+		switch {
+		case strings.HasPrefix(r.ID, "org-bare-"):
+			cmd = "echo " + strings.Replace(r.spec.Regex, "[A-Z0-9]{16}", "ABCDEFGHIJKLMNOP", 1)
+		case strings.HasPrefix(r.ID, "org-glob-"):
+			f := strings.Fields(r.spec.Command[0])
+			cmd = strings.Replace(f[0], "*", "x", 1) + " " + f[1] + " --force"
+		default:
+			continue
+		}
+		if hits++; hits%4 == 0 {
+			cmd = "ls && " + cmd
+		}
+		calls = append(calls, call.Call{Kind: call.KindShell, Tool: "Bash", Command: cmd, Cwd: "/home/u/proj"})
+	}
 	matched := 0
 	for _, c := range calls {
 		a, b, r := full.Evaluate(c, env), lazy.Evaluate(c, env), ref.Evaluate(c, env)
