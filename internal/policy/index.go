@@ -73,7 +73,7 @@ func (ix *index) get(cat byte, key string) []int32 {
 	if !ok {
 		return nil
 	}
-	return rawList(ix.raw[r[0]:r[1]], cat, key)
+	return rawList(ix.raw[r[0]:r[1]], ix.n, cat, key)
 }
 
 // commandCandidates returns the command rules that can match a command

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
-	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -51,10 +50,14 @@ type lazyHeader struct {
 
 const indexKey = `,"index":"`
 
-// The index string: "v1 n=RULES crc=CRC|" then one "CAT:KEY=O,O,…|" per
-// list of the index (index.go), sorted. CRC is the CRC-32C of what follows
-// the first '|' and then of the rule lines, so that an edit to either
-// sends the file to the full loader.
+// The index string: "v1 n=RULES crc=CRC cats=RANGES" then "|" and one
+// "CAT:KEY=O,O,…|" per list of the index (index.go), sorted by key. CRC is
+// the CRC-32C of what follows the head and then of the rule lines, so that
+// an edit to either sends the file to the full loader. RANGES locate each
+// category's entries ("n12-345,…": from the '|' before the first to the
+// '|' after the last), so that the loader does not read the lists; a list
+// is parsed when a call looks it up, and one that does not parse fails the
+// decision closed like a rule that does not decode.
 
 func encodeIndex(ix *index, body []byte) string {
 	keys := make([]string, 0, len(ix.lists))
@@ -62,8 +65,15 @@ func encodeIndex(ix *index, body []byte) string {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var b []byte
-	for _, k := range keys {
+	b := []byte{'|'}
+	var cats []byte
+	for i, k := range keys {
+		if i == 0 || k[0] != keys[i-1][0] {
+			if i > 0 {
+				cats = fmt.Appendf(cats, "%d,", len(b))
+			}
+			cats = fmt.Appendf(cats, "%c%d-", k[0], len(b)-1)
+		}
 		b = append(b, k...)
 		b = append(b, '=')
 		for i, o := range ix.lists[k] {
@@ -74,62 +84,70 @@ func encodeIndex(ix *index, body []byte) string {
 		}
 		b = append(b, '|')
 	}
+	if len(keys) > 0 {
+		cats = fmt.Appendf(cats, "%d", len(b))
+	}
 	crc := crc32.Update(crc32.Checksum(b, castagnoli), castagnoli, body)
-	return fmt.Sprintf("v1 n=%d crc=%d|", ix.n, crc) + string(b)
+	return fmt.Sprintf("v1 n=%d crc=%d cats=%s", ix.n, crc, cats) + string(b)
 }
 
 // readIndex checks an index string against the rule lines and returns
 // the index it holds, or false.
 func readIndex(raw string, body []byte) (index, bool) {
-	head, lists, ok := strings.Cut(raw, "|")
-	if !ok {
+	i := strings.IndexByte(raw, '|')
+	if i < 0 || strings.IndexByte(raw, '\\') >= 0 {
 		return index{}, false
 	}
+	head, lists := raw[:i], raw[i:]
 	var n int
 	var crc uint32
-	if _, err := fmt.Sscanf(head, "v1 n=%d crc=%d", &n, &crc); err != nil || n < 0 ||
-		head != fmt.Sprintf("v1 n=%d crc=%d", n, crc) {
-		return index{}, false
+	var cats string
+	if _, err := fmt.Sscanf(head, "v1 n=%d crc=%d cats=%s", &n, &crc, &cats); err != nil || n < 0 ||
+		head != fmt.Sprintf("v1 n=%d crc=%d cats=%s", n, crc, cats) {
+		if _, err := fmt.Sscanf(head, "v1 n=%d crc=%d cats=", &n, &crc); err != nil || head != fmt.Sprintf("v1 n=%d crc=%d cats=", n, crc) || lists != "|" {
+			return index{}, false
+		}
 	}
 	if crc32.Update(crc32.Checksum([]byte(lists), castagnoli), castagnoli, body) != crc {
 		return index{}, false
 	}
-	ix := index{raw: "|" + lists, n: n, cats: map[byte][2]int{}}
-	// Every entry well formed, keys strictly ascending (so categories are
-	// contiguous and keys unique), every list ascending and within n.
-	prev := ""
-	for off := 1; off < len(ix.raw); {
-		end := strings.IndexByte(ix.raw[off:], '|')
-		if end < 0 {
+	ix := index{raw: lists, n: n, cats: map[byte][2]int{}}
+	// The ranges: ascending categories, contiguous, covering the lists.
+	next, last := 0, -1
+	for _, c := range strings.Split(cats, ",") {
+		if c == "" {
+			continue
+		}
+		var lo, hi int
+		if len(c) < 4 || int(c[0]) <= last {
 			return index{}, false
 		}
-		entry := ix.raw[off : off+end]
-		eq := strings.IndexByte(entry, '=')
-		if eq < 2 || entry[1] != ':' || !indexable(entry[:eq]) || entry[:eq] <= prev {
+		if _, err := fmt.Sscanf(c[1:], "%d-%d", &lo, &hi); err != nil || lo != next || hi <= lo+3 || hi > len(lists) ||
+			lists[lo] != '|' || lists[lo+1] != c[0] || lists[lo+2] != ':' || lists[hi-1] != '|' {
 			return index{}, false
 		}
-		prev = entry[:eq]
-		ords, ok := parseOrds(entry[eq+1:], n)
-		if !ok {
-			return index{}, false
+		ix.cats[c[0]] = [2]int{lo, hi}
+		next, last = hi-1, int(c[0])
+	}
+	if next != len(lists)-1 {
+		return index{}, false
+	}
+	// The l: lists are tested against every command: read them now.
+	if r, ok := ix.cats[catLiteral]; ok {
+		for _, entry := range strings.Split(lists[r[0]+1:r[1]-1], "|") {
+			key, val, ok := strings.Cut(entry, "=")
+			ords, good := parseOrds(val, n)
+			if !ok || !good || len(key) < 3 {
+				return index{}, false
+			}
+			ix.literals = append(ix.literals, litList{key[2:], ords})
 		}
-		cat := entry[0]
-		r, seen := ix.cats[cat]
-		if !seen {
-			r[0] = off - 1
-		}
-		r[1] = off + end + 1
-		ix.cats[cat] = r
-		if cat == catLiteral {
-			ix.literals = append(ix.literals, litList{entry[2:eq], ords})
-		}
-		off += end + 1
 	}
 	return ix, true
 }
 
 // rawList finds one list in a checked index string.
-func rawList(raw string, cat byte, key string) []int32 {
+func rawList(raw string, n int, cat byte, key string) []int32 {
 	needle := make([]byte, 0, len(key)+4)
 	needle = append(append(append(needle, '|', cat, ':'), key...), '=')
 	i := strings.Index(raw, string(needle))
@@ -137,8 +155,13 @@ func rawList(raw string, cat byte, key string) []int32 {
 		return nil
 	}
 	s := raw[i+len(needle):]
-	s = s[:strings.IndexByte(s, '|')]
-	l, _ := parseOrds(s, math.MaxInt32)
+	if j := strings.IndexByte(s, '|'); j >= 0 {
+		s = s[:j]
+	}
+	l, ok := parseOrds(s, n)
+	if !ok {
+		return []int32{-1} // fails the decision closed (Policy.rule)
+	}
 	return l
 }
 

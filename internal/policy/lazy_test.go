@@ -280,6 +280,28 @@ func TestLazyConcurrent(t *testing.T) {
 	}
 }
 
+// TestLazyCorruptIndexFailsClosed: an index list that does not parse
+// fails the calls that look it up closed.
+func TestLazyCorruptIndexFailsClosed(t *testing.T) {
+	good := materializedTestPolicy(t)
+	i := bytes.Index(good, []byte(`|n:git=`))
+	if i < 0 {
+		t.Fatal("no git list in the index")
+	}
+	bad := append([]byte(nil), good...)
+	bad[i+len(`|n:git=`)] = 'x'
+	p, err := Load([]Source{{Path: "policy.json", Data: fixCRC(t, bad)}}, LoadOptions{Lazy: true})
+	if err != nil || p.lazy == nil {
+		t.Fatalf("lazy load: %v", err)
+	}
+	if res := p.Evaluate(shell("git status"), Env{}); res.Decision != call.Deny || res.Cause != CauseError || !strings.Contains(res.Reason, "index is corrupt") {
+		t.Errorf("git status: %v %q, want deny by on_error", res.Decision, res.Reason)
+	}
+	if res := p.Evaluate(shell("ls"), Env{}); res.Decision != call.Pass {
+		t.Errorf("ls: %v %q, want pass", res.Decision, res.Reason)
+	}
+}
+
 // TestLazyLayoutIsStrict: anything but the exact layout with a matching
 // checksum is read by the full loader, never half-read.
 func TestLazyLayoutIsStrict(t *testing.T) {
@@ -299,13 +321,12 @@ func TestLazyLayoutIsStrict(t *testing.T) {
 		t.Errorf("edited rule not in effect: %v/%s", r.Decision, ruleID(r))
 	}
 	for name, data := range map[string][]byte{
-		"indented":       bytes.Replace(good, []byte("\n{"), []byte("\n {"), 1),
-		"trailing":       append(append([]byte(nil), good...), ' '),
-		"joined lines":   bytes.Replace(good, []byte("},\n{"), []byte("},{"), 1),
-		"count":          bytes.Replace(good, []byte(`"index":"v1 n=`), []byte(`"index":"v1 n=1`), 1),
-		"index ordinals": bytes.Replace(good, []byte(`|g:=`), []byte(`|g:=99999,`), 1),
-		"index order":    bytes.Replace(good, []byte(`|g:=`), []byte(`|g:=99,`), 1),
-		"index syntax":   bytes.Replace(good, []byte(`|g:=`), []byte(`|g=`), 1),
+		"indented":     bytes.Replace(good, []byte("\n{"), []byte("\n {"), 1),
+		"trailing":     append(append([]byte(nil), good...), ' '),
+		"joined lines": bytes.Replace(good, []byte("},\n{"), []byte("},{"), 1),
+		"count":        bytes.Replace(good, []byte(`"index":"v1 n=`), []byte(`"index":"v1 n=1`), 1),
+		"index ranges": bytes.Replace(good, []byte(` cats=`), []byte(` cats=a0-5,`), 1),
+		"index escape": bytes.Replace(good, []byte(`|g:=`), []byte(`|g:\\=`), 1),
 	} {
 		if bytes.Equal(data, good) {
 			t.Errorf("%s: no change", name)
@@ -324,20 +345,21 @@ func fixCRCIfPossible(data []byte) []byte {
 	}
 	q := bytes.LastIndexByte(data[:nl-2], '"')
 	raw := string(data[q+1 : nl-2])
-	head, lists, ok := strings.Cut(raw, "|")
-	if !ok {
-		return data
-	}
-	body := data[nl+1+len(rulesOpen) : len(data)-len(rulesClose)]
-	crc := crc32.Update(crc32.Checksum([]byte(lists), castagnoli), castagnoli, body)
-	i := strings.Index(head, " crc=")
+	i := strings.IndexByte(raw, '|')
 	if i < 0 {
 		return data
 	}
-	newHead := fmt.Sprintf("%s crc=%d", head[:i], crc)
+	head, lists := raw[:i], raw[i:]
+	body := data[nl+1+len(rulesOpen) : len(data)-len(rulesClose)]
+	crc := crc32.Update(crc32.Checksum([]byte(lists), castagnoli), castagnoli, body)
+	f := strings.Fields(head)
+	if len(f) != 4 || !strings.HasPrefix(f[2], "crc=") {
+		return data
+	}
+	f[2] = fmt.Sprintf("crc=%d", crc)
+	newHead := strings.Join(f, " ")
 	out := append([]byte(nil), data[:q+1]...)
 	out = append(out, newHead...)
-	out = append(out, '|')
 	out = append(out, lists...)
 	return append(out, data[nl-2:]...)
 }

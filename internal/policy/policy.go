@@ -192,6 +192,9 @@ func (p *Policy) RuleCount() int {
 // rule returns the effective rule with ordinal i, decoding it when the
 // policy is lazy.
 func (p *Policy) rule(i int32) (*Rule, error) {
+	if i < 0 {
+		return nil, fmt.Errorf("the materialized policy's rule index is corrupt")
+	}
 	if p.lazy != nil {
 		return p.lazy.get(int(i))
 	}
