@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // The materialized layout. `toolguard materialize` writes one JSON
@@ -261,7 +262,9 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if q < 0 || !bytes.HasSuffix(data[:q+1], []byte(indexKey)) {
 		return nil
 	}
-	raw := string(data[q+1 : nl-2])
+	// The index string is read in place: the policy keeps data for its
+	// rules anyway, and Load's caller does not change a Source's bytes.
+	raw := unsafe.String(&data[q+1], nl-2-(q+1))
 	hl := q + 1 - len(indexKey)
 	head := make([]byte, hl+1)
 	copy(head, data[:hl])

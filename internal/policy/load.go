@@ -34,7 +34,7 @@ func BuiltinSource() Source {
 type Source struct {
 	Layer string // layer name; "" takes [settings] layer, else the file's base name
 	Path  string // for messages and provenance; ".json" selects the JSON form
-	Data  []byte
+	Data  []byte // not to be changed after Load: a lazily loaded policy reads its rules from it
 }
 
 // LoadOptions direct Load.
