@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,6 +24,9 @@ const (
 	// (Copilot 30 s, Gemini and CodeBuddy 60 s) instead of being killed —
 	// which most agents treat as an allow.
 	evalTimeout = 10 * time.Second
+	// hookMemoryLimit is the heap size past which the hook collects
+	// garbage (it does not otherwise).
+	hookMemoryLimit = 64 << 20
 )
 
 type hookOptions struct {
@@ -51,6 +55,10 @@ decision (deny unless the policy says otherwise) — never a silent allow.`,
 }
 
 func runHook(sys *system, o *hookOptions) error {
+	// A hook process lives for milliseconds: collect garbage only if the
+	// heap nears the limit (a 1 MiB command), not on the way to a decision.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
 	var codec protocol.Codec
 	if o.provider != "" {
 		c, err := protocol.Lookup(o.provider)
