@@ -209,7 +209,31 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 	}
 	reject.Flags().StringVar(&o.reason, "reason", "", "why, in words the model can act on")
 
-	cmd.AddCommand(list, show, approve, reject)
+	var olderThan time.Duration
+	prune := &cobra.Command{
+		Use:   "prune [--older-than D]",
+		Short: "Delete finished requests (consumed or expired) older than D",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if olderThan < 0 {
+				return usagef("--older-than must not be negative")
+			}
+			st, err := o.store(sys)
+			if err != nil {
+				return err
+			}
+			now := sys.now()
+			n, err := st.Prune(now.Add(-olderThan), now)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(sys.stdout, "pruned %d finished request(s)\n", n)
+			return nil
+		},
+	}
+	prune.Flags().DurationVar(&olderThan, "older-than", 7*24*time.Hour, "keep finished requests younger than this")
+
+	cmd.AddCommand(list, show, approve, reject, prune)
 	return cmd
 }
 

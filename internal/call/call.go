@@ -89,14 +89,6 @@ func ParseDecision(s string) (Decision, bool) {
 	return Pass, false
 }
 
-// Stricter returns the stricter of a and b.
-func Stricter(a, b Decision) Decision {
-	if b > a {
-		return b
-	}
-	return a
-}
-
 func (d Decision) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 func (d *Decision) UnmarshalText(b []byte) error {

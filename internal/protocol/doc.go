@@ -93,10 +93,11 @@
 // flow decides. A deny or ask with an empty reason gets a default one. An
 // out-of-range Decision is encoded as deny.
 //
-// For internal errors and undecodable payloads, ErrorReply encodes an
-// ordinary deny through the codec (exit 0 — the documented blocking form
-// for every agent, including Codex and Gemini where exit 2 mixed with JSON
-// is not advised, §8.4) and also writes the reason to stderr for humans.
+// For internal errors and undecodable payloads the caller encodes an
+// ordinary deny (on_error) through the codec (exit 0 — the documented
+// blocking form for every agent, including Codex and Gemini where exit 2
+// mixed with JSON is not advised, §8.4) and also writes the cause to stderr
+// for humans.
 // Stderr cannot change the outcome: Gemini reads it only when stdout is
 // empty, and the others read it only on a non-zero exit. §8.5 suggests
 // exit 2 + stderr as the fail-closed path; a JSON deny on exit 0 blocks in

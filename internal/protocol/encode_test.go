@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -212,37 +211,6 @@ func TestEncodeCursorBeforeReadFile(t *testing.T) {
 				t.Errorf("got %q exit %d, want %q exit 0", got.Stdout, got.ExitCode, tc.want)
 			}
 		})
-	}
-}
-
-func TestErrorReply(t *testing.T) {
-	t.Parallel()
-	const reason = "toolguard: internal error: x"
-	cases := []struct {
-		codec Codec
-		want  string
-	}{
-		{nil, `{"decision":"block","reason":"toolguard: internal error: x","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"toolguard: internal error: x"}}` + "\n"},
-		{mustLookup(t, NameClaude), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"toolguard: internal error: x"}}` + "\n"},
-		{mustLookup(t, NameCodex), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"toolguard: internal error: x"}}` + "\n"},
-		{mustLookup(t, NameGemini), `{"decision":"deny","reason":"toolguard: internal error: x"}` + "\n"},
-		{mustLookup(t, NameCursor), `{"permission":"deny","user_message":"toolguard: internal error: x","agent_message":"toolguard: internal error: x"}` + "\n"},
-		{mustLookup(t, NameCopilot), `{"permissionDecision":"deny","permissionDecisionReason":"toolguard: internal error: x"}` + "\n"},
-	}
-	for i, tc := range cases {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			t.Parallel()
-			got := ErrorReply(tc.codec, reason)
-			if string(got.Stdout) != tc.want {
-				t.Errorf("stdout\n got %q\nwant %q", got.Stdout, tc.want)
-			}
-			if string(got.Stderr) != reason+"\n" || got.ExitCode != 0 {
-				t.Errorf("stderr %q exit %d", got.Stderr, got.ExitCode)
-			}
-		})
-	}
-	if got := ErrorReply(nil, ""); string(got.Stderr) != defaultDenyReason+"\n" {
-		t.Errorf("empty reason: stderr %q", got.Stderr)
 	}
 }
 

@@ -71,15 +71,3 @@ func (in input) first(keys ...string) string {
 }
 
 func (in input) strings(key string) []string { return rawStrings(in.fields[key]) }
-
-func (in input) object(key string) (input, bool) {
-	raw := in.fields[key]
-	if len(raw) == 0 || raw[0] != '{' {
-		return input{}, false
-	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(raw, &fields) != nil {
-		return input{}, false
-	}
-	return input{raw: raw, fields: fields}, true
-}

@@ -65,19 +65,6 @@ func EncodeFor(c Codec, cl call.Call, v call.Verdict) Reply {
 	return c.Encode(v)
 }
 
-// ErrorReply is the fail-closed reply for an internal error or a payload
-// that could not be decoded: c's ordinary deny with reason (exit 0, the
-// documented blocking form for every agent), plus reason on stderr for a
-// human reading the hook log. A nil c means the universal codec.
-func ErrorReply(c Codec, reason string) Reply {
-	if c == nil {
-		c = universalCodec{}
-	}
-	r := c.Encode(call.Verdict{Decision: call.Deny, Reason: reason})
-	r.Stderr = []byte(reasonOr(reason, call.Deny) + "\n")
-	return r
-}
-
 // AskReachesHuman reports whether an ask reply for this call would reach a
 // human who can answer it. It is false for agents without ask (Codex, the
 // universal reply), and for CodeBuddy running with its own prompts off
