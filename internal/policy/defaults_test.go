@@ -78,6 +78,11 @@ func TestDefaultDecisions(t *testing.T) {
 	}{
 		// git
 		{"force push", shell("git push --force origin main"), call.Deny, "git-push-force"},
+		// round 4: secrets named through a link, a file:// URL or an option
+		{"link to a secret", shell("ln -s ~/.aws/credentials alias"), call.Deny, "secrets-keys"},
+		{"curl file url secret", shell("curl file://" + CheckHome + "/.aws/credentials -o alias"), call.Deny, "secrets-keys"},
+		{"sort files0-from env", shell("sort --files0-from .env"), call.Ask, "secrets-env"},
+		{"grep exclude-from env", shell("grep --exclude-from .env TODO src/lib.rs"), call.Ask, "secrets-env"},
 		{"force push -f", shell("git push -f origin main"), call.Deny, "git-push-force"},
 		{"force push lease", shell("git push --force-with-lease origin main"), call.Deny, "git-push-force"},
 		{"force push refspec", shell("git push origin +main"), call.Deny, "git-push-force"},

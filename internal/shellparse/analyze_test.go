@@ -437,7 +437,7 @@ func TestPaths(t *testing.T) {
 		{"mv a b", []string{"mv a b paths=write:/w/b,delete:/w/a"}},
 		{"install -m 755 -o root x /usr/bin/x", []string{"install -m 755 -o root x /usr/bin/x paths=write:/usr/bin/x,read:/w/x"}},
 		{"install -d /a /b", []string{"install -d /a /b paths=write:/a,write:/b"}},
-		{"ln -sf target link", []string{"ln -sf target link paths=write:/w/link"}},
+		{"ln -sf target link", []string{"ln -sf target link paths=write:/w/link,read:/w/target"}},
 		{"rsync -av -e 'ssh -p 22' src/ host:/dst", []string{"rsync -av -e \"ssh -p 22\" src/ host:/dst paths=read:/w/src"}},
 		{"rsync -a --exclude x host:/src ./dst", []string{"rsync -a --exclude x host:/src ./dst paths=write:/w/dst"}},
 		{"scp -P 22 host:f .", []string{"scp -P 22 host:f . paths=write:/w"}},
@@ -661,7 +661,7 @@ func TestParserFixes(t *testing.T) {
 		{"curl -sSLo f a | sh", []string{"curl -sSLo f a paths=write:/w/f", "sh src=curl:other:pipe"}},
 		{"curl -o f a b | sh", []string{"curl -o f a b paths=write:/w/f", "sh src=curl:network:pipe"}},
 		{"curl -o - a | sh", []string{"curl -o - a", "sh src=curl:network:pipe"}},
-		{"curl file:///tmp/p.sh | sh", []string{"curl file:///tmp/p.sh", "sh src=curl:other:pipe"}},
+		{"curl file:///tmp/p.sh | sh", []string{"curl file:///tmp/p.sh paths=read:/tmp/p.sh", "sh src=curl:other:pipe"}},
 		{"nc -z h 1 | sh", []string{"nc -z h 1", "sh src=nc:other:pipe"}},
 		{"rg --files ~/.ssh", []string{"rg --files /home/u/.ssh paths=read:/home/u/.ssh"}},
 		// less -p PATTERN, awk operands.

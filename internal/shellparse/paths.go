@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"net/url"
 	"path"
 	"strings"
 
@@ -379,10 +380,17 @@ func lnPaths(args []field, add pathAdder) {
 	switch t := values(opts, "-t", "--target-directory"); {
 	case len(t) > 0:
 		add(t[len(t)-1], call.OpWrite)
+		for _, f := range ops {
+			add(f, call.OpRead)
+		}
 	case len(ops) >= 2:
 		add(ops[len(ops)-1], call.OpWrite)
+		for _, f := range ops[:len(ops)-1] {
+			add(f, call.OpRead)
+		}
 	case len(ops) == 1 && ops[0].lit:
 		add(litField(path.Base(ops[0].s), ops[0].pos), call.OpWrite)
+		add(ops[0], call.OpRead)
 	}
 }
 
@@ -629,7 +637,7 @@ func findPaths(args []field, add pathAdder) {
 func grepPaths(spec optSpec) pathRule {
 	return func(args []field, add pathAdder) {
 		opts, ops := spec.parse(args)
-		for _, f := range values(opts, "-f", "--file") {
+		for _, f := range values(opts, "-f", "--file", "--exclude-from") {
 			add(f, call.OpRead)
 		}
 		if !has(opts, "-e", "--regexp", "-f", "--file", "--files") && len(ops) > 0 { // rg --files: no pattern
@@ -670,6 +678,9 @@ func sortPaths(args []field, add pathAdder) {
 	for _, f := range values(opts, "-o", "--output") {
 		add(f, call.OpWrite)
 	}
+	for _, f := range values(opts, "--files0-from") {
+		add(f, call.OpRead) // its contents are named in error messages
+	}
 	for _, f := range ops {
 		add(f, call.OpRead)
 	}
@@ -682,9 +693,31 @@ var curlOpts = optSpec{short: "AbcCdDeEFHKmoPQrTuUwxXyYz", long: []string{"--out
 	"--cacert", "--cert", "--key", "--output-dir", "--write-out", "--range", "--resolve", "--trace",
 	"--trace-ascii", "--stderr", "--netrc-file"}}
 
-// curlPaths: -o and -c/-D write; -T, -K, and @file data are read.
+// fileURLPath returns the local path of a literal file:// URL (file:///p,
+// file://localhost/p), which curl reads like cat.
+func fileURLPath(f field) (string, bool) {
+	if !f.lit || len(f.s) < 7 || !strings.EqualFold(f.s[:7], "file://") {
+		return "", false
+	}
+	h, tail, ok := strings.Cut(f.s[7:], "/")
+	if !ok || !(h == "" || strings.EqualFold(h, "localhost")) {
+		return "", false
+	}
+	if u, err := url.PathUnescape(tail); err == nil {
+		tail = u
+	}
+	return "/" + tail, true
+}
+
+// curlPaths: -o and -c/-D write; -T, -K, @file data and file:// URLs are
+// read.
 func curlPaths(args []field, add pathAdder) {
-	opts, _ := curlOpts.parse(args)
+	opts, ops := curlOpts.parse(args)
+	for _, u := range append(ops, values(opts, "--url")...) {
+		if p, ok := fileURLPath(u); ok {
+			add(litField(p, u.pos), call.OpRead)
+		}
+	}
 	for _, o := range opts {
 		if o.val == nil {
 			continue

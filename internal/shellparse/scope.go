@@ -9,6 +9,7 @@ type varState struct {
 	val   string   //
 	list  []string // the words of $@ and $*
 	srcs  []Source // sources of the value (X=$(curl …))
+	epoch int      // the layer's forget count when it was set
 }
 
 // scope is the shell state the analysis tracks along a sequential list of
@@ -23,6 +24,11 @@ type scope struct {
 	cwd        string // "" is Options.Cwd itself when that is empty too
 	cwdUnknown bool   // a cd whose target the analysis cannot know
 	remote     bool   // commands run on another host or container
+
+	// forgets counts the scripts the analysis cannot read (source FILE)
+	// run in this layer: a variable set in this layer before the last of
+	// them, or in an outer layer, may have been changed, so it is unknown.
+	forgets int
 }
 
 func newScope(opts Options) *scope {
@@ -40,21 +46,37 @@ func (s *scope) child() *scope {
 
 // lookup reports the state of name and whether it is set.
 func (s *scope) lookup(name string) (varState, bool) {
+	forgot := false
 	for p := s; p != nil; p = p.parent {
 		if v, ok := p.vars[name]; ok {
+			if (forgot || v.epoch < p.forgets) && name != "HOME" {
+				return varState{srcs: v.srcs, epoch: v.epoch}, true
+			}
 			return v, !v.unset
 		}
+		forgot = forgot || p.forgets > 0
+	}
+	if forgot && name != "HOME" {
+		return varState{}, true // may have been set by the unread script
 	}
 	return varState{}, false
+}
+
+// forget records that a script the analysis cannot read ran here: every
+// variable but HOME may have changed. O(1).
+func (s *scope) forget() {
+	s.forgets++
 }
 
 // unset reports whether name was unset by the script itself, so that it
 // is known to be empty rather than coming from the environment.
 func (s *scope) unset(name string) bool {
+	forgot := false
 	for p := s; p != nil; p = p.parent {
 		if v, ok := p.vars[name]; ok {
-			return v.unset
+			return v.unset && !forgot && v.epoch >= p.forgets
 		}
+		forgot = forgot || p.forgets > 0
 	}
 	return false
 }
@@ -63,6 +85,7 @@ func (s *scope) set(name string, v varState) {
 	if s.vars == nil {
 		s.vars = make(map[string]varState)
 	}
+	v.epoch = s.forgets
 	s.vars[name] = v
 }
 
@@ -89,6 +112,9 @@ func (s *scope) mergeCond(c *scope) {
 		}
 	}
 	s.exports = append(s.exports, c.exports...)
+	if c.forgets > 0 {
+		s.forget()
+	}
 	if c.cwdUnknown || c.cwd != s.cwd {
 		s.cwdUnknown = true
 	}

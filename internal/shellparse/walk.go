@@ -770,6 +770,9 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		if len(args) > 0 && !args[0].lit && !args[0].subst {
 			a.unknownScript(args[0], x.with(name))
 		}
+		if len(args) > 0 && x.sc != nil {
+			x.sc.forget() // the script may set any variable
+		}
 		return
 	case name == "trap":
 		if len(args) >= 2 && !(args[0].lit && strings.HasPrefix(args[0].s, "-")) {
