@@ -14,7 +14,7 @@ import (
 var floors = map[string]struct{ recall, fp float64 }{
 	"cc-safety-net.jsonl":       {recall: 81.3, fp: 9.6},
 	"cc-safety-net-paths.jsonl": {recall: 76.4, fp: 8.8},
-	"nah.jsonl":                 {recall: 90.9, fp: 30.9},
+	"nah.jsonl":                 {recall: 93.0, fp: 32.1},
 	"nah-paths.jsonl":           {recall: 99.5, fp: 10.5},
 }
 
