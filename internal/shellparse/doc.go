@@ -198,7 +198,7 @@
 // (-t DIR or the last operand; mv sources are deleted, cp sources read),
 // rm/rmdir/unlink/shred/truncate (delete), sed -i and perl -i files,
 // dd of=/if=, chmod/chown/chgrp/chattr/setfacl (the mode or owner
-// skipped), touch, mkdir, sort -o, curl -o/-T/-d @file/-F x=@file, wget
+// skipped), touch, mkdir, sort -o, curl -o/-T/-d @file/-F x=@file and file:// URLs (read), ln's targets (read), sort --files0-from and grep --exclude-from (read), wget
 // -O/--post-file, find's starting points (read, or delete with -delete),
 // and the operands of cat, tac, less (not -p PATTERN), more, nl, wc, awk
 // (after the program; -f files; written under gawk -i inplace; the
