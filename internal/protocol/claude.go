@@ -35,29 +35,39 @@ func (k claudeCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) 
 // CodeBuddy and Codex: session_id, cwd, hook_event_name, permission_mode,
 // tool_name, tool_input.
 func decodeHook(provider string, payload []byte, o DecodeOptions, mode inputMode) (call.Call, error) {
-	obj, err := parseObject(payload)
+	c, obj, in, err := decodeSnake(provider, payload, mode)
 	if err != nil {
 		return call.Call{}, err
+	}
+	c.PermissionMode = obj.str("permission_mode")
+	classify(&c, in, pather{cwd: c.Cwd, home: o.Home})
+	return c, nil
+}
+
+// decodeSnake reads what every snake_case payload carries (Claude Code,
+// CodeBuddy, Codex, Gemini): tool_name (required), tool_input,
+// hook_event_name, session_id and cwd. The caller classifies the tool.
+func decodeSnake(provider string, payload []byte, mode inputMode) (call.Call, object, input, error) {
+	obj, err := parseObject(payload)
+	if err != nil {
+		return call.Call{}, obj, input{}, err
 	}
 	tool, err := obj.requireString("tool_name")
 	if err != nil {
-		return call.Call{}, err
+		return call.Call{}, obj, input{}, err
 	}
 	in, err := obj.input("tool_input", mode)
 	if err != nil {
-		return call.Call{}, err
+		return call.Call{}, obj, input{}, err
 	}
-	c := call.Call{
-		Provider:       provider,
-		Event:          obj.str("hook_event_name"),
-		SessionID:      obj.str("session_id"),
-		Cwd:            cleanCwd(obj.str("cwd")),
-		Tool:           tool,
-		PermissionMode: obj.str("permission_mode"),
-		Input:          in.raw,
-	}
-	classify(&c, in, pather{cwd: c.Cwd, home: o.Home})
-	return c, nil
+	return call.Call{
+		Provider:  provider,
+		Event:     obj.str("hook_event_name"),
+		SessionID: obj.str("session_id"),
+		Cwd:       cleanCwd(obj.str("cwd")),
+		Tool:      tool,
+		Input:     in.raw,
+	}, obj, in, nil
 }
 
 // claudeReply is Claude Code's PreToolUse reply. Continue and StopReason

@@ -20,27 +20,11 @@ func (k geminiCodec) Decode(payload []byte) (call.Call, error) {
 }
 
 func (geminiCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
-	obj, err := parseObject(payload)
+	c, obj, in, err := decodeSnake(NameGemini, payload, inputObject)
 	if err != nil {
 		return call.Call{}, err
 	}
-	tool, err := obj.requireString("tool_name")
-	if err != nil {
-		return call.Call{}, err
-	}
-	in, err := obj.input("tool_input", inputObject)
-	if err != nil {
-		return call.Call{}, err
-	}
-	c := call.Call{
-		Provider:  NameGemini,
-		Event:     obj.str("hook_event_name"),
-		SessionID: obj.str("session_id"),
-		Cwd:       cleanCwd(obj.str("cwd")),
-		Tool:      tool,
-		Input:     in.raw,
-	}
-	if server, mtool, ok := geminiMCP(obj, tool); ok {
+	if server, mtool, ok := geminiMCP(obj, c.Tool); ok {
 		c.Kind, c.MCPServer, c.MCPTool = call.KindMCP, server, mtool
 		return c, nil
 	}
