@@ -185,16 +185,22 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope, fr *frame, in *input) int
 			if as.Name == nil || as.Naked {
 				continue
 			}
-			v := ""
-			if as.Value != nil {
-				v = a.foldString(as.Value, sc, fr.src).s
-			} else if as.Array != nil {
-				v = nodeText(fr.src, as.Array)
-			}
-			env = append(env, as.Name.Value+"="+v)
+			env = append(env, a.assignText(as, sc, fr))
 		}
 	}
 	return a.run(argv, runCtx{sc: sc, fr: fr, in: in, wrappers: fr.wrappers, env: env, srcs: srcs, depth: fr.depth, direct: true})
+}
+
+// assignText is NAME=VALUE as the command sees it: the value folded as
+// far as literals allow, an array kept as its source text.
+func (a *analyzer) assignText(as *syntax.Assign, sc *scope, fr *frame) string {
+	v := ""
+	if as.Value != nil {
+		v = a.foldString(as.Value, sc, fr.src).s
+	} else if as.Array != nil {
+		v = nodeText(fr.src, as.Array)
+	}
+	return as.Name.Value + "=" + v
 }
 
 // assign analyzes NAME=VALUE; persist is false for the assignments that
@@ -288,13 +294,7 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 			args = append(args, as.Name.Value)
 			continue
 		}
-		v := ""
-		if as.Value != nil {
-			v = a.foldString(as.Value, sc, fr.src).s
-		} else if as.Array != nil {
-			v = nodeText(fr.src, as.Array)
-		}
-		args = append(args, as.Name.Value+"="+v)
+		args = append(args, a.assignText(as, sc, fr))
 	}
 	for _, d := range assigned {
 		sc.set(d.name, d.v)
