@@ -12,14 +12,14 @@ import (
 
 // AgentStatus is what Inspect found for one agent.
 type AgentStatus struct {
-	Agent         string   // provider name (claude-code, …) or opencode, cline
-	Detected      bool     // a user or project configuration of the agent exists
-	SettingsFiles []string // the settings and hook files that exist and were read
-	Guarded       bool     // a pre-tool hook of the agent runs `toolguard hook`
-	Commands      []string // the toolguard command lines found, each once
+	Agent         string   `json:"agent"`          // provider name (claude-code, …) or opencode, cline
+	Detected      bool     `json:"detected"`       // a user or project configuration of the agent exists
+	SettingsFiles []string `json:"settings_files"` // the settings and hook files that exist and were read
+	Guarded       bool     `json:"guarded"`        // a pre-tool hook of the agent runs `toolguard hook`
+	Commands      []string `json:"commands"`       // the toolguard command lines found, each once
 	// Enforceable is false for agents a command hook cannot guard.
-	Enforceable bool
-	Note        string // caveats, unreadable files, disabled hooks; "" if none
+	Enforceable bool   `json:"enforceable"`
+	Note        string `json:"note,omitempty"` // caveats, unreadable files, disabled hooks; "" if none
 }
 
 // source is one file an agent reads hooks from, in the format of provider.
