@@ -13,6 +13,7 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
+	"github.com/toolguard/toolguard/internal/shellparse"
 )
 
 type checkOptions struct {
@@ -198,26 +199,9 @@ func readFileOrStdin(sys *system, name string) ([]byte, error) {
 func shellJoin(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = shellQuote(a)
+		q[i] = shellparse.Quote(a)
 	}
 	return strings.Join(q, " ")
-}
-
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,^", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // checkJSON is the machine-readable answer of check (SPEC §5).

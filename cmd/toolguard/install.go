@@ -11,6 +11,7 @@ import (
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
+	"github.com/toolguard/toolguard/internal/shellparse"
 )
 
 type installOptions struct {
@@ -86,13 +87,13 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		}
 		bin = exe
 	}
-	parts := []string{shellQuote(bin), "hook", "--provider", codec.Name()}
+	parts := []string{shellparse.Quote(bin), "hook", "--provider", codec.Name()}
 	for _, p := range o.policies {
 		abs := absFrom(cwd, expandTilde(p, sys.home()))
 		if _, err := os.Stat(abs); err != nil {
 			return fmt.Errorf("policy %s: %w", p, err)
 		}
-		parts = append(parts, "--policy", shellQuote(abs))
+		parts = append(parts, "--policy", shellparse.Quote(abs))
 	}
 	opts := install.Options{Provider: codec.Name(), Scope: o.scope, Dir: dir, Home: sys.home(),
 		Command: strings.Join(parts, " "), DryRun: o.dryRun}

@@ -2,6 +2,8 @@ package install
 
 import (
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/shellparse"
 )
 
 // IsToolguardCommand reports whether a hook command line runs toolguard's
@@ -89,24 +91,7 @@ func splitWords(s string) []string {
 func joinWords(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
-		q[i] = shellQuote(w)
+		q[i] = shellparse.Quote(w)
 	}
 	return strings.Join(q, " ")
-}
-
-func shellQuote(w string) string {
-	if w == "" {
-		return "''"
-	}
-	safe := true
-	for _, r := range w {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,+@%", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

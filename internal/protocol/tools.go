@@ -152,6 +152,8 @@ func commandString(raw json.RawMessage) string {
 	return strings.Join(words, " ")
 }
 
+// shellQuote is shellparse.Quote; protocol depends on the standard library
+// only (STYLE.md), so it keeps this small copy.
 func shellQuote(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>(){}*?[]#~!") {
 		return s

@@ -772,8 +772,9 @@ func splitWords(s string) []string {
 	return words
 }
 
-// shellQuote quotes s so that a shell reads it back as one word.
-func shellQuote(s string) string {
+// Quote quotes s so that a shell reads it back as one word: unchanged when
+// it holds nothing a shell would interpret, else in single quotes.
+func Quote(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`|&;<>()*?[]{}~#!") {
 		return s
 	}

@@ -527,13 +527,13 @@ func unwrapParallel(args []field) []inner {
 				words[k] = w
 			}
 			if len(cmd) > 1 && words[k].lit {
-				words[k].s = shellQuote(words[k].s)
+				words[k].s = Quote(words[k].s)
 			}
 		}
 		if !repl && (v.s != "" || !v.lit) {
 			q := v
 			if v.lit {
-				q.s = shellQuote(v.s)
+				q.s = Quote(v.s)
 			}
 			words = append(words, q)
 		}
