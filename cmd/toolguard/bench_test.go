@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,7 +24,7 @@ func BenchmarkHook(b *testing.B) {
 	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	payloads := benchPayloads(proj)
+	payloads := policygen.Payloads(proj)
 	policies := []struct {
 		name string
 		args []string
@@ -38,55 +37,27 @@ func BenchmarkHook(b *testing.B) {
 	}
 	for _, pol := range policies {
 		for _, pl := range payloads {
-			if pol.name == "10k" && pl.name == "shell-1MiB" {
+			if pol.name == "10k" && pl.Name == "shell-1MiB" {
 				// Minutes per run today (every path target of the
 				// command is tested against every path rule, resolving
 				// symlinks each time); tools/hookbench times it with a
 				// deadline. See docs/performance.md.
 				continue
 			}
-			b.Run(pol.name+"/"+pl.name, func(b *testing.B) {
+			b.Run(pol.name+"/"+pl.Name, func(b *testing.B) {
 				args := append([]string{"hook", "--provider", "claude-code"}, pol.args...)
 				sys, out := benchSystem(dir)
-				b.SetBytes(int64(len(pl.data)))
+				b.SetBytes(int64(len(pl.Data)))
 				b.ReportAllocs()
 				for b.Loop() {
 					out.Reset()
-					sys.stdin = bytes.NewReader(pl.data)
+					sys.stdin = bytes.NewReader(pl.Data)
 					if code := run(context.Background(), args, sys); code != 0 {
 						b.Fatalf("exit %d: %s", code, out.String())
 					}
 				}
 			})
 		}
-	}
-}
-
-type benchPayload struct {
-	name string
-	data []byte
-}
-
-// benchPayloads are the hook inputs tools/hookbench times: a shell pass, a
-// shell denial, a file write, an MCP call and a 1 MiB command.
-func benchPayloads(proj string) []benchPayload {
-	mk := func(tool string, input any) []byte {
-		b, err := json.Marshal(map[string]any{
-			"session_id": "bench", "transcript_path": "/dev/null", "cwd": proj,
-			"permission_mode": "default", "hook_event_name": "PreToolUse",
-			"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_bench",
-		})
-		if err != nil {
-			panic(err)
-		}
-		return b
-	}
-	return []benchPayload{
-		{"shell-git-status", mk("Bash", map[string]string{"command": "git status"})},
-		{"shell-push-force", mk("Bash", map[string]string{"command": "git push --force origin main"})},
-		{"write", mk("Write", map[string]string{"file_path": filepath.Join(proj, "src/main.go"), "content": "package main\n"})},
-		{"mcp", mk("mcp__github__create_issue", map[string]string{"owner": "acme", "repo": "widgets", "title": "Flaky test"})},
-		{"shell-1MiB", mk("Bash", map[string]string{"command": policygen.LargeCommand(1 << 20)})},
 	}
 }
 

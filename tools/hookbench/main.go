@@ -19,7 +19,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -138,12 +137,11 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool) (int, error
 		{"MCP create_issue", "mcp.json", ""},
 		{"shell 1 MiB command", "big.json", ""},
 	}
-	pl := map[string][]byte{
-		"git-status.json": payload(proj, "Bash", map[string]string{"command": "git status"}),
-		"push-force.json": payload(proj, "Bash", map[string]string{"command": "git push --force origin main"}),
-		"write.json":      payload(proj, "Write", map[string]string{"file_path": filepath.Join(proj, "src", "main.go"), "content": "package main\n"}),
-		"mcp.json":        payload(proj, "mcp__github__create_issue", map[string]string{"owner": "acme", "repo": "widgets", "title": "Flaky test"}),
-		"big.json":        payload(proj, "Bash", map[string]string{"command": policygen.LargeCommand(1 << 20)}),
+	pl := map[string][]byte{}
+	files := map[string]string{"shell-git-status": "git-status.json", "shell-push-force": "push-force.json",
+		"write": "write.json", "mcp": "mcp.json", "shell-1MiB": "big.json"}
+	for _, p := range policygen.Payloads(proj) {
+		pl[files[p.Name]] = p.Data
 	}
 	for name, b := range pl {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
@@ -420,18 +418,6 @@ func targets(w io.Writer, cases []*benchCase) int {
 	}
 	check(worst.maxRSS <= 40<<20, "peak RSS ≤ 40 MB in every case: worst %.1f MB (%s)", float64(worst.maxRSS)/(1<<20), worst.name)
 	return code
-}
-
-func payload(proj, tool string, input any) []byte {
-	b, err := json.Marshal(map[string]any{
-		"session_id": "hookbench", "transcript_path": "/dev/null", "cwd": proj,
-		"permission_mode": "default", "hook_event_name": "PreToolUse",
-		"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_hookbench",
-	})
-	if err != nil {
-		panic(err)
-	}
-	return b
 }
 
 func goBuild(dir, pkg, out string) error {

@@ -1,14 +1,46 @@
 // Package policygen generates the inputs of toolguard's benchmarks: a
-// large, realistic policy layer and a large shell command. The policy and
+// large, realistic policy layer, a large shell command and the hook
+// payloads that are timed. The policy and
 // hook benchmarks and tools/hookbench share it, so that every figure in
 // docs/performance.md is measured on the same policy.
 package policygen
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 )
+
+// Payload is one Claude Code hook payload that the benchmarks time.
+type Payload struct {
+	Name string // shell-git-status, shell-push-force, write, mcp, shell-1MiB
+	Data []byte
+}
+
+// Payloads are the hook inputs every benchmark times, for a project at
+// proj: a shell pass, a shell denial, a file write, an MCP call and a
+// 1 MiB command.
+func Payloads(proj string) []Payload {
+	mk := func(tool string, input any) []byte {
+		b, err := json.Marshal(map[string]any{
+			"session_id": "bench", "transcript_path": "/dev/null", "cwd": proj,
+			"permission_mode": "default", "hook_event_name": "PreToolUse",
+			"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_bench",
+		})
+		if err != nil {
+			panic(err) // maps of strings always marshal
+		}
+		return b
+	}
+	return []Payload{
+		{"shell-git-status", mk("Bash", map[string]string{"command": "git status"})},
+		{"shell-push-force", mk("Bash", map[string]string{"command": "git push --force origin main"})},
+		{"write", mk("Write", map[string]string{"file_path": proj + "/src/main.go", "content": "package main\n"})},
+		{"mcp", mk("mcp__github__create_issue", map[string]string{"owner": "acme", "repo": "widgets", "title": "Flaky test"})},
+		{"shell-1MiB", mk("Bash", map[string]string{"command": LargeCommand(1 << 20)})},
+	}
+}
 
 // LargeCommand returns a shell command of about n bytes: a chain of short,
 // ordinary commands.
