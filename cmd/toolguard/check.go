@@ -129,18 +129,12 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 	if c.Cwd == "" {
 		c.Cwd = cwd
 	}
-	project := c.ProjectDir
-	if project == "" {
-		project = c.Cwd
-	}
-	if top := gitTop(project); top != "" {
-		project = top
-	}
+	project := callProject(sys, &c)
 	ps, err := o.load(sys, project)
 	if err != nil {
 		return err
 	}
-	out := decideCall(sys, &o.decideFlags, ps, codec, c)
+	out := decideCall(sys, &o.decideFlags, ps, codec, c, project)
 	return printCheck(sys, o, out)
 }
 

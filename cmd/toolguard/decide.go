@@ -45,11 +45,11 @@ type outcome struct {
 
 // decideCall evaluates a decoded call against the policy in effect and
 // applies the mode: in headless mode (or for an agent without ask) an ask
-// becomes a deny with a pending approval.
-func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec, c call.Call) *outcome {
+// becomes a deny with a pending approval. project is callProject(c).
+func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec, c call.Call, project string) *outcome {
 	o := &outcome{call: c, codec: codec, ps: ps, started: sys.now()}
 	pol := ps.pol
-	o.workspace = workspaceRoot(sys, f.workspace, pol.Settings.Workspace, &c)
+	o.workspace = workspaceRoot(sys, f.workspace, pol.Settings.Workspace, &c, project)
 	o.mode = pol.Settings.Mode
 	if f.mode != "" {
 		o.mode, _ = policy.ParseMode(f.mode) // validated by the command
@@ -81,8 +81,9 @@ func failed(sys *system, codec protocol.Codec, ps *policySet, onError call.Decis
 
 // workspaceRoot picks the workspace of a call: the flag, the setting, the
 // agent's project directory (payload, then environment), the git top
-// level above cwd, else cwd.
-func workspaceRoot(sys *system, flag, setting string, c *call.Call) string {
+// level above cwd, else cwd. project is callProject(c), which holds that
+// last step already when the payload names no project directory.
+func workspaceRoot(sys *system, flag, setting string, c *call.Call, project string) string {
 	home := sys.home()
 	for _, w := range []string{flag, setting, c.ProjectDir} {
 		if w != "" {
@@ -97,10 +98,7 @@ func workspaceRoot(sys *system, flag, setting string, c *call.Call) string {
 	if c.Cwd == "" {
 		return ""
 	}
-	if top := gitTop(c.Cwd); top != "" {
-		return top
-	}
-	return filepath.Clean(c.Cwd)
+	return filepath.Clean(project)
 }
 
 // gitTop returns the nearest directory at or above dir that holds .git.

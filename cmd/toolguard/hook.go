@@ -111,16 +111,7 @@ func hookOutcome(sys *system, o *hookOptions, codec protocol.Codec, payload []by
 	if decodeErr == nil {
 		c, decodeErr = protocol.DecodeWith(codec, payload, protocol.DecodeOptions{Home: sys.home()})
 	}
-	project := c.ProjectDir
-	if project == "" {
-		project = c.Cwd
-	}
-	if project == "" {
-		project, _ = sys.getwd()
-	}
-	if top := gitTop(project); top != "" {
-		project = top
-	}
+	project := callProject(sys, &c)
 	o.lazy = true // a materialized policy's rules are decoded as calls reach them
 	ps, err := o.load(sys, project)
 	if err != nil {
@@ -129,7 +120,7 @@ func hookOutcome(sys *system, o *hookOptions, codec protocol.Codec, payload []by
 	if decodeErr != nil {
 		return failed(sys, codec, ps, ps.pol.Settings.OnError, fmt.Errorf("cannot read the hook payload: %w", decodeErr))
 	}
-	return decideCall(sys, &o.decideFlags, ps, codec, c)
+	return decideCall(sys, &o.decideFlags, ps, codec, c, project)
 }
 
 // readPayload reads stdin up to maxPayload bytes, giving up after

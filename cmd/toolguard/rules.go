@@ -6,6 +6,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/toolguard/toolguard/internal/call"
 )
 
 type rulesOptions struct {
@@ -51,8 +53,28 @@ func newRulesCmd(sys *system) *cobra.Command {
 // else the directory itself.
 func projectDir(sys *system) string {
 	wd, _ := sys.getwd()
-	if top := gitTop(wd); top != "" {
+	return projectOf(wd)
+}
+
+// projectOf is the project a directory belongs to: its git top level, else
+// the directory itself.
+func projectOf(dir string) string {
+	if top := gitTop(dir); top != "" {
 		return top
 	}
-	return wd
+	return dir
+}
+
+// callProject is the project whose policy a call is decided by: the
+// agent's project directory, else the project of the call's cwd, else of
+// toolguard's own.
+func callProject(sys *system, c *call.Call) string {
+	dir := c.ProjectDir
+	if dir == "" {
+		dir = c.Cwd
+	}
+	if dir == "" {
+		dir, _ = sys.getwd()
+	}
+	return projectOf(dir)
 }
