@@ -70,7 +70,7 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 	for _, n := range list {
 		path := expandTilde(n.path, sys.home())
 		path = absFrom(cwd, path)
-		data, err := os.ReadFile(path)
+		data, err := policy.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("policy %s: %w", n.path, err)
 		}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // The materialized layout. `toolguard materialize` writes one JSON
@@ -262,9 +261,10 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if q < 0 || !bytes.HasSuffix(data[:q+1], []byte(indexKey)) {
 		return nil
 	}
-	// The index string is read in place: the policy keeps data for its
-	// rules anyway, and Load's caller does not change a Source's bytes.
-	raw := unsafe.String(&data[q+1], nl-2-(q+1))
+	// The index is copied out of data: data may be a mapped file
+	// (ReadFile), read only under guardFault, and the index is consulted
+	// throughout evaluation.
+	raw := string(data[q+1 : nl-2])
 	hl := q + 1 - len(indexKey)
 	head := make([]byte, hl+1)
 	copy(head, data[:hl])
@@ -359,7 +359,11 @@ func (l *lazyRules) get(i int) (*Rule, error) {
 	if err := l.errs[i]; err != nil {
 		return nil, err
 	}
-	r, err := l.decode(i)
+	var r *Rule
+	var err error
+	if ferr := guardFault(l.ld.src.Path, func() { r, err = l.decode(i) }); ferr != nil {
+		err = ferr
+	}
 	if err != nil {
 		if l.errs == nil {
 			l.errs = map[int]error{}

@@ -67,7 +67,24 @@ type layerDoc struct {
 // of increasing specificity, on top of the embedded defaults. Every
 // problem found is returned at once in an *Error; a policy that fails to
 // load must not be used (the hook answers on_error instead).
-func Load(sources []Source, opts LoadOptions) (*Policy, error) {
+func Load(sources []Source, opts LoadOptions) (p *Policy, err error) {
+	// A mapped policy file (ReadFile) that shrinks underneath faults when
+	// read: that is an error here, not a crash.
+	if ferr := guardFault(sourcePaths(sources), func() { p, err = loadSources(sources, opts) }); ferr != nil {
+		return nil, ferr
+	}
+	return p, err
+}
+
+func sourcePaths(sources []Source) string {
+	paths := make([]string, len(sources))
+	for i, s := range sources {
+		paths[i] = s.Path
+	}
+	return strings.Join(paths, ", ")
+}
+
+func loadSources(sources []Source, opts LoadOptions) (*Policy, error) {
 	if opts.Lazy && len(sources) == 1 {
 		if p := loadLazy(sources[0], opts); p != nil {
 			return p, nil
