@@ -97,6 +97,22 @@ func BenchmarkEvaluateLargeCommand(b *testing.B) {
 	}
 }
 
+// BenchmarkEvaluateLargeCommand10k evaluates the same command on the
+// 10,000-rule materialized policy, loaded lazily as the hook loads it (the
+// rules the command reaches are decoded by the first iteration).
+func BenchmarkEvaluateLargeCommand10k(b *testing.B) {
+	p, err := Load([]Source{{Path: "policy.json", Data: materialized10k(b)}}, LoadOptions{Lazy: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := call.Call{Tool: "Bash", Kind: call.KindShell, Cwd: "/home/u/proj", Command: policygen.LargeCommand(1 << 20), Shell: "bash"}
+	b.SetBytes(int64(len(c.Command)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Evaluate(c, benchEnv)
+	}
+}
+
 // BenchmarkLoadMaterialized10k loads a 10,000-rule materialized policy:
 // "lazy" the way the hook does (LoadOptions.Lazy: header and index only,
 // rules decoded on demand), "full" the way validate, rules and check do.

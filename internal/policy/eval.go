@@ -87,7 +87,10 @@ type evalEnv struct {
 	protected  []string
 	calls      []int32 // the call rules this call can reach (index.forCall)
 	callsSet   bool
-	err        error // the first rule that failed to decode or compile (lazy policies)
+	names      map[string]nameCands // index.commandCandidates memo, by program name
+	lits       *litScan             // index.literalHits, once enough lines were tested
+	lines      int                  // lines tested before lits was built
+	err        error                // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per
@@ -255,7 +258,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		// A regex rule written for this text decides; otherwise on_dynamic,
 		// unless a call-level rule is stricter.
 		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
-		_, others := p.idx.commandCandidates(cmd.DynamicText, dynamicLine(cmd), true)
+		_, others := p.idx.commandCandidates(cmd.DynamicText, dynamicLine(cmd), true, ev)
 		if r := p.pick(res, c, ev, func(r *Rule) bool {
 			return r.m.class == classCommand && r.m.matchCommand(cmd, ev)
 		}, others); r != nil {
@@ -272,7 +275,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		return
 	}
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
-	byName, others := p.idx.commandCandidates(cmd.Name, cmd.Line(), false)
+	byName, others := p.idx.commandCandidates(cmd.Name, cmd.Line(), false, ev)
 	r := p.pick(res, c, ev, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
 	}, byName, others, p.callRules(c, ev))

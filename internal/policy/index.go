@@ -77,23 +77,122 @@ func (ix *index) get(cat byte, key string) []int32 {
 }
 
 // commandCandidates returns the command rules that can match a command
-// with this program name and line, in rule order.
-func (ix *index) commandCandidates(name, line string, dynamic bool) (byName, others []int32) {
-	lists := [][]int32{ix.get(catAnyName, "")}
-	for _, l := range ix.literals {
-		if strings.Contains(line, l.text) {
-			lists = append(lists, l.ords)
-		}
-	}
+// with this program name and line, in rule order. What depends on the name
+// alone is looked up once per evaluation (ev.names): a long script runs
+// the same few programs many times, and a lazily loaded index reads its
+// lists from the index string on every get.
+func (ix *index) commandCandidates(name, line string, dynamic bool, ev *evalEnv) (byName, others []int32) {
 	if dynamic {
-		return nil, mergeOrds(lists...) // rules with a command field do not match dynamic commands
+		// Rules with a command field do not match dynamic commands.
+		return nil, mergeOrds(append(ix.literalHits(line, ev), ix.get(catAnyName, ""))...)
 	}
-	for i := 1; i <= len(name); i++ {
-		if l := ix.get(catGlob, name[:i]); l != nil {
-			lists = append(lists, l)
+	nc, ok := ev.names[name]
+	if !ok {
+		lists := [][]int32{ix.get(catAnyName, "")}
+		for i := 1; i <= len(name); i++ {
+			if l := ix.get(catGlob, name[:i]); l != nil {
+				lists = append(lists, l)
+			}
+		}
+		nc = nameCands{byName: ix.get(catName, name), others: mergeOrds(lists...)}
+		if ev.names == nil {
+			ev.names = map[string]nameCands{}
+		}
+		ev.names[name] = nc
+	}
+	hits := ix.literalHits(line, ev)
+	if len(hits) == 0 {
+		return nc.byName, nc.others
+	}
+	return nc.byName, mergeOrds(append(hits, nc.others)...)
+}
+
+// nameCands are the command rules a program name reaches.
+type nameCands struct {
+	byName []int32 // n:NAME
+	others []int32 // g: and the x: lists of the name's prefixes, merged
+}
+
+// literalHits returns the l: lists whose text the line contains. A few
+// lines are tested literal by literal; past that, the literals are filed
+// by their first two bytes once per evaluation, so that a line is read
+// once, whatever the number of literals.
+func (ix *index) literalHits(line string, ev *evalEnv) [][]int32 {
+	if len(ix.literals) == 0 {
+		return nil
+	}
+	var out [][]int32
+	if ev.lits == nil {
+		ev.lines++
+		if ev.lines <= litScanAfter || len(ix.literals) <= litScanMin {
+			for _, l := range ix.literals {
+				if strings.Contains(line, l.text) {
+					out = append(out, l.ords)
+				}
+			}
+			return out
+		}
+		ev.lits = newLitScan(ix.literals)
+	}
+	return ev.lits.hits(line, ix.literals, out)
+}
+
+const (
+	litScanAfter = 8 // lines tested literal by literal before a litScan is built
+	litScanMin   = 8 // fewer literals are always tested one by one
+)
+
+// litScan finds which of an index's literals a line contains in one pass
+// over the line.
+type litScan struct {
+	one  [256][]int32       // literals of one byte, by that byte
+	two  map[uint16][]int32 // longer literals, by their first two bytes
+	seen []uint32           // seen[i] == gen: literal i is already a hit of this line
+	gen  uint32
+}
+
+func newLitScan(lits []litList) *litScan {
+	s := &litScan{two: map[uint16][]int32{}, seen: make([]uint32, len(lits))}
+	for i, l := range lits {
+		switch len(l.text) {
+		case 0:
+		case 1:
+			s.one[l.text[0]] = append(s.one[l.text[0]], int32(i))
+		default:
+			k := uint16(l.text[0])<<8 | uint16(l.text[1])
+			s.two[k] = append(s.two[k], int32(i))
 		}
 	}
-	return ix.get(catName, name), mergeOrds(lists...)
+	return s
+}
+
+// hits appends to out the ordinal lists of the literals line contains, in
+// the order of lits.
+func (s *litScan) hits(line string, lits []litList, out [][]int32) [][]int32 {
+	s.gen++
+	var found []int32
+	for i := 0; i < len(line); i++ {
+		for _, j := range s.one[line[i]] {
+			if s.seen[j] != s.gen {
+				s.seen[j] = s.gen
+				found = append(found, j)
+			}
+		}
+		if i+1 == len(line) {
+			break
+		}
+		for _, j := range s.two[uint16(line[i])<<8|uint16(line[i+1])] {
+			if s.seen[j] != s.gen && strings.HasPrefix(line[i:], lits[j].text) {
+				s.seen[j] = s.gen
+				found = append(found, j)
+			}
+		}
+	}
+	slices.Sort(found)
+	for _, j := range found {
+		out = append(out, lits[j].ords)
+	}
+	return out
 }
 
 func (ix *index) add(cat byte, key string, o int32) {

@@ -3,6 +3,8 @@ package shellparse
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/tools/hookbench/policygen"
 )
 
 func benchAnalyze(b *testing.B, src string) {
@@ -47,4 +49,10 @@ func BenchmarkMiB(b *testing.B) {
 		}
 	}
 	benchAnalyze(b, sb.String())
+}
+
+// BenchmarkLargeCommand analyzes the 1 MiB command of the hook benchmarks:
+// one chain of ~29,000 `echo line-N >> out/log-K.txt` joined by &&.
+func BenchmarkLargeCommand(b *testing.B) {
+	benchAnalyze(b, policygen.LargeCommand(1<<20))
 }
