@@ -49,7 +49,20 @@ func (s *system) home() string {
 
 // run executes one toolguard command line and returns the exit code.
 func run(ctx context.Context, args []string, sys *system) int {
-	root := newRootCmd(sys)
+	var root *cobra.Command
+	if len(args) > 0 && args[0] == "hook" {
+		// The hook runs before every tool call: build only its command.
+		// Parsing, help and errors are cobra's, as in the full tree.
+		root = newRoot()
+		root.AddCommand(newHookCmd(sys))
+	} else {
+		root = newRootCmd(sys)
+	}
+	return execute(ctx, root, args, sys)
+}
+
+// execute runs a command tree on args and returns the exit code.
+func execute(ctx context.Context, root *cobra.Command, args []string, sys *system) int {
 	root.SetArgs(args)
 	root.SetIn(sys.stdin)
 	root.SetOut(sys.stdout)
@@ -69,6 +82,28 @@ func run(ctx context.Context, args []string, sys *system) int {
 }
 
 func newRootCmd(sys *system) *cobra.Command {
+	root := newRoot()
+	root.Version = versionString()
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.AddCommand(
+		newHookCmd(sys),
+		newCheckCmd(sys),
+		newValidateCmd(sys),
+		newRulesCmd(sys),
+		newMaterializeCmd(sys),
+		newInitCmd(sys),
+		newInstallCmd(sys, false),
+		newInstallCmd(sys, true),
+		newDoctorCmd(sys),
+		newApprovalsCmd(sys),
+		newAuditCmd(sys),
+		newVersionCmd(sys),
+	)
+	return root
+}
+
+// newRoot is the root command without its subcommands and version.
+func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "toolguard",
 		Short: "A policy guard for coding agents' tool calls",
@@ -86,25 +121,9 @@ Exit codes (commands other than hook): 0 success, 1 usage or validation failure;
 check --exit-code: 0 allow or pass, 3 ask, 4 deny.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       versionString(),
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.SetVersionTemplate("{{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(
-		newHookCmd(sys),
-		newCheckCmd(sys),
-		newValidateCmd(sys),
-		newRulesCmd(sys),
-		newMaterializeCmd(sys),
-		newInitCmd(sys),
-		newInstallCmd(sys, false),
-		newInstallCmd(sys, true),
-		newDoctorCmd(sys),
-		newApprovalsCmd(sys),
-		newAuditCmd(sys),
-		newVersionCmd(sys),
-	)
 	return root
 }
 

@@ -225,3 +225,38 @@ func TestDecideWithin(t *testing.T) {
 		t.Fatalf("got %+v, want the fast outcome", got)
 	}
 }
+
+// The hook's own command tree (run builds only the hook command for it)
+// answers every hook command line as the full tree does: help, flag errors,
+// usage errors and replies alike.
+func TestHookTree(t *testing.T) {
+	payload, err := os.ReadFile("../../testdata/payloads/claude-code/push-force.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"hook", "--provider", "claude-code"},
+		{"hook", "--help"},
+		{"hook", "-h"},
+		{"hook", "--bogus"},
+		{"hook", "extra"},
+		{"hook", "help"},
+		{"hook", "--version"},
+		{"hook", "--provider"},
+		{"hook", "--provider", "bogus"},
+		{"hook", "--mode", "sideways"},
+		{"hook", "--no-builtin=maybe"},
+		{"hook", "--layer", "bad"},
+		{"hook", "--", "x"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			f1, sys1 := newFake(t, payload, nil)
+			code1 := run(context.Background(), args, sys1)
+			f2, sys2 := newFake(t, payload, nil)
+			code2 := execute(context.Background(), newRootCmd(sys2), args, sys2)
+			if got, want := reply(code1, f1), reply(code2, f2); got != want {
+				t.Errorf("hook tree:\n%s\nfull tree:\n%s", got, want)
+			}
+		})
+	}
+}
