@@ -16,6 +16,9 @@ type Codec interface {
 	// SupportsAsk reports whether the agent has a usable "ask" reply. When it
 	// has not, the caller turns ask into a headless deny (SPEC §6).
 	SupportsAsk() bool
+
+	// decode is Decode with options. Every codec is of this package.
+	decode(payload []byte, o DecodeOptions) (call.Call, error)
 }
 
 // Reply is what the hook process writes and how it exits.
@@ -34,33 +37,22 @@ type DecodeOptions struct {
 	Home string
 }
 
-// optionDecoder is implemented by every codec of this package; DecodeWith
-// uses it to pass options through the options-free Codec interface.
-type optionDecoder interface {
-	decode(payload []byte, o DecodeOptions) (call.Call, error)
-}
-
 // DecodeWith decodes payload with c, using o to normalize paths.
 // c.Decode(payload) is DecodeWith(c, payload, DecodeOptions{}).
 func DecodeWith(c Codec, payload []byte, o DecodeOptions) (call.Call, error) {
-	if d, ok := c.(optionDecoder); ok {
-		return d.decode(payload, o)
-	}
-	return c.Decode(payload)
-}
-
-// callEncoder is implemented by codecs whose reply depends on the call
-// (Cursor's beforeReadFile accepts only a bare permission).
-type callEncoder interface {
-	encodeCall(cl call.Call, v call.Verdict) Reply
+	return c.decode(payload, o)
 }
 
 // EncodeFor encodes v as the reply to the decoded call cl. Prefer it to
 // c.Encode when the call is known: a few events take a narrower reply
 // (PROTOCOLS §5.3). For every other codec and event it is c.Encode(v).
 func EncodeFor(c Codec, cl call.Call, v call.Verdict) Reply {
-	if e, ok := c.(callEncoder); ok {
-		return e.encodeCall(cl, v)
+	// Only Cursor's reply depends on the call (beforeReadFile accepts only
+	// a bare permission). Checked by concrete type, not by an interface
+	// the codec may implement, which the hook process would have to look
+	// up (build an itab) at run time.
+	if k, ok := c.(cursorCodec); ok {
+		return k.encodeCall(cl, v)
 	}
 	return c.Encode(v)
 }
