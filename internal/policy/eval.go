@@ -82,6 +82,7 @@ type evalEnv struct {
 	pathWinner map[pathKey]*Rule   // pathTarget memo
 	home       string
 	workspace  string
+	exposed    bool // the workspace is /, the home directory or above it: nothing is inside it
 	resolve    func(string) string
 	safe       []string
 	protected  []string
@@ -122,8 +123,25 @@ func (e *evalEnv) pathForms(p string) []string {
 	return f
 }
 
-// outside reports whether any form of a path is outside the workspace and
-// not under a safe prefix.
+// exposedWorkspace reports a workspace that shelters nothing: the root,
+// the home directory or a directory above it (an agent started in ~ with
+// no project around it). Scope rules then treat every path outside the
+// safe prefixes as outside: rm -r ~/Documents asks, as it would from a
+// project.
+func exposedWorkspace(ws, home string) bool {
+	if ws == "" {
+		return false
+	}
+	if ws == "/" {
+		return true
+	}
+	home = filepath.Clean(home)
+	_, above := relInside(ws, home)
+	return home != "." && filepath.IsAbs(home) && above
+}
+
+// outside reports whether any form of a path is outside the workspace (or
+// the workspace is exposed) and not under a safe prefix.
 func (e *evalEnv) outside(forms []string) bool {
 	if e.workspace == "" {
 		return false
@@ -132,7 +150,7 @@ func (e *evalEnv) outside(forms []string) bool {
 		if !filepath.IsAbs(f) {
 			continue
 		}
-		if _, in := relInside(e.workspace, f); in {
+		if _, in := relInside(e.workspace, f); in && !e.exposed {
 			continue
 		}
 		safe := false
@@ -163,6 +181,7 @@ func (p *Policy) Evaluate(c call.Call, env Env) *Result {
 	if ws == "" {
 		ev.workspace = ""
 	}
+	ev.exposed = exposedWorkspace(ev.workspace, env.Home)
 	for _, s := range p.Settings.SafePrefixes {
 		if s = expandHome(s, env.Home); s != "" && filepath.IsAbs(s) {
 			ev.safe = append(ev.safe, filepath.Clean(s))

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -306,15 +307,16 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 			return false
 		}
 	}
-	if len(m.args) > 0 && !anyArg(m.args, rest) {
+	args := argList{rest, optionsEnd(cmd.Name, rest), endsOptions[cmd.Name]}
+	if len(m.args) > 0 && !args.any(m.args) {
 		return false
 	}
 	for _, a := range m.argsAll {
-		if !anyArg([]string{a}, rest) {
+		if !args.any([]string{a}) {
 			return false
 		}
 	}
-	if len(m.argsNone) > 0 && anyArg(m.argsNone, rest) {
+	if len(m.argsNone) > 0 && args.anyKept(m.argsNone) {
 		return false
 	}
 	if m.regex != nil && !m.regex.MatchString(line) {
@@ -421,20 +423,71 @@ var valueOptions = map[string]map[string]bool{
 	"systemctl": set("-H", "--host", "-M", "--machine"),
 }
 
-// anyArg reports whether some argument matches some pattern.
+// argList is a command's arguments after the matched prefix; for programs
+// that end their options at "--" (endsOptions), the words from optEnd on
+// are operands, which option patterns do not match: `git rm -f -- file`
+// is forced, `git rm -- -f` removes a file named -f.
+type argList struct {
+	args     []string
+	optEnd   int
+	lastWins bool // --no-X switches an earlier --X off for args too (git's parse-options)
+}
+
+// endsOptions are the programs whose option parsing stops at "--"
+// wherever it stands. (find and the wrappers are not among them: `find --
+// . -delete` still deletes.)
+var endsOptions = set("git")
+
+func optionsEnd(name string, args []string) int {
+	if endsOptions[name] {
+		if i := slices.Index(args, "--"); i >= 0 {
+			return i
+		}
+	}
+	return len(args)
+}
+
+// any reports whether some argument matches some pattern.
 //
 // A pattern like "-f" (one short flag) also matches inside a cluster of
 // short flags ("-fu", "-rf"); a long option "--force" also matches
 // "--force=value"; anything else is a glob over the whole argument.
-func anyArg(patterns, args []string) bool {
-	for _, a := range args {
+func (l argList) any(patterns []string) bool {
+	return l.match(patterns, false)
+}
+
+// anyKept is any for args_none: a long option that a later --no-OPTION
+// switches off again (`git rm --cached --no-cached --force`; the last one
+// wins in git and GNU tools) does not count as present. For args, that is
+// only trusted for git, whose option parser gives every boolean option
+// its --no- form (`git rm --force --no-force`); elsewhere a --no-X that
+// a program does not know would let the rule be dodged.
+func (l argList) anyKept(patterns []string) bool {
+	return l.match(patterns, true)
+}
+
+func (l argList) match(patterns []string, kept bool) bool {
+	for i, a := range l.args {
 		for _, p := range patterns {
-			if argMatch(p, a) {
+			if i > l.optEnd && strings.HasPrefix(p, "-") || i == l.optEnd && p != "--" && strings.HasPrefix(p, "-") {
+				continue // an operand; only a "--" pattern matches the "--" itself
+			}
+			if argMatch(p, a) && !((kept || l.lastWins) && i < l.optEnd && negatedLater(a, l.args[i+1:l.optEnd])) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// negatedLater reports whether a long option --X (or --X=value) is
+// followed by --no-X.
+func negatedLater(a string, later []string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	if !strings.HasPrefix(name, "--") || strings.HasPrefix(name, "--no-") || len(name) < 3 {
+		return false
+	}
+	return slices.Contains(later, "--no-"+name[2:])
 }
 
 func argMatch(p, a string) bool {

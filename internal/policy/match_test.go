@@ -173,6 +173,43 @@ func TestArgsAndPrefix(t *testing.T) {
 	}
 }
 
+// TestOptionsEndAndNegation: git's options end at "--" and a later
+// --no-X switches --X off; args_none honours --no-X for every program,
+// args only for git.
+func TestOptionsEndAndNegation(t *testing.T) {
+	t.Parallel()
+	pol := `
+[[rule]]
+id = "r"
+decision = "deny"
+command = ["git rm", "tool"]
+args = ["-f", "--force", "+*"]
+args_none = ["--cached", "--dry-run"]
+`
+	for cmd, want := range map[string]call.Decision{
+		"git rm -f -- file.txt":                       call.Deny, // -f before -- is an option
+		"git rm -- -f":                                call.Pass, // a file named -f
+		"git rm -- --force":                           call.Pass,
+		"git rm -f -- --cached":                       call.Deny, // --cached after -- is a file
+		"git rm --cached -f file":                     call.Pass,
+		"git rm --cached --no-cached -f file":         call.Deny, // --no-cached wins
+		"git rm --no-cached --cached -f file":         call.Pass, // --cached wins
+		"git rm --force --no-force file":              call.Pass, // git: --no-force wins
+		"git rm --no-force --force file":              call.Deny,
+		"git rm --force=yes --no-force file":          call.Pass,
+		"git rm -- +x":                                call.Deny, // not an option pattern: still matched
+		"tool --force --no-force":                     call.Deny, // not git: --no-force is not trusted
+		"tool -- --force":                             call.Deny, // not git: "--" is not trusted either
+		"tool --force --dry-run --no-dry-run":         call.Deny,
+		"tool --force --dry-run":                      call.Pass,
+		"git -C repo rm --cached --no-cached -f -- x": call.Deny,
+	} {
+		if got := decide(t, pol, shell(cmd)); got != want {
+			t.Errorf("%s: got %v, want %v", cmd, got, want)
+		}
+	}
+}
+
 func TestAllowOnlyWhenEveryTargetIsAllowed(t *testing.T) {
 	t.Parallel()
 	pol := "[[rule]]\nid = \"st\"\ndecision = \"allow\"\ncommand = \"git status\"\n"

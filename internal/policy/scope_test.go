@@ -102,3 +102,49 @@ func TestWorkspaceScope(t *testing.T) {
 		})
 	}
 }
+
+// TestExposedWorkspace: a workspace at /, at the home directory or above it
+// shelters nothing, so the defaults' scope rules ask about a recursive
+// delete there as they would from a project; a project's own build output
+// still passes, and a temp directory stays safe.
+func TestExposedWorkspace(t *testing.T) {
+	t.Parallel()
+	p, err := Load(nil, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const home = "/home/user"
+	tests := []struct {
+		ws, cwd, cmd string
+		want         call.Decision
+	}{
+		{home, home, "rm -rf src/build", call.Ask},
+		{home, home, "rm -rf ~/Documents/old", call.Ask},
+		{home, home, "rm -rf build", call.Deny}, // a direct child of home: rm-recursive-root
+		{home, home, "find src/old -delete", call.Ask},
+		{home, home, "rm -rf /tmp/scratch", call.Pass},
+		{"/home", "/home", "rm -rf user/src/build", call.Ask},
+		{"/", "/", "rm -r srv/data/x", call.Ask},
+		{home + "/project", home + "/project", "rm -rf build", call.Pass},
+		{home + "/project", home + "/project", "rm -rf ~/Documents/old", call.Ask},
+		{"", home, "rm -rf src/build", call.Ask}, // the workspace falls back to the cwd: home
+	}
+	for _, tt := range tests {
+		c := call.Call{Kind: call.KindShell, Tool: "Bash", Command: tt.cmd, Cwd: tt.cwd}
+		if got := p.Evaluate(c, Env{Home: home, Workspace: tt.ws}).Decision; got != tt.want {
+			t.Errorf("workspace %q, %s: %v, want %v", tt.ws, tt.cmd, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		ws, home string
+		want     bool
+	}{
+		{"/", "/home/u", true}, {"/home/u", "/home/u", true}, {"/home", "/home/u", true},
+		{"/home/u/p", "/home/u", false}, {"/srv/p", "/home/u", false}, {"", "/home/u", false},
+		{"/srv/p", "", false}, {"/home/u2", "/home/u", false},
+	} {
+		if got := exposedWorkspace(tt.ws, tt.home); got != tt.want {
+			t.Errorf("exposedWorkspace(%q, %q) = %v, want %v", tt.ws, tt.home, got, tt.want)
+		}
+	}
+}

@@ -250,11 +250,16 @@ func TestWrappers(t *testing.T) {
 		{"parallel -j 4 git push ::: a b", []string{"parallel -j 4 git push ::: a b", "git push a <- parallel", "git push b <- parallel"}},
 		{"parallel 'rm -rf {}' ::: /", []string{"parallel \"rm -rf {}\" ::: /", "rm -rf / <- parallel paths=delete:/"}},
 		{"find . -name x -exec rm {} \\; -execdir git push {} +", []string{
-			"find . -name x -exec rm {} ; -execdir git push {} + paths=read:/w",
+			"find . -name x -exec rm {} ; -execdir git push {} + paths=delete:/w",
 			"rm ./x <- find -exec paths=delete:/w/x",
 			"git push ./x <- find -execdir",
 		}},
 		{"find /tmp -delete", []string{"find /tmp -delete paths=delete:/tmp"}},
+		// A primary's value is not an action; -exec rm deletes under the start.
+		{"find . -fprintf out -delete", []string{"find . -fprintf out -delete paths=write:/w/out,read:/w"}},
+		{"find . -gid -delete -print", []string{"find . -gid -delete -print paths=read:/w"}},
+		{"find . -newermt -delete", []string{"find . -newermt -delete paths=read:/w"}},
+		{"find d -exec sudo rm -f {} +", []string{"find d -exec sudo rm -f {} + paths=delete:/w/d", "sudo rm -f {} <- find -exec", "rm -f {} <- find -exec/sudo paths=delete:{}*"}},
 		{"fd -e tmp -x rm", []string{"fd -e tmp -x rm", "rm <- fd -x"}},
 		{"su -l root -c 'rm -rf /'", []string{"su -l root -c \"rm -rf /\"", "rm -rf / <- su paths=delete:/"}},
 		{"runuser -u nobody -- git push", []string{"runuser -u nobody -- git push", "git push <- runuser"}},

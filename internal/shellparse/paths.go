@@ -619,9 +619,20 @@ func findPaths(args []field, add pathAdder) {
 			if j+1 < len(args) {
 				add(args[j+1], call.OpWrite)
 			}
+			j += findValues[f.s]
 		case "-exec", "-execdir", "-ok", "-okdir":
+			// find DIR -exec rm … {} deletes what it finds under DIR.
+			if findExecDeletes(args[j+1:]) {
+				op = call.OpDelete
+			}
 			for j++; j < len(args) && !(args[j].lit && (args[j].s == ";" || args[j].s == "+")); j++ {
 			}
+		default:
+			n := findValues[f.s] // a test's value is not an action: -name -delete
+			if n == 0 && len(f.s) == len("-newerXY") && strings.HasPrefix(f.s, "-newer") {
+				n = 1
+			}
+			j += n
 		}
 	}
 	if len(starts) == 0 {
@@ -630,6 +641,35 @@ func findPaths(args []field, add pathAdder) {
 	for _, f := range starts {
 		add(f, op)
 	}
+}
+
+// findValues are the find primaries that take arguments, and how many.
+var findValues = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
+	"-regex": 1, "-iregex": 1, "-lname": 1, "-ilname": 1, "-regextype": 1,
+	"-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1, "-size": 1, "-type": 1, "-xtype": 1,
+	"-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1, "-cmin": 1, "-used": 1,
+	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-samefile": 1, "-inum": 1, "-links": 1,
+	"-fstype": 1, "-context": 1, "-maxdepth": 1, "-mindepth": 1, "-files0-from": 1,
+	"-printf": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2,
+}
+
+// findExecDeletes reports an -exec command that deletes: rm, rmdir,
+// unlink or shred, also behind sudo, env, command or busybox.
+func findExecDeletes(argv []field) bool {
+	for _, f := range argv {
+		if !f.lit {
+			return false
+		}
+		switch progName(f.s) {
+		case "sudo", "env", "command", "busybox", "doas", "nice":
+			continue
+		case "rm", "rmdir", "unlink", "shred":
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // grepPaths: the first operand is the pattern unless -e or -f gave one;

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -211,7 +212,10 @@ func (s *scorer) decide(r record) (d call.Decision, rule string, ok bool) {
 // but no tool name gets the tool its input's shape implies (toolFor).
 func (s *scorer) payload(r record) ([]byte, bool) {
 	cwd := r.Cwd
-	if cwd == "" || !strings.HasPrefix(cwd, "/") {
+	switch {
+	case cwd == "{HOME}": // the peer's test runs in the home directory
+		cwd = cmp.Or(r.Home, defaultHome)
+	case cwd == "" || !strings.HasPrefix(cwd, "/"):
 		cwd = defaultCwd // no cwd, or a placeholder such as {TEST_PROCESS_CWD}
 	}
 	p := map[string]any{
