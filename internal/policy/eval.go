@@ -195,6 +195,14 @@ func (p *Policy) Evaluate(c call.Call, env Env) *Result {
 		if err != nil {
 			return p.unparsable(res, err)
 		}
+		// One target per command and per path, and one more for a call
+		// target or a policy error: a long script's targets are allocated
+		// once, not grown.
+		n := len(an.Commands) + 1
+		for i := range an.Commands {
+			n += len(an.Commands[i].Paths)
+		}
+		res.Targets = make([]Target, 0, n)
 		for i := range an.Commands {
 			cmd := &an.Commands[i]
 			p.commandTarget(res, &c, cmd, ev)

@@ -43,8 +43,22 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	fr := &frame{src: src}
-	a.stmts(f.Stmts, newScope(opts), fr, nil)
-	a.forkBombs(f, fr)
+	bombs := forkBombs(f)
+	sc := newScope(opts)
+	for i, st := range f.Stmts {
+		if a.err != nil {
+			break
+		}
+		// Each top-level statement is let go of once analyzed (and the
+		// statements of a long && / || chain one by one, andOr): the
+		// commands hold no syntax nodes, so a long script's syntax tree
+		// need not stay whole while its commands are built.
+		a.top = st
+		a.stmt(st, sc, fr, nil)
+		f.Stmts[i] = nil
+	}
+	a.top = nil
+	a.emitForkBombs(bombs, fr)
 	a.downloads()
 	if a.err != nil {
 		return nil, a.err
@@ -74,6 +88,7 @@ type analyzer struct {
 	rec    int // current recursion depth
 	budget int // bytes of nested scripts still allowed
 	err    error
+	top    *syntax.Stmt // the outermost script's statement being analyzed
 
 	dataStdin map[int]bool // commands (shells running -c) that read standard input as data only
 }

@@ -60,14 +60,21 @@ func (s *fbSum) add(o fbSum) {
 	s.leak = s.leak || o.leak
 }
 
-// forkBombs reports the fork bombs of file as synthetic commands.
-func (a *analyzer) forkBombs(file *syntax.File, fr *frame) {
+// forkBombs finds the fork bombs of file. It runs before the analysis of
+// the file's statements, which may let go of them as it goes (Analyze);
+// emitForkBombs reports them after the file's commands.
+func forkBombs(file *syntax.File) []fbFound {
 	fs := &forkScan{}
 	fs.list(file.Stmts, false)
 	if fs.pending {
 		fs.checkAll()
 	}
-	for _, f := range fs.found {
+	return fs.found
+}
+
+// emitForkBombs reports fork bombs as synthetic commands.
+func (a *analyzer) emitForkBombs(found []fbFound, fr *frame) {
+	for _, f := range found {
 		a.emit(Command{Name: ForkBomb, Args: []string{f.what}, Wrappers: fr.wrappers, Pos: a.pos(f.pos, fr)})
 	}
 }
@@ -155,12 +162,12 @@ func (fs *forkScan) cmd(c syntax.Command, forked bool) fbSum {
 			}
 			left = b
 		}
-		stages := []*syntax.Stmt{left.X}
-		for i := len(rights) - 1; i >= 0; i-- {
-			stages = append(stages, rights[i])
-		}
 		var s fbSum
-		for _, st := range stages {
+		for i := len(rights); i >= 0; i-- {
+			st := left.X // the stages in source order: left.X, then rights from the last
+			if i < len(rights) {
+				st = rights[i]
+			}
 			o := fs.stmt(st, forked || pipe)
 			if pipe {
 				// Each stage is a subshell of its own.

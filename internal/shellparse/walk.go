@@ -441,10 +441,17 @@ func (a *analyzer) andOr(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
 		st *syntax.Stmt
 		op syntax.BinCmdOperator
 	}
+	// The chain of an outermost statement is taken apart as it is read,
+	// and each statement let go of once analyzed (see Analyze); nothing
+	// reads these nodes again.
+	release := a.top != nil && a.top.Cmd == syntax.Command(c)
 	var rest []elem
 	first := c.X
 	for {
 		rest = append(rest, elem{c.Y, c.Op})
+		if release {
+			c.X, c.Y = nil, nil
+		}
 		b, ok := first.Cmd.(*syntax.BinaryCmd)
 		if !ok || (b.Op != syntax.AndStmt && b.Op != syntax.OrStmt) || len(first.Redirs) > 0 || first.Negated || first.Background {
 			break
@@ -460,6 +467,9 @@ func (a *analyzer) andOr(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
 			b = sc.child()
 		}
 		a.stmt(rest[i].st, b, fr, in)
+		if release {
+			rest[i].st = nil
+		}
 	}
 	sc.mergeCond(b)
 }
@@ -1029,8 +1039,9 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	pos := x.pos
 	fr := &frame{src: f.s, depth: x.depth, wrappers: x.wrappers, env: x.env, pos: &pos}
 	start := len(a.cmds)
+	bombs := forkBombs(file)
 	a.stmts(file.Stmts, sc, fr, nil)
-	a.forkBombs(file, fr)
+	a.emitForkBombs(bombs, fr)
 	if !f.lit {
 		a.addSources(start, f.srcs)
 	}
