@@ -77,21 +77,29 @@ type pathKey struct {
 	op   call.Op
 }
 
+// pathDecision is what pathTarget found for a path and op.
+type pathDecision struct {
+	rule    *Rule // the deciding rule, nil for none
+	outside bool  // some form of the path is outside the workspace
+}
+
 type evalEnv struct {
-	forms      map[string][]string // pathForms memo
-	pathWinner map[pathKey]*Rule   // pathTarget memo
-	home       string
-	workspace  string
-	exposed    bool // the workspace is /, the home directory or above it: nothing is inside it
-	resolve    func(string) string
-	safe       []string
-	protected  []string
-	calls      []int32 // the call rules this call can reach (index.forCall)
-	callsSet   bool
-	names      map[string]nameCands // index.commandCandidates memo, by program name
-	lits       *litScan             // index.literalHits, once enough lines were tested
-	lines      int                  // lines tested before lits was built
-	err        error                // the first rule that failed to decode or compile (lazy policies)
+	forms       map[string][]string      // pathForms memo
+	paths       map[pathKey]pathDecision // pathTarget memo
+	outsideNote string                   // a path target's note when outside the workspace
+	home        string
+	workspace   string
+	exposed     bool // the workspace is /, the home directory or above it: nothing is inside it
+	resolve     func(string) string
+	safe        []string
+	protected   []string
+	calls       []int32 // the call rules this call can reach (index.forCall)
+	callsSet    bool
+	names       map[string]nameCands // index.commandCandidates memo, by program name
+	lits        *litScan             // index.literalHits, once enough lines were tested
+	lines       int                  // lines tested before lits was built
+	litSpace    int8                 // litNoSpace or litSpaced once known; 0 before
+	err         error                // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per
@@ -285,7 +293,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		// A regex rule written for this text decides; otherwise on_dynamic,
 		// unless a call-level rule is stricter.
 		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
-		_, others := p.idx.commandCandidates(cmd.DynamicText, dynamicLine(cmd), true, ev)
+		_, others := p.idx.commandCandidates(cmd, ev)
 		if r := p.pick(res, c, ev, func(r *Rule) bool {
 			return r.m.class == classCommand && r.m.matchCommand(cmd, ev)
 		}, others); r != nil {
@@ -302,7 +310,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		return
 	}
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
-	byName, others := p.idx.commandCandidates(cmd.Name, cmd.Line(), false, ev)
+	byName, others := p.idx.commandCandidates(cmd, ev)
 	r := p.pick(res, c, ev, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
 	}, byName, others, p.callRules(c, ev))
@@ -312,27 +320,34 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 
 func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, required bool, ev *evalEnv) {
 	t := Target{Kind: "path", Path: pth, Op: op.String(), required: required}
-	if ev.outside(ev.pathForms(pth)) {
-		t.Note = "outside the workspace " + ev.workspace
-	}
 	key := pathKey{pth, op}
-	r, seen := ev.pathWinner[key]
+	pd, seen := ev.paths[key]
 	if !seen {
+		// A path named again is decided once.
+		forms := ev.pathForms(pth)
+		pd.outside = ev.outside(forms)
 		var calls []int32
 		if c.Kind != call.KindShell { // shell calls answer call rules per command
 			calls = p.callRules(c, ev)
 		}
-		r = p.pick(res, c, ev, func(r *Rule) bool {
+		pd.rule = p.pick(res, c, ev, func(r *Rule) bool {
 			if r.m.class == classCall {
 				return true
 			}
 			return r.m.matchPath(pth, op, ev)
-		}, p.idx.pathCandidates(ev.pathForms(pth), ev), calls)
-		if ev.pathWinner == nil {
-			ev.pathWinner = map[pathKey]*Rule{}
+		}, p.idx.pathCandidates(forms, ev), calls)
+		if ev.paths == nil {
+			ev.paths = map[pathKey]pathDecision{}
 		}
-		ev.pathWinner[key] = r // a path named again is decided once
+		ev.paths[key] = pd
 	}
+	if pd.outside {
+		if ev.outsideNote == "" {
+			ev.outsideNote = "outside the workspace " + ev.workspace
+		}
+		t.Note = ev.outsideNote
+	}
+	r := pd.rule
 	if r == nil && !required {
 		res.Targets = append(res.Targets, t) // a read by a shell command: only rules speak for it
 		return

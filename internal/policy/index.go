@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/shellparse"
 )
 
 // index sorts rules by what they can match, so that evaluating a call
@@ -76,16 +77,19 @@ func (ix *index) get(cat byte, key string) []int32 {
 	return rawList(ix.raw[r[0]:r[1]], ix.n, cat, key)
 }
 
-// commandCandidates returns the command rules that can match a command
-// with this program name and line, in rule order. What depends on the name
-// alone is looked up once per evaluation (ev.names): a long script runs
-// the same few programs many times, and a lazily loaded index reads its
-// lists from the index string on every get.
-func (ix *index) commandCandidates(name, line string, dynamic bool, ev *evalEnv) (byName, others []int32) {
-	if dynamic {
-		// Rules with a command field do not match dynamic commands.
-		return nil, mergeOrds(append(ix.literalHits(line, ev), ix.get(catAnyName, ""))...)
+// commandCandidates returns the command rules that can match a command,
+// in rule order. What depends on the program name alone is looked up once
+// per evaluation (ev.names): a long script runs the same few programs many
+// times, and a lazily loaded index reads its lists from the index string
+// on every get.
+func (ix *index) commandCandidates(cmd *shellparse.Command, ev *evalEnv) (byName, others []int32) {
+	if cmd.Dynamic {
+		// Rules with a command field do not match dynamic commands; a
+		// regex rule is tested against the text and the arguments
+		// (dynamicLine).
+		return nil, mergeOrds(append(ix.literalHits(cmd.DynamicText, cmd.Args, ev), ix.get(catAnyName, ""))...)
 	}
+	name := cmd.Name
 	nc, ok := ev.names[name]
 	if !ok {
 		lists := [][]int32{ix.get(catAnyName, "")}
@@ -100,7 +104,7 @@ func (ix *index) commandCandidates(name, line string, dynamic bool, ev *evalEnv)
 		}
 		ev.names[name] = nc
 	}
-	hits := ix.literalHits(line, ev)
+	hits := ix.literalHits(name, cmd.Args, ev)
 	if len(hits) == 0 {
 		return nc.byName, nc.others
 	}
@@ -113,20 +117,36 @@ type nameCands struct {
 	others []int32 // g: and the x: lists of the name's prefixes, merged
 }
 
-// literalHits returns the l: lists whose text the line contains. A few
-// lines are tested literal by literal; past that, the literals are filed
-// by their first two bytes once per evaluation, so that a line is read
-// once, whatever the number of literals.
-func (ix *index) literalHits(line string, ev *evalEnv) [][]int32 {
+// literalHits returns the l: lists whose text is in the line that head
+// and args make joined by single spaces (Command.Line, dynamicLine). A
+// literal without a space is in the line exactly when it is in one of the
+// words, so the line is built only when some literal holds a space.
+//
+// The first lines are tested literal by literal; past that, the literals
+// are filed by their first bytes once per evaluation (litScan), so that a
+// long script reads each line once, whatever the number of literals.
+func (ix *index) literalHits(head string, args []string, ev *evalEnv) [][]int32 {
 	if len(ix.literals) == 0 {
 		return nil
+	}
+	if ev.litSpace == 0 {
+		ev.litSpace = litNoSpace
+		for _, l := range ix.literals {
+			if strings.Contains(l.text, " ") {
+				ev.litSpace = litSpaced
+				break
+			}
+		}
+	}
+	if ev.litSpace == litSpaced && len(args) > 0 {
+		head, args = head+" "+strings.Join(args, " "), nil
 	}
 	var out [][]int32
 	if ev.lits == nil {
 		ev.lines++
 		if ev.lines <= litScanAfter || len(ix.literals) <= litScanMin {
 			for _, l := range ix.literals {
-				if strings.Contains(line, l.text) {
+				if strings.Contains(head, l.text) || anyContains(args, l.text) {
 					out = append(out, l.ords)
 				}
 			}
@@ -134,21 +154,44 @@ func (ix *index) literalHits(line string, ev *evalEnv) [][]int32 {
 		}
 		ev.lits = newLitScan(ix.literals)
 	}
-	return ev.lits.hits(line, ix.literals, out)
+	s := ev.lits
+	s.begin()
+	s.scan(head, ix.literals)
+	for _, a := range args {
+		s.scan(a, ix.literals)
+	}
+	return s.collect(ix.literals, out)
 }
+
+func anyContains(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// evalEnv.litSpace
+const (
+	litNoSpace = 1 // no literal holds a space
+	litSpaced  = 2 // some literal holds a space
+)
 
 const (
 	litScanAfter = 8 // lines tested literal by literal before a litScan is built
 	litScanMin   = 8 // fewer literals are always tested one by one
 )
 
-// litScan finds which of an index's literals a line contains in one pass
-// over the line.
+// litScan finds which of an index's literals some text contains in one
+// pass over the text.
 type litScan struct {
-	one  [256][]int32       // literals of one byte, by that byte
-	two  map[uint16][]int32 // longer literals, by their first two bytes
-	seen []uint32           // seen[i] == gen: literal i is already a hit of this line
-	gen  uint32
+	always []int32            // empty literals
+	one    [256][]int32       // literals of one byte, by that byte
+	two    map[uint16][]int32 // longer literals, by their first two bytes
+	seen   []uint32           // seen[i] == gen: literal i is a hit of the current line
+	gen    uint32
+	found  []int32 // the hits of the current line
 }
 
 func newLitScan(lits []litList) *litScan {
@@ -156,6 +199,7 @@ func newLitScan(lits []litList) *litScan {
 	for i, l := range lits {
 		switch len(l.text) {
 		case 0:
+			s.always = append(s.always, int32(i))
 		case 1:
 			s.one[l.text[0]] = append(s.one[l.text[0]], int32(i))
 		default:
@@ -166,30 +210,41 @@ func newLitScan(lits []litList) *litScan {
 	return s
 }
 
-// hits appends to out the ordinal lists of the literals line contains, in
-// the order of lits.
-func (s *litScan) hits(line string, lits []litList, out [][]int32) [][]int32 {
+// begin starts a line.
+func (s *litScan) begin() {
 	s.gen++
-	var found []int32
-	for i := 0; i < len(line); i++ {
-		for _, j := range s.one[line[i]] {
-			if s.seen[j] != s.gen {
-				s.seen[j] = s.gen
-				found = append(found, j)
-			}
+	s.found = append(s.found[:0], s.always...)
+}
+
+func (s *litScan) hit(j int32) {
+	if s.seen[j] != s.gen {
+		s.seen[j] = s.gen
+		s.found = append(s.found, j)
+	}
+}
+
+// scan adds the literals that text contains to the line's hits.
+func (s *litScan) scan(text string, lits []litList) {
+	for i := 0; i < len(text); i++ {
+		for _, j := range s.one[text[i]] {
+			s.hit(j)
 		}
-		if i+1 == len(line) {
+		if i+1 == len(text) {
 			break
 		}
-		for _, j := range s.two[uint16(line[i])<<8|uint16(line[i+1])] {
-			if s.seen[j] != s.gen && strings.HasPrefix(line[i:], lits[j].text) {
-				s.seen[j] = s.gen
-				found = append(found, j)
+		for _, j := range s.two[uint16(text[i])<<8|uint16(text[i+1])] {
+			if s.seen[j] != s.gen && strings.HasPrefix(text[i:], lits[j].text) {
+				s.hit(j)
 			}
 		}
 	}
-	slices.Sort(found)
-	for _, j := range found {
+}
+
+// collect appends the ordinal lists of the line's hits to out, in the
+// order of lits.
+func (s *litScan) collect(lits []litList, out [][]int32) [][]int32 {
+	slices.Sort(s.found)
+	for _, j := range s.found {
 		out = append(out, lits[j].ords)
 	}
 	return out

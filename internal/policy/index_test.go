@@ -6,36 +6,53 @@ import (
 	"testing"
 )
 
-// TestLiteralHits checks the one-pass literal scan a long script uses
-// against testing every literal with strings.Contains.
+// TestLiteralHits checks how a command line is tested against the
+// literals of bare-regex rules — word by word, or as a joined line when a
+// literal holds a space; literal by literal for the first lines, then in
+// one pass (litScan) — against strings.Contains over the joined line.
 func TestLiteralHits(t *testing.T) {
 	t.Parallel()
-	texts := []string{"$", "$(", "SECRET_1_", "SECRET_12_", "SE", "E", "--force", "rm -rf", "aa", "aaa", "é", "x"}
-	var ix index
-	for i, s := range texts {
-		ix.literals = append(ix.literals, litList{s, []int32{int32(i)}})
-	}
-	slices.SortFunc(ix.literals, func(a, b litList) int { return strings.Compare(a.text, b.text) })
+	base := []string{"$", "$(", "SECRET_1_", "SECRET_12_", "SE", "E", "--force", "aa", "aaa", "é", "x", "-rf"}
 	lines := []string{
-		"", "echo", "echo $(date)", "x=SECRET_12_ABC", "SECRET_1_SECRET_1_", "rm -rf --force /", "aaaa",
-		"café", "E", "S", "SE", "$", "git push --force-with-lease", "printf x",
+		"echo", "echo $(date)", "x=SECRET_12_ABC", "printf SECRET_1_SECRET_1_", "rm -rf --force /", "aaaa",
+		"café", "E", "S", "SE", "$", "git push --force-with-lease", "printf x", "a a a", "rm -r -f x",
+		"echo  two  spaces", "",
 	}
-	ev := &evalEnv{}
-	for round := 0; round < 3; round++ { // the first lines go literal by literal, the rest through litScan
-		for _, line := range lines {
-			var want [][]int32
-			for _, l := range ix.literals {
-				if strings.Contains(line, l.text) {
-					want = append(want, l.ords)
+	for _, tc := range []struct {
+		name  string
+		texts []string
+	}{
+		{"words", base},
+		{"spaced", append(slices.Clone(base), "rm -rf", "a a", "-r -f")},
+		{"empty", append(slices.Clone(base), "")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var ix index
+			for i, s := range tc.texts {
+				ix.literals = append(ix.literals, litList{s, []int32{int32(i)}})
+			}
+			slices.SortFunc(ix.literals, func(a, b litList) int { return strings.Compare(a.text, b.text) })
+			ev := &evalEnv{}
+			// The first lines go literal by literal, the rest through litScan.
+			for round := 0; round < 3; round++ {
+				for _, line := range lines {
+					var want [][]int32
+					for _, l := range ix.literals {
+						if strings.Contains(line, l.text) {
+							want = append(want, l.ords)
+						}
+					}
+					words := strings.Split(line, " ")
+					got := ix.literalHits(words[0], words[1:], ev)
+					if !slices.EqualFunc(got, want, slices.Equal) {
+						t.Errorf("round %d, %q: hits %v, want %v", round, line, got, want)
+					}
 				}
 			}
-			got := ix.literalHits(line, ev)
-			if !slices.EqualFunc(got, want, slices.Equal) {
-				t.Errorf("round %d, %q: hits %v, want %v", round, line, got, want)
+			if ev.lits == nil {
+				t.Fatal("the scan was never built")
 			}
-		}
-	}
-	if ev.lits == nil {
-		t.Fatal("the scan was never built")
+		})
 	}
 }
