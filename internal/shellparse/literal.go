@@ -105,6 +105,13 @@ func (a *analyzer) foldMode(w *syntax.Word, sc *scope, src string, q quoting) fi
 		return field{lit: true}
 	}
 	a.count(len(w.Parts))
+	if q == quoteNone && len(w.Parts) == 1 {
+		// Fast path for a plain word (a redirection's file, most
+		// assignments): what the folder would give, without copying it.
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\~*?[") {
+			return field{s: l.Value, lit: true, text: strings.TrimSpace(l.Value) != "", pos: w.Pos()}
+		}
+	}
 	fo := folder{a: a, sc: sc, src: src}
 	fo.f = field{lit: true, pos: w.Pos()}
 	fo.parts(w.Parts, q, true)

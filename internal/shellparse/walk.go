@@ -59,7 +59,11 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 			// on ":" (what bash does is the same as `: > f`).
 			idx = a.emit(Command{Name: ":", Wrappers: fr.wrappers, Pos: a.pos(st.Pos(), fr)})
 		}
-		a.cmds[idx].Paths = append(a.cmds[idx].Paths, r.paths...)
+		if len(a.cmds[idx].Paths) == 0 {
+			a.cmds[idx].Paths = r.paths // r.paths is not used again
+		} else {
+			a.cmds[idx].Paths = append(a.cmds[idx].Paths, r.paths...)
+		}
 	}
 }
 
@@ -445,7 +449,15 @@ func (a *analyzer) andOr(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
 	// and each statement let go of once analyzed (see Analyze); nothing
 	// reads these nodes again.
 	release := a.top != nil && a.top.Cmd == syntax.Command(c)
-	var rest []elem
+	n := 1
+	for x := c.X; ; n++ {
+		b, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.AndStmt && b.Op != syntax.OrStmt) || len(x.Redirs) > 0 || x.Negated || x.Background {
+			break
+		}
+		x = b.X
+	}
+	rest := make([]elem, 0, n)
 	first := c.X
 	for {
 		rest = append(rest, elem{c.Y, c.Op})
