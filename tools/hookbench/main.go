@@ -15,6 +15,11 @@
 // reports the median and p95 wall time, the ratios and the peak RSS of each
 // case (getrusage of every child). The machine is usually shared: read the
 // medians, and repeat a run before trusting a difference of a few percent.
+//
+// To compare two commits in the same interleaved rounds, check the other
+// one out (git worktree add /tmp/old COMMIT) and pass -against /tmp/old:
+// its default-policy cases are timed too, their "× default policy" column
+// over this tree's binary.
 package main
 
 import (
@@ -40,6 +45,9 @@ import (
 // bigPrefix names the cases on the generated large policy ("10k-rule policy: ").
 var bigPrefix string
 
+// againstPrefix names the cases of the -against binary.
+const againstPrefix = "-against, default policy: "
+
 // deadline bounds one run: a case that exceeds it is reported as "> deadline".
 var deadline time.Duration
 
@@ -49,6 +57,7 @@ func main() {
 	rules := flag.Int("rules", 10000, "rules in the generated materialized policy")
 	md := flag.Bool("md", false, "print the table as markdown")
 	keep := flag.Bool("keep", false, "keep the temporary directory and print its path")
+	against := flag.String("against", "", "also time, in the same interleaved rounds, the default-policy cases of a toolguard built from this source tree (a checkout of another commit)")
 	strict := flag.Bool("strict", false, "exit 1 when a target is missed")
 	budget := flag.Duration("budget", 30*time.Second, "stop timing a case once its runs add up to this (at least 3 runs)")
 	flag.DurationVar(&deadline, "deadline", 60*time.Second, "kill a run that takes longer, and report the case as slower than this")
@@ -58,7 +67,7 @@ func main() {
 	if *rules%1000 == 0 {
 		bigPrefix = fmt.Sprintf("%dk-rule policy: ", *rules/1000)
 	}
-	code, err := bench(*n, *warm, *rules, *budget, *md, *keep)
+	code, err := bench(*n, *warm, *rules, *budget, *md, *keep, *against)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hookbench:", err)
 		os.Exit(2)
@@ -81,7 +90,7 @@ type benchCase struct {
 	killed  bool // a run exceeded the deadline: times holds the deadline
 }
 
-func bench(n, warm, nrules int, budget time.Duration, md, keep bool) (int, error) {
+func bench(n, warm, nrules int, budget time.Duration, md, keep bool, against string) (int, error) {
 	repo, err := moduleRoot()
 	if err != nil {
 		return 0, err
@@ -111,6 +120,13 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool) (int, error
 	}
 	if err := goBuild(trivDir, ".", triv); err != nil {
 		return 0, err
+	}
+	other := filepath.Join(dir, "toolguard-against")
+	if against != "" {
+		fmt.Fprintln(os.Stderr, "hookbench: building toolguard from", against)
+		if err := goBuild(against, "./cmd/toolguard", other); err != nil {
+			return 0, err
+		}
 	}
 
 	// A project with .git, a home and a state directory of its own: no
@@ -177,6 +193,13 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool) (int, error
 		cases = append(cases, &benchCase{name: bigPrefix + p.name, exe: tg,
 			args: append(slices.Clone(hook), "--policy", big), stdin: p.file, want: p.wantDefault})
 	}
+	if against != "" {
+		for _, p := range payloads {
+			if p.file != "big.json" {
+				cases = append(cases, &benchCase{name: againstPrefix + p.name, exe: other, args: hook, stdin: p.file, want: p.wantDefault})
+			}
+		}
+	}
 
 	// The children's peak RSS comes from wait4, and Linux carries the
 	// parent's peak over into a child started with vfork (as os/exec does)
@@ -195,7 +218,7 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool) (int, error
 			c.times, c.maxRSS = []time.Duration{d}, rss
 			continue
 		}
-		if c.exe == tg && (c.want == "" && len(out) != 0 || c.want != "" && !bytes.Contains(out, []byte(c.want))) {
+		if c.exe != triv && (c.want == "" && len(out) != 0 || c.want != "" && !bytes.Contains(out, []byte(c.want))) {
 			return 0, fmt.Errorf("%s: unexpected reply %q (want %q)", c.name, truncate(out), c.want)
 		}
 	}
@@ -353,6 +376,8 @@ func report(w io.Writer, cases []*benchCase, md bool, policySize int64, nrules, 
 		if p, ok := strings.CutPrefix(c.name, "default policy: "); ok {
 			defaults[p] = med
 		} else if p, ok := strings.CutPrefix(c.name, bigPrefix); ok && defaults[p] > 0 {
+			vsDefault = fmt.Sprintf("%.2f", float64(med)/float64(defaults[p]))
+		} else if p, ok := strings.CutPrefix(c.name, againstPrefix); ok && defaults[p] > 0 {
 			vsDefault = fmt.Sprintf("%.2f", float64(med)/float64(defaults[p]))
 		}
 		vsTrivial := fmt.Sprintf("%.2f", float64(med)/float64(trivial))
