@@ -151,7 +151,16 @@ func (fs *forkScan) cmd(c syntax.Command, forked bool) fbSum {
 	case *syntax.BinaryCmd:
 		// Long chains nest on the left: walk them without recursion.
 		pipe := c.Op == syntax.Pipe || c.Op == syntax.PipeAll
-		var rights []*syntax.Stmt
+		n := 1
+		for x := c.X; ; n++ {
+			b, ok := x.Cmd.(*syntax.BinaryCmd)
+			if !ok || (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) != pipe ||
+				len(x.Redirs) > 0 || x.Negated || x.Background || x.Coprocess || x.Disown {
+				break
+			}
+			x = b.X
+		}
+		rights := make([]*syntax.Stmt, 0, n)
 		left := c
 		for {
 			rights = append(rights, left.Y)
