@@ -134,8 +134,8 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:ddaebacac0710d1a831054f5b9589656ffd6098654e0e41bd39975711e2dd1e5",
-	hash: "sha256:4fac83b389794567eae51c591dfebb87849e222591db3fe671db8b52651e680e",
+	toml: "sha256:ba4395c45082a0ff7894096cab4bb2b0567f6f3334b324ef2d430d68fd6a1b32",
+	hash: "sha256:9747c0f30ea2614b4024582b48132ff8e8ec1bd6ced5d4e455060dc44d959155",
 }
 
 // Problem is one positioned complaint about a policy file.

@@ -91,6 +91,12 @@ type analyzer struct {
 	top    *syntax.Stmt // the outermost script's statement being analyzed
 
 	dataStdin map[int]bool // commands (shells running -c) that read standard input as data only
+
+	// Process substitutions: a >(…) reads what its statement writes, so
+	// it is analyzed after the statement (outSubsts collects them); a
+	// <(…) passed as a script is looked up by position (inSubsts).
+	outSubsts *[]outSubst
+	inSubsts  map[procKey]*procIn
 }
 
 // frame is one shell program being analyzed: the outermost string or a

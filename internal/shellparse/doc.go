@@ -70,7 +70,19 @@
 // joins its arguments; trap's action and alias bodies are scripts too
 // (reported where they are defined, like function bodies). Nested scripts
 // are analyzed recursively; a shell running a script file is only the
-// command (plus a read path), as is source. The words after a -c script
+// command (plus a read path), as is source. Process substitutions carry
+// data like pipes: a shell whose script or standard input is <(A) (bash
+// <(echo …), bash < <(printf …)) runs what A prints when the analysis
+// knows it, and source <(A) is eval "$(A)": A's known output is analyzed,
+// an unknown one is Dynamic (on_dynamic). A >(B) is analyzed after its
+// statement, with that statement's output as B's standard input when the
+// substitution is its stdout (echo … > >(bash), &> and >> too) or a file
+// tee writes (… | tee >(sh)); written any other way (exec 3> >(bash),
+// 2> >(sh), an option's file) the data is unknown and a shell reading it
+// is Dynamic. B has the statement's commands as sources (Via "pipe"). A
+// group ({ …; } or ( … )) writes its statements' outputs in order; when
+// only some are known, a shell reading them is Dynamic and the known text
+// is still analyzed. source and . accept -- and bash 5.3's -p PATH. The words after a -c script
 // are its positional parameters ($0, $1, "$@", "$*"); inside a function
 // body they are unknown. A shell with -n (noexec, unless -i or +n) runs
 // nothing; a shell running -c reads its standard input as data, so the

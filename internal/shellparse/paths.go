@@ -690,10 +690,7 @@ func grepPaths(spec optSpec) pathRule {
 }
 
 func sourcePaths(args []field, add pathAdder) {
-	if len(args) > 0 && args[0].lit && args[0].s == "--" {
-		args = args[1:]
-	}
-	if len(args) > 0 {
+	if args = sourceOperands(args); len(args) > 0 {
 		add(args[0], call.OpRead)
 	}
 }

@@ -121,6 +121,16 @@ var opaqueInput = &input{opaque: true}
 // analysis can tell: the text of echo and printf, here-documents passed
 // through cat, base64 -d of a known text.
 func (a *analyzer) output(st *syntax.Stmt, sc *scope, fr *frame, in *input) *input {
+	var body []*syntax.Stmt
+	switch c := st.Cmd.(type) {
+	case *syntax.Block: // { echo a; echo b; } | sh
+		body = c.Stmts
+	case *syntax.Subshell:
+		body = c.Stmts
+	}
+	if body != nil {
+		return a.outputs(st, body, sc, fr, in)
+	}
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Args) == 0 {
 		return opaqueInput
@@ -199,6 +209,39 @@ func stripSpace(s string) string {
 }
 
 // echoOutput is what echo [-neE] ARGS writes.
+// outputs is what a group of statements writes: their outputs one after
+// the other. When only some are known ({ echo 'rm -rf /'; cat x; } | sh)
+// the result is partly known: a shell reading it is Dynamic and the known
+// text is still analyzed.
+func (a *analyzer) outputs(st *syntax.Stmt, body []*syntax.Stmt, sc *scope, fr *frame, in *input) *input {
+	if len(st.Redirs) > 0 || len(body) == 0 || len(body) > 64 {
+		return opaqueInput
+	}
+	var b strings.Builder
+	f := field{lit: true, pos: body[0].Pos()}
+	known := 0
+	for _, s := range body {
+		out := opaqueInput
+		if !s.Coprocess {
+			out = a.output(s, sc, fr, in)
+		}
+		if out.opaque || !out.f.lit {
+			f.lit = false
+			b.WriteString("\n")
+			continue
+		}
+		known++
+		b.WriteString(out.f.s)
+		f.srcs = appendSources(f.srcs, out.f.srcs...)
+	}
+	if known == 0 {
+		return opaqueInput
+	}
+	f.s = b.String()
+	f.text = strings.TrimSpace(f.s) != ""
+	return &input{f: f, via: "pipe"}
+}
+
 func echoOutput(args []field) *input {
 	newline, escapes := true, false
 	i := 0
@@ -441,4 +484,137 @@ func quietNetwork(name string, args []string) bool {
 		return slices.ContainsFunc(args, func(a string) bool { return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "z") })
 	}
 	return false
+}
+
+// outSubst is a >(…) waiting for the statement that writes into it.
+type outSubst struct {
+	p  *syntax.ProcSubst
+	sc *scope
+	fr *frame
+}
+
+// procIn is what a <(…) prints, when the analysis can tell (opaque
+// otherwise): a shell given it as its script or its standard input runs
+// that text.
+type procIn struct {
+	out *input
+}
+
+// procKey finds a <(…) again from the word it became: its position and
+// its text (positions alone repeat across nested scripts).
+type procKey struct {
+	pos  syntax.Pos
+	text string
+}
+
+// noteInSubst records what the <(…) p, just analyzed in scope sc, prints.
+func (a *analyzer) noteInSubst(p *syntax.ProcSubst, sc *scope, fr *frame) {
+	out := opaqueInput
+	if len(p.Stmts) == 1 {
+		out = a.output(p.Stmts[0], sc, fr, nil)
+	}
+	if a.inSubsts == nil {
+		a.inSubsts = make(map[procKey]*procIn)
+	}
+	a.inSubsts[procKey{p.Pos(), nodeText(fr.src, p)}] = &procIn{out: out}
+}
+
+// procScript returns what the <(…) that makes up the word f prints (bash
+// <(echo …), source <(…)), or nil when f is not such a word.
+func (a *analyzer) procScript(f field) *procIn {
+	if !f.subst || !strings.HasPrefix(f.s, "<(") {
+		return nil
+	}
+	return a.inSubsts[procKey{f.pos, f.s}]
+}
+
+// redirProc returns what the <(…) that makes up a redirection's word
+// prints (bash < <(echo …)), or nil.
+func (a *analyzer) redirProc(w *syntax.Word, fr *frame) *procIn {
+	if w == nil || len(w.Parts) != 1 {
+		return nil
+	}
+	p, ok := w.Parts[0].(*syntax.ProcSubst)
+	if !ok || p.Op != syntax.CmdIn {
+		return nil
+	}
+	return a.inSubsts[procKey{p.Pos(), nodeText(fr.src, p)}]
+}
+
+// readers analyzes the >(…) of statement st, each reading what flows into
+// it: st's standard output when the substitution is where it goes (echo …
+// > >(bash)), tee's input when it is a file tee writes (… | tee >(bash));
+// anything else (another descriptor, a file named to an option) is data
+// the analysis cannot see, and a shell reading it is Dynamic. Each reader
+// has the sources of the commands st ran.
+func (a *analyzer) readers(st *syntax.Stmt, outs []outSubst, first int, stdin, in *input) {
+	if len(outs) == 0 {
+		return
+	}
+	srcs := a.sourcesFrom(first, "pipe")
+	for _, o := range outs {
+		if a.err != nil {
+			return
+		}
+		feed := a.procFeed(st, o, stdin, in)
+		start := len(a.cmds)
+		a.stmts(o.p.Stmts, o.sc.child(), o.fr, feed)
+		a.addStdinSources(start, srcs)
+	}
+}
+
+// procFeed is what the statement st writes into its >(…) o.
+func (a *analyzer) procFeed(st *syntax.Stmt, o outSubst, stdin, in *input) *input {
+	for _, rd := range st.Redirs {
+		if rd.Word == nil || len(rd.Word.Parts) != 1 || rd.Word.Parts[0] != syntax.WordPart(o.p) {
+			continue
+		}
+		switch rd.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+			if rd.N == nil || rd.N.Value == "1" {
+				cp := *st
+				cp.Redirs = slices.DeleteFunc(slices.Clone(st.Redirs), func(r *syntax.Redirect) bool { return r == rd })
+				return a.output(&cp, o.sc, o.fr, stdin)
+			}
+		}
+		return unknownFeed(o)
+	}
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 1 {
+		if name := a.foldString(c.Args[0], o.sc, o.fr.src); name.lit && progName(name.s) == "tee" {
+			for _, w := range c.Args[1:] {
+				if len(w.Parts) == 1 && w.Parts[0] == syntax.WordPart(o.p) {
+					if in == nil {
+						return opaqueInput
+					}
+					return in
+				}
+			}
+		}
+	}
+	return unknownFeed(o)
+}
+
+// unknownFeed is data written into a >(…) by a descriptor or a program
+// the analysis does not follow: a shell that reads it runs what it cannot
+// see (Dynamic).
+func unknownFeed(o outSubst) *input {
+	return &input{f: field{s: nodeText(o.fr.src, o.p), pos: o.p.Pos()}, via: "procsubst"}
+}
+
+// sourceOperands drops the options of source / . : "--", and bash 5.3's
+// -p PATH (the path to search the file in).
+func sourceOperands(args []field) []field {
+	for len(args) > 0 && args[0].lit {
+		switch s := args[0].s; {
+		case s == "--":
+			return args[1:]
+		case s == "-p" && len(args) > 1:
+			args = args[2:]
+		case strings.HasPrefix(s, "-p") && len(s) > 2:
+			args = args[1:]
+		default:
+			return args
+		}
+	}
+	return args
 }

@@ -32,6 +32,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 	if st.Background || st.Coprocess || st.Disown {
 		sc = sc.child() // runs in a subshell
 	}
+	var outs []outSubst
+	defer func(saved *[]outSubst) { a.outSubsts = saved }(a.outSubsts)
+	a.outSubsts = &outs
+	stdin := in
 	r := a.redirects(st.Redirs, sc, fr)
 	if r.in != nil {
 		in = r.in
@@ -45,6 +49,11 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 	default:
 		a.compound(c, sc, fr, in)
 	}
+	a.outSubsts = nil
+	if a.err != nil {
+		return
+	}
+	a.readers(st, outs, first, stdin, in)
 	if a.err != nil {
 		return
 	}
@@ -97,6 +106,9 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, fr *frame) redirs
 			f := a.foldString(rd.Word, sc, fr.src)
 			if rd.Op == syntax.RdrIn && (rd.N == nil || rd.N.Value == "0") {
 				r.in = opaqueInput
+				if pi := a.redirProc(rd.Word, fr); pi != nil {
+					r.in = pi.out // < <(echo …): what the substitution prints, like a pipe
+				}
 				r.srcs = appendSources(r.srcs, srcs...)
 			}
 			if p, ok := redirPath(rd, f, sc); ok {
@@ -515,9 +527,19 @@ func (a *analyzer) partSubsts(parts []syntax.WordPart, sc *scope, fr *frame, via
 			a.stmts(p.Stmts, sc.child(), fr, nil)
 			*out = appendSources(*out, a.sourcesFrom(start, or(via, "cmdsubst"))...)
 		case *syntax.ProcSubst:
+			if p.Op == syntax.CmdOut && a.outSubsts != nil {
+				// >(…) reads what the statement writes into it: analyzed
+				// once the statement is (readers).
+				*a.outSubsts = append(*a.outSubsts, outSubst{p: p, sc: sc, fr: fr})
+				continue
+			}
 			start := len(a.cmds)
-			a.stmts(p.Stmts, sc.child(), fr, nil)
+			child := sc.child()
+			a.stmts(p.Stmts, child, fr, nil)
 			*out = appendSources(*out, a.sourcesFrom(start, "procsubst")...)
+			if p.Op == syntax.CmdIn {
+				a.noteInSubst(p, child, fr)
+			}
 		case *syntax.ParamExp:
 			if p.Exp != nil && p.Exp.Word != nil {
 				a.partSubsts(p.Exp.Word.Parts, sc, fr, via, out)
@@ -786,11 +808,18 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		}
 		return
 	case name == "source" || name == ".":
-		if len(args) > 0 && args[0].lit && args[0].s == "--" {
-			args = args[1:]
-		}
-		if len(args) > 0 && !args[0].lit && !args[0].subst {
-			a.unknownScript(args[0], x.with(name))
+		args = sourceOperands(args)
+		if len(args) > 0 {
+			if pi := a.procScript(args[0]); pi != nil {
+				// source <(…) is eval "$(…)": the printed text runs here.
+				if pi.out.opaque {
+					a.unknownScript(args[0], x.with(name))
+				} else {
+					a.script(pi.out.f, x.with(name), true)
+				}
+			} else if !args[0].lit && !args[0].subst {
+				a.unknownScript(args[0], x.with(name))
+			}
 		}
 		if len(args) > 0 && x.sc != nil {
 			x.sc.forget() // the script may set any variable
@@ -940,6 +969,9 @@ opts:
 	case len(rest) > 0 && !sflag:
 		if f := rest[0]; !f.lit && !f.subst {
 			a.unknownScript(f, x.with(name)) // bash "$FILE"
+		}
+		if pi := a.procScript(rest[0]); pi != nil && !pi.out.opaque {
+			a.script(pi.out.f, x.with(name), false) // bash <(echo …), like echo … | bash
 		}
 		if p, ok := resolve(rest[0], call.OpRead, x.sc); ok { // the script file is read
 			a.cmds[idx].Paths = append(a.cmds[idx].Paths, p)
