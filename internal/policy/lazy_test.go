@@ -351,7 +351,7 @@ func fixCRCIfPossible(data []byte) []byte {
 	}
 	head, lists := raw[:i], raw[i:]
 	body := data[nl+1+len(rulesOpen) : len(data)-len(rulesClose)]
-	crc := crc32.Update(crc32.Checksum([]byte(lists), castagnoli), castagnoli, body)
+	crc := crc32.Update(crc32.Checksum([]byte(lists), castagnoli()), castagnoli(), body)
 	f := strings.Fields(head)
 	if len(f) != 4 || !strings.HasPrefix(f[2], "crc=") {
 		return data

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
@@ -143,11 +144,22 @@ func decode(s Source) (*layerDoc, []Problem) {
 	if s.Path == BuiltinFile {
 		// The embedded defaults decoded at build time (builtin_gen.go), as
 		// long as they were generated from exactly these bytes.
-		if h := contentHash(s.Data); h == builtinGenHash {
+		if h := builtinHash(s.Data); h == builtinGenHash {
 			return named(&layerDoc{src: s, doc: builtinGen, hash: h, trusted: true}), nil
 		}
 	}
 	return decodeTOML(s)
+}
+
+// builtinHash is contentHash for the builtin source: the embedded bytes
+// themselves (BuiltinSource) are the ones builtin_gen.go was generated
+// from (TestBuiltinGenerated), so they are not hashed again at every hook
+// start; any other bytes are.
+func builtinHash(b []byte) string {
+	if len(b) == len(builtinTOML) && len(b) > 0 && &b[0] == &builtinTOML[0] {
+		return builtinGenHash
+	}
+	return contentHash(b)
 }
 
 func contentHash(b []byte) string {
@@ -274,10 +286,10 @@ func tomlProblem(file string, err error) Problem {
 		return Problem{File: file, Line: pe.Position.Line, Col: max(pe.Position.Col, 1), Msg: lowerFirst(msg)}
 	}
 	// Type mismatches come as plain errors: "toml: line N (last key "k"): …".
-	if m := tomlTypeErr.FindStringSubmatch(err.Error()); m != nil {
+	if m := tomlTypeErr().FindStringSubmatch(err.Error()); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		msg := m[3]
-		if t := tomlBadType.FindStringSubmatch(msg); t != nil {
+		if t := tomlBadType().FindStringSubmatch(msg); t != nil {
 			msg = fmt.Sprintf("got a %s, want %s", t[1], article(t[2]))
 		}
 		return Problem{File: file, Line: line, Col: 1, Msg: fmt.Sprintf("key %q: %s", m[2], msg)}
@@ -285,9 +297,16 @@ func tomlProblem(file string, err error) Problem {
 	return Problem{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 }
 
+// Regexes are compiled on first use: a hook process that loads no TOML
+// with errors never needs them (package initialisation is paid by every
+// hook run).
 var (
-	tomlTypeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
-	tomlBadType = regexp.MustCompile(`^incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
+	tomlTypeErr = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+	})
+	tomlBadType = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
+	})
 )
 
 func article(t string) string {
@@ -334,7 +353,20 @@ func jsonMsg(err error) string {
 	return msg
 }
 
-var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+// validID reports a well-formed rule id: ^[a-z0-9][a-z0-9._-]*$ (checked
+// by hand: a regexp would be compiled at every hook start).
+func validID(id string) bool {
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return id != ""
+}
 
 // compileLayer validates the layer's settings and rules and compiles each
 // rule's matchers, collecting every problem.
@@ -404,7 +436,7 @@ func compileRules(ld *layerDoc, opts LoadOptions) []Problem {
 			probs = append(probs, ld.problem(key, "", "rule without an id"))
 			continue
 		}
-		if !idPattern.MatchString(fr.ID) {
+		if !validID(fr.ID) {
 			probs = append(probs, ld.problem(key+".id", fr.ID,
 				"id must be lowercase kebab-case (letters, digits, '-', '_', '.')"))
 		}

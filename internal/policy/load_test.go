@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -408,4 +409,19 @@ func corpusCalls(t *testing.T) []call.Call {
 		out = append(out, call.Call{Kind: call.KindShell, Tool: "Bash", Command: rec.Cmd, Cwd: "/h/project"})
 	}
 	return out
+}
+
+// TestValidID: the hand-written id check agrees with the documented
+// pattern ^[a-z0-9][a-z0-9._-]*$.
+func TestValidID(t *testing.T) {
+	re := regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+	cases := []string{"", "a", "0", "git-push-force", "a.b_c-d", "-a", ".a", "_a", "A", "aB", "a b", "a/b", "é", "a\n", "a-", "9.9"}
+	for c := byte(0); c < 128; c++ {
+		cases = append(cases, string(c), "x"+string(c))
+	}
+	for _, id := range cases {
+		if got, want := validID(id), re.MatchString(id); got != want {
+			t.Errorf("validID(%q) = %v, want %v", id, got, want)
+		}
+	}
 }
