@@ -217,6 +217,9 @@ func (p *Policy) Evaluate(c call.Call, env Env) *Result {
 			for _, pr := range cmd.Paths {
 				p.pathTarget(res, &c, pr.Path, pr.Op, pr.Op != call.OpRead, ev)
 			}
+			// Its targets hold what they need: let go of the rest while
+			// a long script's targets are made.
+			*cmd = shellparse.Command{}
 		}
 		if len(an.Commands) == 0 {
 			p.callTarget(res, &c, ev)

@@ -3,6 +3,7 @@ package shellparse
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -37,7 +38,6 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}
 	}
 	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes}
-	a.cmds = make([]Command, 0, min(len(src)/32+2, 1<<16))
 	f, err := a.parse(src)
 	if err != nil {
 		return nil, err
@@ -177,6 +177,13 @@ func (a *analyzer) pos(p syntax.Pos, fr *frame) Pos {
 // emit appends c and returns its index.
 func (a *analyzer) emit(c Command) int {
 	a.count(1)
+	if len(a.cmds) == cap(a.cmds) {
+		// Doubled, not grown by append's quarter: a long script's commands
+		// are copied a few times, not dozens. They are not allocated ahead
+		// either: the syntax tree is let go of as they are emitted, so
+		// the two need not be whole at the same time.
+		a.cmds = slices.Grow(a.cmds, max(len(a.cmds), 8))
+	}
 	a.cmds = append(a.cmds, c)
 	return len(a.cmds) - 1
 }
