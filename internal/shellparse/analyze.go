@@ -3,7 +3,6 @@ package shellparse
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -37,7 +36,7 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 	if len(src) > opts.MaxBytes {
 		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}
 	}
-	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes}
+	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src)}
 	f, err := a.parse(src)
 	if err != nil {
 		return nil, err
@@ -89,6 +88,7 @@ type analyzer struct {
 	budget int // bytes of nested scripts still allowed
 	err    error
 	top    *syntax.Stmt // the outermost script's statement being analyzed
+	srcLen int          // the size of the outermost script
 
 	dataStdin map[int]bool // commands (shells running -c) that read standard input as data only
 
@@ -178,11 +178,14 @@ func (a *analyzer) pos(p syntax.Pos, fr *frame) Pos {
 func (a *analyzer) emit(c Command) int {
 	a.count(1)
 	if len(a.cmds) == cap(a.cmds) {
-		// Doubled, not grown by append's quarter: a long script's commands
-		// are copied a few times, not dozens. They are not allocated ahead
-		// either: the syntax tree is let go of as they are emitted, so
-		// the two need not be whole at the same time.
-		a.cmds = slices.Grow(a.cmds, max(len(a.cmds), 8))
+		// Room for a quarter of the commands a script of this size
+		// usually holds, then doubled: not all of it ahead, as the syntax
+		// tree is let go of while the commands are emitted, and not grown
+		// by append's quarter either (dozens of copies of a long script's
+		// commands).
+		cmds := make([]Command, len(a.cmds), max(2*len(a.cmds), min(a.srcLen/128+4, 1<<14)))
+		copy(cmds, a.cmds)
+		a.cmds = cmds
 	}
 	a.cmds = append(a.cmds, c)
 	return len(a.cmds) - 1
