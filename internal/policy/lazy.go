@@ -113,6 +113,11 @@ func readIndex(raw string, body []byte) (index, bool) {
 	if crc32.Update(crc32.Checksum([]byte(lists), castagnoli()), castagnoli(), body) != crc {
 		return index{}, false
 	}
+	return parseIndex(lists, n, cats)
+}
+
+// parseIndex reads the lists of an index string whose head was checked.
+func parseIndex(lists string, n int, cats string) (index, bool) {
 	ix := index{raw: lists, n: n, cats: map[byte][2]int{}}
 	// The ranges: ascending categories, contiguous, covering the lists.
 	next, last := 0, -1

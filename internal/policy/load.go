@@ -133,8 +133,31 @@ func compileAndMerge(layers []*layerDoc, opts LoadOptions) (*Policy, []Problem) 
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	p.idx = buildIndex(p.rules)
+	if ix, ok := builtinIndex(layers, p); ok {
+		p.idx = ix
+	} else {
+		p.idx = buildIndex(p.rules)
+	}
 	return p, nil
+}
+
+// builtinIndex is the index of the embedded defaults alone, built at
+// build time with builtin_gen.go (builtinGenIndex, in the materialized
+// index's string form) instead of at every hook start.
+func builtinIndex(layers []*layerDoc, p *Policy) (index, bool) {
+	if len(layers) != 1 || !layers[0].trusted || len(p.rules) != len(builtinGen.Rules) {
+		return index{}, false
+	}
+	head, lists, ok := strings.Cut(builtinGenIndex, "|")
+	if !ok {
+		return index{}, false
+	}
+	var n int
+	var cats string
+	if _, err := fmt.Sscanf(head, "v1 n=%d crc=0 cats=%s", &n, &cats); err != nil || n != len(p.rules) {
+		return index{}, false
+	}
+	return parseIndex("|"+lists, n, cats)
 }
 
 func decode(s Source) (*layerDoc, []Problem) {
