@@ -339,11 +339,37 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	return p
 }
 
+// loadLazyBuiltin loads the embedded defaults alone — the default policy
+// — with each rule compiled when a call first reaches it, through the
+// build-time index (builtinIndex); nil when the layers are anything else.
+func loadLazyBuiltin(layers []*layerDoc, opts LoadOptions) *Policy {
+	if !opts.Lazy || len(layers) != 1 || !layers[0].trusted {
+		return nil
+	}
+	ld := layers[0]
+	if len(checkSettings(ld)) > 0 || len(checkTests(ld)) > 0 || len(ld.rules) > 0 {
+		return nil
+	}
+	p, probs := merge([]*layerDoc{ld}) // no rule compiled yet: p.rules is empty
+	if len(probs) > 0 || len(p.Warnings) > 0 || len(p.rules) > 0 {
+		return nil
+	}
+	ix, ok := builtinIndex(len(ld.doc.Rules))
+	if !ok {
+		return nil
+	}
+	p.idx = ix
+	p.lazy = &lazyRules{docs: ld.doc.Rules, ld: ld, opts: opts, got: make([]*Rule, len(ld.doc.Rules))}
+	return p
+}
+
 // lazyRules are the rules of a lazily loaded policy: rule i is the JSON
-// object data[starts[i]:ends[i]], decoded and compiled on first use.
+// object data[starts[i]:ends[i]] (a materialized file), or docs[i] (the
+// build-time decoded defaults), decoded and compiled on first use.
 type lazyRules struct {
 	data         []byte
 	starts, ends []int32
+	docs         []fileRule
 	ld           *layerDoc
 	opts         LoadOptions
 
@@ -383,6 +409,14 @@ func (l *lazyRules) get(i int) (*Rule, error) {
 }
 
 func (l *lazyRules) decode(i int) (*Rule, error) {
+	if l.docs != nil {
+		r, probs := compileRule(l.ld, i, l.docs[i], l.opts)
+		if len(probs) > 0 || r == nil {
+			return nil, fmt.Errorf("%s: rule %q does not compile: %v", l.ld.src.Path, l.docs[i].ID, probs)
+		}
+		r.ord = i
+		return r, nil
+	}
 	line := l.data[l.starts[i]:l.ends[i]]
 	lineNo := 3 + i
 	var fr fileRule
@@ -413,8 +447,8 @@ func (l *lazyRules) decode(i int) (*Rule, error) {
 // first failure is kept in allErr.
 func (l *lazyRules) all() []*Rule {
 	l.allOnce.Do(func() {
-		l.rules = make([]*Rule, 0, len(l.starts))
-		for i := range l.starts {
+		l.rules = make([]*Rule, 0, len(l.got))
+		for i := range l.got {
 			r, err := l.get(i)
 			if err != nil {
 				if l.allErr == nil {

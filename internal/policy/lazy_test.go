@@ -2,9 +2,12 @@ package policy
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -362,4 +365,60 @@ func fixCRCIfPossible(data []byte) []byte {
 	out = append(out, newHead...)
 	out = append(out, lists...)
 	return append(out, data[nl-2:]...)
+}
+
+// TestLazyBuiltin: the default policy loaded the way the hook loads it
+// (LoadOptions.Lazy: rules compiled when a call reaches them, the
+// build-time index) decides every example of every default rule, and
+// every dodge-table command, exactly as the policy loaded in full.
+func TestLazyBuiltin(t *testing.T) {
+	env := Env{Home: "/home/user", Workspace: "/home/user/project"}
+	full, err := Load(nil, LoadOptions{Home: env.Home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []call.Call
+	for _, r := range full.Rules() {
+		for _, ex := range append(slices.Clone(r.spec.Examples.Match), r.spec.Examples.NotMatch...) {
+			c, err := exampleCall(r, ex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls = append(calls, c)
+		}
+	}
+	data, err := os.ReadFile("testdata/dodges.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(data)) {
+		var d struct{ Cmd string }
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatal(err)
+		}
+		calls = append(calls, call.Call{Kind: call.KindShell, Tool: "Bash", Command: d.Cmd, Cwd: env.Workspace})
+	}
+	for _, c := range calls {
+		// A fresh lazy policy per call: each decides from the rules that
+		// call reaches alone.
+		lazy, err := Load(nil, LoadOptions{Home: env.Home, Lazy: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lazy.lazy == nil {
+			t.Fatal("the defaults did not load lazily")
+		}
+		want, got := full.Evaluate(c, env), lazy.Evaluate(c, env)
+		if got.Decision != want.Decision || got.Reason != want.Reason {
+			t.Errorf("%s %q %v: lazy %v %q, full %v %q", c.Kind, c.Command, c.Paths, got.Decision, got.Reason, want.Decision, want.Reason)
+		}
+	}
+	lazy, _ := Load(nil, LoadOptions{Home: env.Home, Lazy: true})
+	if lazy.RuleCount() != len(full.Rules()) || len(lazy.Rules()) != len(full.Rules()) || lazy.Hash() != full.Hash() {
+		t.Errorf("lazy defaults: %d/%d rules, hash %s; full: %d, %s", lazy.RuleCount(), len(lazy.Rules()), lazy.Hash(), len(full.Rules()), full.Hash())
+	}
+	if t.Failed() {
+		return
+	}
+	t.Logf("%d calls decided alike", len(calls))
 }

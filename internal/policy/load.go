@@ -113,6 +113,9 @@ func loadSources(sources []Source, opts LoadOptions) (*Policy, error) {
 			break
 		}
 	}
+	if p := loadLazyBuiltin(layers, opts); p != nil {
+		return p, nil
+	}
 	p, problems := compileAndMerge(layers, opts)
 	if len(problems) > 0 {
 		return nil, &Error{Problems: problems}
@@ -133,28 +136,28 @@ func compileAndMerge(layers []*layerDoc, opts LoadOptions) (*Policy, []Problem) 
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	if ix, ok := builtinIndex(layers, p); ok {
-		p.idx = ix
-	} else {
-		p.idx = buildIndex(p.rules)
+	ix, ok := index{}, false
+	if len(layers) == 1 && layers[0].trusted {
+		ix, ok = builtinIndex(len(p.rules))
 	}
+	if !ok {
+		ix = buildIndex(p.rules)
+	}
+	p.idx = ix
 	return p, nil
 }
 
-// builtinIndex is the index of the embedded defaults alone, built at
-// build time with builtin_gen.go (builtinGenIndex, in the materialized
-// index's string form) instead of at every hook start.
-func builtinIndex(layers []*layerDoc, p *Policy) (index, bool) {
-	if len(layers) != 1 || !layers[0].trusted || len(p.rules) != len(builtinGen.Rules) {
-		return index{}, false
-	}
+// builtinIndex is the index of the embedded defaults alone (n rules),
+// built at build time with builtin_gen.go (builtinGenIndex, in the
+// materialized index's string form) instead of at every hook start.
+func builtinIndex(n int) (index, bool) {
 	head, lists, ok := strings.Cut(builtinGenIndex, "|")
-	if !ok {
+	if !ok || n != len(builtinGen.Rules) {
 		return index{}, false
 	}
-	var n int
+	var hn int
 	var cats string
-	if _, err := fmt.Sscanf(head, "v1 n=%d crc=0 cats=%s", &n, &cats); err != nil || n != len(p.rules) {
+	if _, err := fmt.Sscanf(head, "v1 n=%d crc=0 cats=%s", &hn, &cats); err != nil || hn != n {
 		return index{}, false
 	}
 	return parseIndex("|"+lists, n, cats)

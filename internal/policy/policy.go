@@ -199,7 +199,7 @@ func (p *Policy) RulesErr() error {
 // RuleCount is the number of effective rules, without decoding them.
 func (p *Policy) RuleCount() int {
 	if p.lazy != nil {
-		return len(p.lazy.starts)
+		return len(p.lazy.got)
 	}
 	return len(p.rules)
 }
