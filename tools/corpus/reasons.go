@@ -49,7 +49,7 @@ var missReasons = []struct{ category, reason string }{
 	{"interpreter stdin heredocs", "a here-document read by an interpreter is data unless the parser finds a shell call in it"},
 	{"display-only commands", "awk programs that pipe to getline/print are not read as shell calls"},
 	{"shell startup", "BASH_ENV/ENV/--rcfile startup files are not followed"},
-	{"direct shell source", "source -p PATH forms are not followed"},
+	{"direct shell source", "source -p DIR FILE of a literal file sources a local script, which passes like source ./FILE (a file named at run time asks)"},
 	{"secret-protection", "the peer blocks any argument that names a secret (custom-tool .env, rg ~/.ssh, find -name .env, bun … explain); toolguard guards reads and writes it can attribute"},
 	{"heredoc", "a here-document fed to an unknown program is data"},
 	{"deferred-assignment", "a variable holding a whole command line ($W) is not split into a command"},
