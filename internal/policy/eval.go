@@ -95,11 +95,13 @@ type evalEnv struct {
 	protected   []string
 	calls       []int32 // the call rules this call can reach (index.forCall)
 	callsSet    bool
-	names       map[string]nameCands // index.commandCandidates memo, by program name
-	lits        *litScan             // index.literalHits, once enough lines were tested
-	lines       int                  // lines tested before lits was built
-	litSpace    int8                 // litNoSpace or litSpaced once known; 0 before
-	err         error                // the first rule that failed to decode or compile (lazy policies)
+	names       map[string]nameCands // index.commandCandidates memo, by program name, once there are two
+	lastName    string               // … and the last name looked up
+	lastCands   nameCands
+	lits        *litScan // index.literalHits, once enough lines were tested
+	lines       int      // lines tested before lits was built
+	litSpace    int8     // litNoSpace or litSpaced once known; 0 before
+	err         error    // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per

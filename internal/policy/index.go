@@ -90,7 +90,10 @@ func (ix *index) commandCandidates(cmd *shellparse.Command, ev *evalEnv) (byName
 		return nil, mergeOrds(append(ix.literalHits(cmd.DynamicText, cmd.Args, ev), ix.get(catAnyName, ""))...)
 	}
 	name := cmd.Name
-	nc, ok := ev.names[name]
+	nc, ok := ev.lastCands, ev.lastName == name && ev.lastCands.set
+	if !ok {
+		nc, ok = ev.names[name]
+	}
 	if !ok {
 		lists := [][]int32{ix.get(catAnyName, "")}
 		for i := 1; i <= len(name); i++ {
@@ -98,12 +101,15 @@ func (ix *index) commandCandidates(cmd *shellparse.Command, ev *evalEnv) (byName
 				lists = append(lists, l)
 			}
 		}
-		nc = nameCands{byName: ix.get(catName, name), others: mergeOrds(lists...)}
-		if ev.names == nil {
-			ev.names = map[string]nameCands{}
+		nc = nameCands{byName: ix.get(catName, name), others: mergeOrds(lists...), set: true}
+		if ev.lastCands.set { // a second name: keep them all
+			if ev.names == nil {
+				ev.names = map[string]nameCands{ev.lastName: ev.lastCands}
+			}
+			ev.names[name] = nc
 		}
-		ev.names[name] = nc
 	}
+	ev.lastName, ev.lastCands = name, nc
 	hits := ix.literalHits(name, cmd.Args, ev)
 	if len(hits) == 0 {
 		return nc.byName, nc.others
@@ -115,6 +121,7 @@ func (ix *index) commandCandidates(cmd *shellparse.Command, ev *evalEnv) (byName
 type nameCands struct {
 	byName []int32 // n:NAME
 	others []int32 // g: and the x: lists of the name's prefixes, merged
+	set    bool
 }
 
 // literalHits returns the l: lists whose text is in the line that head

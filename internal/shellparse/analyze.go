@@ -178,12 +178,11 @@ func (a *analyzer) pos(p syntax.Pos, fr *frame) Pos {
 func (a *analyzer) emit(c Command) int {
 	a.count(1)
 	if len(a.cmds) == cap(a.cmds) {
-		// Room for a quarter of the commands a script of this size
-		// usually holds, then doubled: not all of it ahead, as the syntax
-		// tree is let go of while the commands are emitted, and not grown
-		// by append's quarter either (dozens of copies of a long script's
-		// commands).
-		cmds := make([]Command, len(a.cmds), max(2*len(a.cmds), min(a.srcLen/128+4, 1<<14)))
+		// Room for the commands a short script usually holds (at most
+		// 4,096), then doubled: not all of a long script's ahead, as its
+		// syntax tree is let go of while the commands are emitted, and
+		// not grown by append's quarter either (dozens of copies).
+		cmds := make([]Command, len(a.cmds), max(2*len(a.cmds), min(a.srcLen/32+2, 1<<12)))
 		copy(cmds, a.cmds)
 		a.cmds = cmds
 	}
