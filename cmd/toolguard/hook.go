@@ -26,7 +26,7 @@ const (
 	evalTimeout = 10 * time.Second
 	// hookMemoryLimit is the heap size past which the hook collects
 	// garbage (it does not otherwise).
-	hookMemoryLimit = 64 << 20
+	hookMemoryLimit = 32 << 20
 )
 
 type hookOptions struct {

@@ -291,8 +291,6 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 			return false
 		}
 		line = dynamicLine(cmd)
-	} else {
-		line = cmd.Line()
 	}
 	rest := cmd.Args
 	if len(m.commands) > 0 {
@@ -319,8 +317,13 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 	if len(m.argsNone) > 0 && args.anyKept(m.argsNone) {
 		return false
 	}
-	if m.regex != nil && !m.regex.MatchString(line) {
-		return false
+	if m.regex != nil {
+		if !cmd.Dynamic {
+			line = cmd.Line() // built only for a rule that reads it
+		}
+		if !m.regex.MatchString(line) {
+			return false
+		}
 	}
 	if m.code != nil && (cmd.Inline == "" || !m.code.MatchString(cmd.Inline)) {
 		return false
@@ -671,7 +674,7 @@ func relInside(dir, p string) (string, bool) {
 	if dir == "" {
 		return strings.TrimPrefix(p, "/"), true
 	}
-	if strings.HasPrefix(p, dir+"/") {
+	if len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir) {
 		return p[len(dir)+1:], true
 	}
 	return "", false
