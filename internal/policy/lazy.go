@@ -10,13 +10,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // The materialized layout. `toolguard materialize` writes one JSON
 // document that any JSON reader (and the full loader) reads as usual, laid
 // out so that the hook can decode only the rules a call reaches:
 //
-//	{"version":1,"materialized":{…},"settings":{…},"tests":[…],"index":"v1 n=2 crc=…|n:git=0|p:r:.github=1|",
+//	{"version":1,"materialized":{…},"settings":{…},"tests":[…],"index":"v2 n=2 crc=… cats=… blocks=0|n:git=0|p:r:.github=1|",
 //	"rules":[
 //	{"id":"rule-0",…},
 //	…
@@ -26,11 +27,14 @@ import (
 // Line 1 holds everything but the rules, and last the index: one JSON
 // string (read without a JSON decoder) listing rule ordinals (positions in
 // "rules") by program name, path prefix, MCP server, domain and call kind
-// (index.go), with the rule count and a CRC-32C of the index and the rule
-// lines. Line 2 opens the rules; each rule is one line (JSON strings hold
-// no raw newline). The lazy loader checks this shape exactly and the
-// checksum; anything else is read by the full loader, so a hand-edited
-// file is never half-read with a stale index.
+// (index.go), with the rule count, where each block of 16 rule lines
+// starts, and a CRC-32 (IEEE) of the index and the rule lines. Line 2 opens
+// the rules; each rule is one line (JSON strings hold no raw newline). The
+// lazy loader checks this shape and the checksum (one pass over the file,
+// no JSON decoding); anything else is read by the full loader, so a
+// hand-edited file is never half-read with a stale index. A block's lines
+// are split when a call first reaches one of its rules; a block that does
+// not split into its 16 lines fails those calls closed.
 
 const (
 	lazyPrefix = `{"version":1,"materialized":{`
@@ -38,9 +42,9 @@ const (
 	rulesClose = "]}\n"
 )
 
-// castagnoli is made on first use: building it costs ~0.2 ms, which a
-// hook run on a policy that is not materialized would pay at start-up.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+// blockLines is how many rule lines share one entry of the index's
+// blocks= table.
+const blockLines = 16
 
 // lazyHeader is line 1 of the layout without its index, closed with '}'.
 type lazyHeader struct {
@@ -52,14 +56,18 @@ type lazyHeader struct {
 
 const indexKey = `,"index":"`
 
-// The index string: "v1 n=RULES crc=CRC cats=RANGES" then "|" and one
-// "CAT:KEY=O,O,…|" per list of the index (index.go), sorted by key. CRC is
-// the CRC-32C of what follows the head and then of the rule lines, so that
-// an edit to either sends the file to the full loader. RANGES locate each
-// category's entries ("n12-345,…": from the '|' before the first to the
-// '|' after the last), so that the loader does not read the lists; a list
-// is parsed when a call looks it up, and one that does not parse fails the
-// decision closed like a rule that does not decode.
+// The index string: "v2 n=RULES crc=CRC cats=RANGES blocks=OFFSETS" then
+// "|" and one "CAT:KEY=O,O,…|" per list of the index (index.go), sorted by
+// key. CRC is the CRC-32 (IEEE) of what follows the head, then of OFFSETS,
+// then of the rule lines, so that an edit to any of them sends the file to
+// the full loader. RANGES locate each category's entries ("n12-345,…":
+// from the '|' before the first to the '|' after the last), so that the
+// loader does not read the lists; a list is parsed when a call looks it
+// up, and one that does not parse fails the decision closed like a rule
+// that does not decode. OFFSETS are the byte offsets, in the rule lines,
+// of lines 0, 16, 32, …, so that the loader does not split 10,000 lines
+// to read the few a call reaches. (The v1 index of earlier releases —
+// CRC-32C, no OFFSETS — is read by the full loader.)
 
 func encodeIndex(ix *index, body []byte) string {
 	keys := make([]string, 0, len(ix.lists))
@@ -89,31 +97,79 @@ func encodeIndex(ix *index, body []byte) string {
 	if len(keys) > 0 {
 		cats = fmt.Appendf(cats, "%d", len(b))
 	}
-	crc := crc32.Update(crc32.Checksum(b, castagnoli()), castagnoli(), body)
-	return fmt.Sprintf("v1 n=%d crc=%d cats=%s", ix.n, crc, cats) + string(b)
+	blocks := blockOffsets(body)
+	crc := crc32.Update(crc32.Update(crc32.ChecksumIEEE(b), crc32.IEEETable, []byte(blocks)), crc32.IEEETable, body)
+	return fmt.Sprintf("v2 n=%d crc=%d cats=%s blocks=%s", ix.n, crc, cats, blocks) + string(b)
+}
+
+// blockOffsets lists the offsets of rule lines 0, blockLines, 2*blockLines…
+// in body.
+func blockOffsets(body []byte) string {
+	var b []byte
+	for off, line := 0, 0; off < len(body); line++ {
+		if line%blockLines == 0 {
+			if line > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(off), 10)
+		}
+		i := bytes.IndexByte(body[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+	}
+	return string(b)
 }
 
 // readIndex checks an index string against the rule lines and returns
-// the index it holds, or false.
-func readIndex(raw string, body []byte) (index, bool) {
+// the index it holds and the block offsets, or false.
+func readIndex(raw string, body []byte) (index, []int32, bool) {
 	i := strings.IndexByte(raw, '|')
 	if i < 0 || strings.IndexByte(raw, '\\') >= 0 {
-		return index{}, false
+		return index{}, nil, false
 	}
 	head, lists := raw[:i], raw[i:]
 	var n int
 	var crc uint32
-	var cats string
-	if _, err := fmt.Sscanf(head, "v1 n=%d crc=%d cats=%s", &n, &crc, &cats); err != nil || n < 0 ||
-		head != fmt.Sprintf("v1 n=%d crc=%d cats=%s", n, crc, cats) {
-		if _, err := fmt.Sscanf(head, "v1 n=%d crc=%d cats=", &n, &crc); err != nil || head != fmt.Sprintf("v1 n=%d crc=%d cats=", n, crc) || lists != "|" {
-			return index{}, false
+	var cats, blocks string
+	if _, err := fmt.Sscanf(head, "v2 n=%d crc=%d cats=%s blocks=%s", &n, &crc, &cats, &blocks); err != nil || n < 0 ||
+		head != fmt.Sprintf("v2 n=%d crc=%d cats=%s blocks=%s", n, crc, cats, blocks) {
+		// An empty policy: no lists, no blocks.
+		if _, err := fmt.Sscanf(head, "v2 n=%d crc=%d cats= blocks=", &n, &crc); err != nil || n != 0 ||
+			head != fmt.Sprintf("v2 n=0 crc=%d cats= blocks=", crc) || lists != "|" {
+			return index{}, nil, false
 		}
+		cats, blocks = "", ""
 	}
-	if crc32.Update(crc32.Checksum([]byte(lists), castagnoli()), castagnoli(), body) != crc {
-		return index{}, false
+	if crc32.Update(crc32.Update(crc32.ChecksumIEEE([]byte(lists)), crc32.IEEETable, []byte(blocks)), crc32.IEEETable, body) != crc {
+		return index{}, nil, false
 	}
-	return parseIndex(lists, n, cats)
+	starts, ok := parseBlocks(blocks, n, body)
+	if !ok {
+		return index{}, nil, false
+	}
+	ix, ok := parseIndex(lists, n, cats)
+	return ix, starts, ok
+}
+
+// parseBlocks reads the block offsets of n rule lines in body: one per
+// blockLines lines, the first 0, ascending, each at the start of a line.
+func parseBlocks(blocks string, n int, body []byte) ([]int32, bool) {
+	want := (n + blockLines - 1) / blockLines
+	if n == 0 {
+		return nil, blocks == "" && len(body) == 0
+	}
+	out := make([]int32, 0, want)
+	for f := range strings.SplitSeq(blocks, ",") {
+		v, err := strconv.ParseInt(f, 10, 32)
+		if err != nil || v < 0 || int(v) >= len(body) || (len(out) == 0) != (v == 0) ||
+			(len(out) > 0 && int32(v) <= out[len(out)-1]) || (v > 0 && body[v-1] != '\n') {
+			return nil, false
+		}
+		out = append(out, int32(v))
+	}
+	return out, len(out) == want
 }
 
 // parseIndex reads the lists of an index string whose head was checked.
@@ -268,10 +324,10 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if q < 0 || !bytes.HasSuffix(data[:q+1], []byte(indexKey)) {
 		return nil
 	}
-	// The index is copied out of data: data may be a mapped file
-	// (ReadFile), read only under guardFault, and the index is consulted
-	// throughout evaluation.
-	raw := string(data[q+1 : nl-2])
+	// The index is read in place: the policy keeps data for its rules
+	// anyway, Load's caller does not change a Source's bytes, and a mapped
+	// file (ReadFile) is only read under guardFault (Load, Evaluate).
+	raw := unsafe.String(&data[q+1], nl-2-(q+1))
 	hl := q + 1 - len(indexKey)
 	head := make([]byte, hl+1)
 	copy(head, data[:hl])
@@ -292,40 +348,11 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	}
 	bodyOff := nl + 1 + len(rulesOpen)
 	body := data[bodyOff : len(data)-len(rulesClose)]
-	ix, ok := readIndex(raw, body)
+	ix, blocks, ok := readIndex(raw, body)
 	if !ok {
 		return nil
 	}
 	n := ix.n
-	// One rule per line: "{…}," and the last "{…}".
-	starts := make([]int32, 0, n)
-	ends := make([]int32, 0, n)
-	for off := 0; off < len(body); {
-		i := bytes.IndexByte(body[off:], '\n')
-		if i < 0 || len(starts) == n {
-			return nil
-		}
-		line := body[off : off+i]
-		end := off + i
-		if len(line) < 2 {
-			return nil
-		}
-		if len(starts) < n-1 {
-			if len(line) < 3 || line[len(line)-1] != ',' {
-				return nil
-			}
-			end--
-		}
-		if line[0] != '{' || body[end-1] != '}' {
-			return nil
-		}
-		starts = append(starts, int32(bodyOff+off))
-		ends = append(ends, int32(bodyOff+end))
-		off += i + 1
-	}
-	if len(starts) != n {
-		return nil
-	}
 	ld := named(&layerDoc{src: s, doc: fileDoc{Version: h.Version, Settings: h.Settings, Tests: h.Tests, Meta: h.Meta}})
 	if len(h.Settings.Disable) > 0 || len(checkSettings(ld)) > 0 || len(checkTests(ld)) > 0 {
 		return nil
@@ -335,7 +362,9 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 		return nil
 	}
 	p.idx = ix
-	p.lazy = &lazyRules{data: data, starts: starts, ends: ends, ld: ld, opts: opts, got: make([]*Rule, n)}
+	p.lazy = &lazyRules{data: data, body: body, bodyOff: bodyOff, blocks: blocks,
+		starts: make([]int32, n), ends: make([]int32, n), split: make([]bool, len(blocks)),
+		ld: ld, opts: opts, got: make([]*Rule, n)}
 	return p
 }
 
@@ -364,10 +393,15 @@ func loadLazyBuiltin(layers []*layerDoc, opts LoadOptions) *Policy {
 }
 
 // lazyRules are the rules of a lazily loaded policy: rule i is the JSON
-// object data[starts[i]:ends[i]] (a materialized file), or docs[i] (the
-// build-time decoded defaults), decoded and compiled on first use.
+// object data[starts[i]:ends[i]] (a materialized file; its block of lines
+// is split on first use), or docs[i] (the build-time decoded defaults),
+// decoded and compiled on first use.
 type lazyRules struct {
 	data         []byte
+	body         []byte  // the rule lines
+	bodyOff      int     // where body starts in data
+	blocks       []int32 // offset in body of lines 0, blockLines, …
+	split        []bool  // the block's starts and ends are set
 	starts, ends []int32
 	docs         []fileRule
 	ld           *layerDoc
@@ -417,6 +451,9 @@ func (l *lazyRules) decode(i int) (*Rule, error) {
 		r.ord = i
 		return r, nil
 	}
+	if err := l.splitBlock(i / blockLines); err != nil {
+		return nil, err
+	}
 	line := l.data[l.starts[i]:l.ends[i]]
 	lineNo := 3 + i
 	var fr fileRule
@@ -441,6 +478,50 @@ func (l *lazyRules) decode(i int) (*Rule, error) {
 	}
 	r.ord = i
 	return r, nil
+}
+
+// splitBlock finds the lines of block b: blockLines lines "{…}," (the
+// last rule's line "{…}") from the block's offset to the next one's.
+func (l *lazyRules) splitBlock(b int) error {
+	if l.split[b] {
+		return nil
+	}
+	end := len(l.body)
+	if b+1 < len(l.blocks) {
+		end = int(l.blocks[b+1])
+	}
+	n := len(l.got)
+	first := b * blockLines
+	last := min(first+blockLines, n) // exclusive
+	off := int(l.blocks[b])
+	for i := first; i < last; i++ {
+		j := bytes.IndexByte(l.body[off:end], '\n')
+		if j < 0 {
+			return l.layoutErr(i)
+		}
+		line := l.body[off : off+j]
+		e := off + j
+		if i < n-1 {
+			if len(line) < 3 || line[len(line)-1] != ',' {
+				return l.layoutErr(i)
+			}
+			e--
+		}
+		if len(line) < 2 || line[0] != '{' || l.body[e-1] != '}' {
+			return l.layoutErr(i)
+		}
+		l.starts[i], l.ends[i] = int32(l.bodyOff+off), int32(l.bodyOff+e)
+		off += j + 1
+	}
+	if off != end {
+		return l.layoutErr(last - 1)
+	}
+	l.split[b] = true
+	return nil
+}
+
+func (l *lazyRules) layoutErr(i int) error {
+	return fmt.Errorf("%s:%d: rule %d: the rule lines do not match the index's block table (re-run toolguard materialize)", l.ld.src.Path, 3+i, i)
 }
 
 // all decodes every rule, in order; rules that fail are left out and the

@@ -327,7 +327,9 @@ func TestLazyLayoutIsStrict(t *testing.T) {
 		"indented":     bytes.Replace(good, []byte("\n{"), []byte("\n {"), 1),
 		"trailing":     append(append([]byte(nil), good...), ' '),
 		"joined lines": bytes.Replace(good, []byte("},\n{"), []byte("},{"), 1),
-		"count":        bytes.Replace(good, []byte(`"index":"v1 n=`), []byte(`"index":"v1 n=1`), 1),
+		"count":        bytes.Replace(good, []byte(`"index":"v2 n=`), []byte(`"index":"v2 n=1`), 1),
+		"old version":  bytes.Replace(good, []byte(`"index":"v2 `), []byte(`"index":"v1 `), 1),
+		"blocks":       bytes.Replace(good, []byte(` blocks=0`), []byte(` blocks=1`), 1),
 		"index ranges": bytes.Replace(good, []byte(` cats=`), []byte(` cats=a0-5,`), 1),
 		"index escape": bytes.Replace(good, []byte(`|g:=`), []byte(`|g:\\=`), 1),
 	} {
@@ -338,6 +340,29 @@ func TestLazyLayoutIsStrict(t *testing.T) {
 		if p := loadLazy(Source{Path: "policy.json", Data: fixCRCIfPossible(data)}, LoadOptions{}); p != nil {
 			t.Errorf("%s: read lazily", name)
 		}
+	}
+}
+
+// TestLazyBlockSplitFailsClosed: rule lines that no longer split into
+// their block of 16 where the index says (an edit with the checksum
+// fixed up, inside the last block) deny the calls that reach them, by
+// on_error; calls that reach only intact blocks are decided as usual.
+func TestLazyBlockSplitFailsClosed(t *testing.T) {
+	good := materializedTestPolicy(t)
+	bad := fixCRC(t, bytes.Replace(good, []byte("},\n{\"id\":\"ask-tag\""), []byte("},{\"id\":\"ask-tag\""), 1))
+	if bytes.Equal(bad, good) {
+		t.Fatal("no change")
+	}
+	p, err := Load([]Source{{Path: "policy.json", Data: bad}}, LoadOptions{Lazy: true})
+	if err != nil || p.lazy == nil {
+		t.Fatalf("lazy load: %v", err)
+	}
+	if res := p.Evaluate(shell("git tag v1"), Env{}); res.Decision != call.Deny || res.Cause != CauseError ||
+		!strings.Contains(res.Reason, "block table") {
+		t.Errorf("git tag: %v (%s) %q, want deny by on_error", res.Decision, res.Cause, res.Reason)
+	}
+	if res := p.Evaluate(shell("ls"), Env{}); res.Decision != call.Pass {
+		t.Errorf("ls: %v %q, want pass", res.Decision, res.Reason)
 	}
 }
 
@@ -354,11 +379,12 @@ func fixCRCIfPossible(data []byte) []byte {
 	}
 	head, lists := raw[:i], raw[i:]
 	body := data[nl+1+len(rulesOpen) : len(data)-len(rulesClose)]
-	crc := crc32.Update(crc32.Checksum([]byte(lists), castagnoli()), castagnoli(), body)
 	f := strings.Fields(head)
-	if len(f) != 4 || !strings.HasPrefix(f[2], "crc=") {
+	if len(f) != 5 || !strings.HasPrefix(f[2], "crc=") || !strings.HasPrefix(f[4], "blocks=") {
 		return data
 	}
+	blocks := strings.TrimPrefix(f[4], "blocks=")
+	crc := crc32.Update(crc32.Update(crc32.ChecksumIEEE([]byte(lists)), crc32.IEEETable, []byte(blocks)), crc32.IEEETable, body)
 	f[2] = fmt.Sprintf("crc=%d", crc)
 	newHead := strings.Join(f, " ")
 	out := append([]byte(nil), data[:q+1]...)

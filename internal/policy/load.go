@@ -157,7 +157,7 @@ func builtinIndex(n int) (index, bool) {
 	}
 	var hn int
 	var cats string
-	if _, err := fmt.Sscanf(head, "v1 n=%d crc=0 cats=%s", &hn, &cats); err != nil || hn != n {
+	if _, err := fmt.Sscanf(head, "v2 n=%d crc=0 cats=%s blocks=", &hn, &cats); err != nil || hn != n {
 		return index{}, false
 	}
 	return parseIndex("|"+lists, n, cats)
