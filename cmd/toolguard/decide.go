@@ -58,6 +58,7 @@ func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec
 		Home:      sys.home(),
 		Workspace: o.workspace,
 		Resolve:   resolveExisting,
+		Glob:      policy.ExpandGlob,
 		Protected: protectedPaths(sys, ps),
 	}
 	o.res = pol.Evaluate(c, env)

@@ -23,6 +23,13 @@ type Env struct {
 	// effect and the toolguard binary. The builtin self-protection rule
 	// matches them through the "@protected" path pattern.
 	Protected []string
+	// Glob expands a path a shell command names with unexpanded
+	// wildcards (cat .env*, cp ~/.ssh/* dst) to the existing paths it names
+	// (ExpandGlob), each then a target of its own. As in bash, a glob that
+	// names something stands for those paths only; one that names nothing,
+	// or whose expansion was cut short, is also judged as written. nil
+	// leaves every such path as written.
+	Glob func(pattern string) (paths []string, complete bool)
 }
 
 // Result is the outcome of evaluating one call.
@@ -231,6 +238,15 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 			cmd := &an.Commands[i]
 			p.commandTarget(res, &c, cmd, ev)
 			for _, pr := range cmd.Paths {
+				if env.Glob != nil && hasGlobMeta(pr.Path) {
+					paths, complete := env.Glob(expandHome(pr.Path, env.Home))
+					for _, m := range paths {
+						p.pathTarget(res, &c, m, pr.Op, pr.Op != call.OpRead, ev)
+					}
+					if len(paths) > 0 && complete {
+						continue
+					}
+				}
 				p.pathTarget(res, &c, pr.Path, pr.Op, pr.Op != call.OpRead, ev)
 			}
 			// Its targets hold what they need: let go of the rest while
