@@ -36,7 +36,7 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 	if len(src) > opts.MaxBytes {
 		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}
 	}
-	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src)}
+	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src), unrolls: maxUnrolls}
 	f, err := a.parse(src)
 	if err != nil {
 		return nil, err
@@ -91,6 +91,7 @@ type analyzer struct {
 	srcLen int          // the size of the outermost script
 
 	dataStdin map[int]bool // commands (shells running -c) that read standard input as data only
+	unrolls   int          // loop bodies still allowed to be analyzed once per word (walk.go)
 
 	// Process substitutions: a >(…) reads what its statement writes, so
 	// it is analyzed after the statement (outSubsts collects them); a

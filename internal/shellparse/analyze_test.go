@@ -99,7 +99,11 @@ func TestStructure(t *testing.T) {
 		{"(a; b)", []string{"a", "b"}},
 		{"{ a; b; }", []string{"a", "b"}},
 		{"if a; then b; elif c; then d; else e; fi", []string{"a", "b", "c", "d", "e"}},
-		{"for i in x y; do a $i; done", []string{"a $i"}},
+		{"for i in x y; do a $i; done", []string{"a x", "a y"}},                                 // unrolled: once per known word
+		{"for i in *.c y; do a $i; done", []string{"a $i"}},                                     // a glob: the word is unknown
+		{"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do a $i; done", []string{"a $i"}}, // past 16 words
+		{"for i in x y; do for j in 1 2; do a $i$j; done; done", []string{"a x1", "a x2", "a y1", "a y2"}},
+		{"v=; for i in x y; do v=$v$i; b $v; done; c $v", []string{"b x", "b xy", "c $v"}}, // in order; after it (a break?) unknown,
 		{"for i in x; do a $i; done", []string{"a x"}},
 		{"for ((i=0; i<$(n); i++)); do a; done", []string{"n", "a"}},
 		{"while a; do b; done; until c; do d; done", []string{"a", "b", "c", "d"}},

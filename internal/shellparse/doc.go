@@ -135,7 +135,11 @@
 // # Constant propagation
 //
 // Literal assignments (X=v, export/declare/local/readonly X=v, X+=v, for
-// X in ONE) are followed in straight-line order. Changes inside a
+// X in ONE) are followed in straight-line order. A for loop over 2 to 16
+// known words with no break or continue (for f in a .env; do cat "$f";
+// done) is analyzed once per word, in order, as it runs (64 bodies per
+// analysis at most, nested loops included); otherwise its variable is
+// unknown. Changes inside a
 // conditional context (the right side of && and ||, if/case branches,
 // loop bodies, function bodies) survive only if a single literal value
 // was ever assigned; subshells, pipeline stages, substitutions and

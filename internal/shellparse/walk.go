@@ -366,6 +366,16 @@ func (a *analyzer) compound(c syntax.Command, sc *scope, fr *frame, in *input) {
 			}
 			if len(items) == 1 && items[0].lit && l.InPos.IsValid() {
 				b.set(l.Name.Value, varState{known: true, val: items[0].s})
+			} else if a.unrollable(items, l, c.Do) {
+				// for f in a .env; do cat "$f"; done: the body once per
+				// word, in order, as the loop runs it.
+				a.unrolls -= len(items)
+				for _, it := range items {
+					b.set(l.Name.Value, varState{known: true, val: it.s})
+					a.stmts(c.Do, b, fr, nil)
+				}
+				sc.mergeCond(b)
+				return
 			} else {
 				b.setUnknown(l.Name.Value, srcs)
 			}
@@ -419,6 +429,38 @@ func (a *analyzer) compound(c syntax.Command, sc *scope, fr *frame, in *input) {
 		a.substs(c.Description, sc, fr, "")
 		a.stmt(c.Body, sc.child(), fr, nil)
 	}
+}
+
+// maxUnrolls bounds the loop bodies a whole analysis may go through once
+// per word (for f in a b c), nested loops included.
+const maxUnrolls = 64
+
+// unrollable reports a for loop over 2–16 known words (no globs), with no
+// break or continue, whose body the remaining budget can analyze once per
+// word.
+func (a *analyzer) unrollable(items []field, l *syntax.WordIter, body []*syntax.Stmt) bool {
+	if !l.InPos.IsValid() || len(items) < 2 || len(items) > 16 || len(items) > a.unrolls {
+		return false
+	}
+	for _, it := range items {
+		if !it.lit || it.glob {
+			return false
+		}
+	}
+	// break and continue (in the body or a nested loop) make which
+	// iterations run, and the values they leave, depend on run time.
+	jumps := false
+	for _, st := range body {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+				if w := c.Args[0].Lit(); w == "break" || w == "continue" {
+					jumps = true
+				}
+			}
+			return !jumps
+		})
+	}
+	return !jumps
 }
 
 // pipeline analyzes a | b | c: each stage runs in a subshell, reads the
