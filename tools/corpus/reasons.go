@@ -17,7 +17,7 @@ var missReasons = []struct{ category, reason string }{
 	{"exec-remote", "the download reaches the shell through a descriptor (exec {fd}<, >&3, a coproc), which the parser does not follow"},
 	{"exec-decoded", "decoded content written to a file and run later is not tracked"},
 	{"secrets-keys", "the secret reaches the command through a link, glob, URL or an option toolguard does not read as a path"},
-	{"secrets-env", "the secret file is named through an option (--file, --exclude-from), a loop variable or an unexpanded glob"},
+	{"secrets-env", "the secret file is named through an option (--file, --exclude-from), or by a glob, which the hook expands against the filesystem and the scorer, having none, cannot"},
 	{"git-metadata", "the path is not literal enough to resolve"},
 	{"xargs", "the input is known and harmless (echo ok | xargs find . -delete stays in the workspace), or it only fills the arguments of a script (xargs node -e CODE): toolguard judges what actually runs"},
 	{"parallel", "--dry-run runs nothing; known harmless arguments; parallel rm / xargs rm with file names on stdin is the ordinary idiom (rm -r asks)"},
