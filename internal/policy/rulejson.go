@@ -1,0 +1,763 @@
+package policy
+
+import (
+	"strconv"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A decoder for the two JSON shapes the lazy loader reads — a rule line
+// (fileRule) and line 1's header (lazyHeader) — without reflection.
+// encoding/json builds its reflection caches on first use (~0.1 ms) and
+// then spends ~10 µs a rule line, a large share of a hook run that
+// reaches a few dozen rules.
+//
+// The contract: when decodeRuleJSON or decodeHeaderJSON returns true, the
+// value is what json.Decoder with DisallowUnknownFields gives for the
+// same bytes, with the whole input consumed (Decoder.InputOffset equal to
+// its length, so nothing may follow the closing brace, not even
+// whitespace), down to nil against empty slices and maps. Anything the
+// decoder is not sure about returns false and the caller decodes with
+// encoding/json, which then reports the error with its position:
+//
+//   - a key that is not exactly one of the json tags (encoding/json also
+//     matches keys case-insensitively), or a key given twice;
+//   - null anywhere but inside a test's input;
+//   - a value of the wrong type, or a number in an int field that is not
+//     a plain integer in int's range;
+//   - any syntax error, including anything after the closing brace;
+//   - a test input nested deeper than maxAnyDepth.
+//
+// Strings are unquoted as encoding/json does: every escape, surrogate
+// pairs joined, a lone surrogate or a byte that is not UTF-8 replaced with
+// U+FFFD. The input is copied into one string once, and strings without
+// escapes are slices of it: the result never refers to the input bytes,
+// which may be a mapped file.
+
+// maxAnyDepth bounds the nesting of a test's input (encoding/json allows
+// 10,000 levels; deeper input here goes to encoding/json).
+const maxAnyDepth = 64
+
+// decodeRuleJSON decodes one rule line of a materialized file, or returns
+// false when encoding/json must decide.
+func decodeRuleJSON(line []byte) (fileRule, bool) {
+	d := jsonIn{s: string(line)}
+	var r fileRule
+	if !d.rule(&r) || d.i != len(d.s) {
+		return fileRule{}, false
+	}
+	return r, true
+}
+
+// decodeHeaderJSON decodes the header of a materialized file (line 1
+// without its index, closed with '}'), or returns false when
+// encoding/json must decide.
+func decodeHeaderJSON(b []byte) (lazyHeader, bool) {
+	d := jsonIn{s: string(b)}
+	var h lazyHeader
+	if !d.header(&h) || d.i != len(d.s) {
+		return lazyHeader{}, false
+	}
+	return h, true
+}
+
+// jsonIn is the input being decoded and the offset reached.
+type jsonIn struct {
+	s   string
+	i   int
+	bad bool       // set by next and nextElem on a syntax error
+	tmp [16]string // room for a list of strings before it is copied out
+}
+
+func (d *jsonIn) ws() {
+	for d.i < len(d.s) {
+		switch d.s[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// open consumes whitespace and then c.
+func (d *jsonIn) open(c byte) bool {
+	d.ws()
+	if d.i < len(d.s) && d.s[d.i] == c {
+		d.i++
+		return true
+	}
+	return false
+}
+
+// next reads the key of an object's next member and the colon after it;
+// at the closing brace (or on a syntax error, which sets bad) it returns
+// false. n counts the members read.
+func (d *jsonIn) next(n *int) (string, bool) {
+	d.ws()
+	if d.i < len(d.s) && d.s[d.i] == '}' {
+		d.i++
+		return "", false
+	}
+	if *n > 0 {
+		if d.i >= len(d.s) || d.s[d.i] != ',' {
+			d.bad = true
+			return "", false
+		}
+		d.i++
+		d.ws()
+	}
+	*n++
+	key, ok := d.str()
+	if !ok || !d.open(':') {
+		d.bad = true
+		return "", false
+	}
+	d.ws()
+	return key, true
+}
+
+// nextElem reports whether an array has another element, consuming the
+// comma before it; at the closing bracket (or on a syntax error, which
+// sets bad) it returns false.
+func (d *jsonIn) nextElem(n *int) bool {
+	d.ws()
+	if d.i < len(d.s) && d.s[d.i] == ']' {
+		d.i++
+		return false
+	}
+	if *n > 0 {
+		if d.i >= len(d.s) || d.s[d.i] != ',' {
+			d.bad = true
+			return false
+		}
+		d.i++
+		d.ws()
+	}
+	*n++
+	return true
+}
+
+// once marks member bit of an object as seen, and reports whether it was
+// not seen before.
+func once(seen *uint64, bit uint) bool {
+	if *seen&(1<<bit) != 0 {
+		return false
+	}
+	*seen |= 1 << bit
+	return true
+}
+
+func (d *jsonIn) rule(r *fileRule) bool {
+	if !d.open('{') {
+		return false
+	}
+	var seen uint64
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			return !d.bad
+		}
+		var ok bool
+		switch key {
+		case "id":
+			ok = once(&seen, 0) && d.strTo(&r.ID)
+		case "description":
+			ok = once(&seen, 1) && d.strTo(&r.Description)
+		case "decision":
+			ok = once(&seen, 2) && d.strTo(&r.Decision)
+		case "justification":
+			ok = once(&seen, 3) && d.strTo(&r.Justification)
+		case "priority":
+			ok = once(&seen, 4) && d.int(&r.Priority)
+		case "locked":
+			ok = once(&seen, 5) && d.bool(&r.Locked)
+		case "tool":
+			ok = once(&seen, 6) && strList(d, &r.Tool)
+		case "command":
+			ok = once(&seen, 7) && strList(d, &r.Command)
+		case "args":
+			ok = once(&seen, 8) && strList(d, &r.Args)
+		case "args_all":
+			ok = once(&seen, 9) && strList(d, &r.ArgsAll)
+		case "args_none":
+			ok = once(&seen, 10) && strList(d, &r.ArgsNone)
+		case "path":
+			ok = once(&seen, 11) && strList(d, &r.Path)
+		case "path_none":
+			ok = once(&seen, 12) && strList(d, &r.PathNone)
+		case "op":
+			ok = once(&seen, 13) && strList(d, &r.Op)
+		case "scope":
+			ok = once(&seen, 14) && d.strTo(&r.Scope)
+		case "mcp":
+			ok = once(&seen, 15) && strList(d, &r.MCP)
+		case "regex":
+			ok = once(&seen, 16) && d.strTo(&r.Regex)
+		case "fed_by":
+			ok = once(&seen, 17) && strList(d, &r.FedBy)
+		case "via":
+			ok = once(&seen, 18) && strList(d, &r.Via)
+		case "env":
+			ok = once(&seen, 19) && strList(d, &r.Env)
+		case "env_none":
+			ok = once(&seen, 20) && strList(d, &r.EnvNone)
+		case "code":
+			ok = once(&seen, 21) && d.strTo(&r.Code)
+		case "domain":
+			ok = once(&seen, 22) && strList(d, &r.Domain)
+		case "modes":
+			ok = once(&seen, 23) && strList(d, &r.Modes)
+		case "input":
+			ok = once(&seen, 24) && d.inputs(&r.Input)
+		case "examples":
+			ok = once(&seen, 25) && d.examples(&r.Examples)
+		case "layer":
+			ok = once(&seen, 26) && d.strTo(&r.Layer)
+		case "source":
+			ok = once(&seen, 27) && d.strTo(&r.Source)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *jsonIn) inputs(dst *[]fileInput) bool {
+	if !d.open('[') {
+		return false
+	}
+	out := []fileInput{} // encoding/json makes [] a non-nil empty slice
+	for n := 0; d.nextElem(&n); {
+		var in fileInput
+		if !d.input(&in) {
+			return false
+		}
+		out = append(out, in)
+	}
+	*dst = out
+	return !d.bad
+}
+
+func (d *jsonIn) input(in *fileInput) bool {
+	if !d.open('{') {
+		return false
+	}
+	var seen uint64
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			return !d.bad
+		}
+		var ok bool
+		switch key {
+		case "field":
+			ok = once(&seen, 0) && d.strTo(&in.Field)
+		case "exact":
+			ok = once(&seen, 1) && d.strPtr(&in.Exact)
+		case "prefix":
+			ok = once(&seen, 2) && d.strPtr(&in.Prefix)
+		case "glob":
+			ok = once(&seen, 3) && d.strPtr(&in.Glob)
+		case "regex":
+			ok = once(&seen, 4) && d.strPtr(&in.Regex)
+		case "not":
+			ok = once(&seen, 5) && d.bool(&in.Not)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *jsonIn) examples(ex *fileExamples) bool {
+	if !d.open('{') {
+		return false
+	}
+	var seen uint64
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			return !d.bad
+		}
+		var ok bool
+		switch key {
+		case "match":
+			ok = once(&seen, 0) && strList(d, &ex.Match)
+		case "not_match":
+			ok = once(&seen, 1) && strList(d, &ex.NotMatch)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *jsonIn) header(h *lazyHeader) bool {
+	if !d.open('{') {
+		return false
+	}
+	var seen uint64
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			return !d.bad
+		}
+		var ok bool
+		switch key {
+		case "version":
+			ok = once(&seen, 0) && d.int(&h.Version)
+		case "materialized":
+			h.Meta = new(materialMeta) // a present key gives a pointer, as in encoding/json
+			ok = once(&seen, 1) && d.meta(h.Meta)
+		case "settings":
+			ok = once(&seen, 2) && d.settings(&h.Settings)
+		case "tests":
+			ok = once(&seen, 3) && d.tests(&h.Tests)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *jsonIn) meta(m *materialMeta) bool {
+	if !d.open('{') {
+		return false
+	}
+	var seen uint64
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			return !d.bad
+		}
+		var ok bool
+		switch key {
+		case "hash":
+			ok = once(&seen, 0) && d.strTo(&m.Hash)
+		case "layers":
+			ok = once(&seen, 1) && strList(d, &m.Layers)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *jsonIn) settings(s *fileSettings) bool {
+	if !d.open('{') {
+		return false
+	}
+	var seen uint64
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			return !d.bad
+		}
+		var ok bool
+		switch key {
+		case "layer":
+			ok = once(&seen, 0) && d.strPtr(&s.Layer)
+		case "builtin":
+			s.Builtin = new(bool)
+			ok = once(&seen, 1) && d.bool(s.Builtin)
+		case "default":
+			ok = once(&seen, 2) && d.strPtr(&s.Default)
+		case "default_for":
+			ok = once(&seen, 3) && d.strMap(&s.DefaultFor)
+		case "mode":
+			ok = once(&seen, 4) && d.strPtr(&s.Mode)
+		case "on_error":
+			ok = once(&seen, 5) && d.strPtr(&s.OnError)
+		case "on_unparsable":
+			ok = once(&seen, 6) && d.strPtr(&s.OnUnparsable)
+		case "on_dynamic":
+			ok = once(&seen, 7) && d.strPtr(&s.OnDynamic)
+		case "disable":
+			ok = once(&seen, 8) && strList(d, &s.Disable)
+		case "audit_log":
+			ok = once(&seen, 9) && d.strPtr(&s.AuditLog)
+		case "audit":
+			ok = once(&seen, 10) && d.strPtr(&s.Audit)
+		case "state_dir":
+			ok = once(&seen, 11) && d.strPtr(&s.StateDir)
+		case "workspace":
+			ok = once(&seen, 12) && d.strPtr(&s.Workspace)
+		case "safe_prefixes":
+			ok = once(&seen, 13) && strList(d, &s.SafePrefixes)
+		case "locked":
+			ok = once(&seen, 14) && strList(d, &s.Locked)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *jsonIn) tests(dst *[]fileTest) bool {
+	if !d.open('[') {
+		return false
+	}
+	out := []fileTest{}
+	for n := 0; d.nextElem(&n); {
+		var t fileTest
+		if !d.test(&t) {
+			return false
+		}
+		out = append(out, t)
+	}
+	*dst = out
+	return !d.bad
+}
+
+func (d *jsonIn) test(t *fileTest) bool {
+	if !d.open('{') {
+		return false
+	}
+	var seen uint64
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			return !d.bad
+		}
+		var ok bool
+		switch key {
+		case "name":
+			ok = once(&seen, 0) && d.strTo(&t.Name)
+		case "command":
+			ok = once(&seen, 1) && d.strTo(&t.Command)
+		case "tool":
+			ok = once(&seen, 2) && d.strTo(&t.Tool)
+		case "path":
+			ok = once(&seen, 3) && d.strTo(&t.Path)
+		case "mcp":
+			ok = once(&seen, 4) && d.strTo(&t.MCP)
+		case "url":
+			ok = once(&seen, 5) && d.strTo(&t.URL)
+		case "mode":
+			ok = once(&seen, 6) && d.strTo(&t.Mode)
+		case "input":
+			ok = once(&seen, 7) && d.peek('{')
+			if ok {
+				var v any
+				v, ok = d.value(0)
+				t.Input, _ = v.(map[string]any)
+			}
+		case "cwd":
+			ok = once(&seen, 8) && d.strTo(&t.Cwd)
+		case "expect":
+			ok = once(&seen, 9) && d.strTo(&t.Expect)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *jsonIn) peek(c byte) bool {
+	return d.i < len(d.s) && d.s[d.i] == c
+}
+
+func (d *jsonIn) strTo(dst *string) bool {
+	s, ok := d.str()
+	*dst = s
+	return ok
+}
+
+func (d *jsonIn) strPtr(dst **string) bool {
+	s, ok := d.str()
+	*dst = &s
+	return ok
+}
+
+// strList decodes an array of strings. (stringList has no UnmarshalJSON:
+// in JSON it is an array, never a lone string.)
+func strList[L ~[]string](d *jsonIn, dst *L) bool {
+	if !d.open('[') {
+		return false
+	}
+	buf := d.tmp[:0]
+	for n := 0; d.nextElem(&n); {
+		s, ok := d.str()
+		if !ok {
+			return false
+		}
+		buf = append(buf, s)
+	}
+	if d.bad {
+		return false
+	}
+	out := make(L, len(buf))
+	copy(out, buf)
+	*dst = out
+	return true
+}
+
+func (d *jsonIn) strMap(dst *map[string]string) bool {
+	if !d.open('{') {
+		return false
+	}
+	m := map[string]string{}
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			*dst = m
+			return !d.bad
+		}
+		v, ok := d.str()
+		if !ok {
+			return false
+		}
+		m[key] = v // a repeated key: the last wins, as in encoding/json
+	}
+}
+
+func (d *jsonIn) bool(dst *bool) bool {
+	switch {
+	case hasWord(d.s[d.i:], "true"):
+		*dst, d.i = true, d.i+4
+	case hasWord(d.s[d.i:], "false"):
+		*dst, d.i = false, d.i+5
+	default:
+		return false
+	}
+	return true
+}
+
+func hasWord(s, w string) bool {
+	return len(s) >= len(w) && s[:len(w)] == w
+}
+
+// int decodes an integer: encoding/json refuses a fraction or an exponent
+// for an int field, and a value out of its range.
+func (d *jsonIn) int(dst *int) bool {
+	start := d.i
+	if d.number() != 0 {
+		return false
+	}
+	n, err := strconv.ParseInt(d.s[start:d.i], 10, 64)
+	if err != nil || int64(int(n)) != n {
+		return false
+	}
+	*dst = int(n)
+	return true
+}
+
+// number consumes a JSON number,
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and returns 0 for an
+// integer, 1 for a number with a fraction or an exponent, and -1 (having
+// consumed nothing) when there is no number.
+func (d *jsonIn) number() int {
+	s, i := d.s, d.i
+	digits := func() {
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && '1' <= s[i] && s[i] <= '9':
+		digits()
+	default:
+		return -1
+	}
+	kind := 0
+	if i < len(s) && s[i] == '.' {
+		if i++; i >= len(s) || s[i] < '0' || s[i] > '9' {
+			return -1
+		}
+		digits()
+		kind = 1
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		if i++; i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i >= len(s) || s[i] < '0' || s[i] > '9' {
+			return -1
+		}
+		digits()
+		kind = 1
+	}
+	d.i = i
+	return kind
+}
+
+// value decodes any JSON value as encoding/json decodes it into an any:
+// string, float64, bool, nil, []any, map[string]any.
+func (d *jsonIn) value(depth int) (any, bool) {
+	if depth > maxAnyDepth || d.i >= len(d.s) {
+		return nil, false
+	}
+	switch c := d.s[d.i]; c {
+	case '"':
+		return d.str()
+	case '{':
+		d.i++
+		m := map[string]any{}
+		for n := 0; ; {
+			key, more := d.next(&n)
+			if !more {
+				return m, !d.bad
+			}
+			v, ok := d.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			m[key] = v // a repeated key: the last wins, as in encoding/json
+		}
+	case '[':
+		d.i++
+		a := []any{}
+		for n := 0; d.nextElem(&n); {
+			v, ok := d.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			a = append(a, v)
+		}
+		return a, !d.bad
+	case 't', 'f':
+		var b bool
+		ok := d.bool(&b)
+		return b, ok
+	case 'n':
+		if hasWord(d.s[d.i:], "null") {
+			d.i += 4
+			return nil, true
+		}
+		return nil, false
+	}
+	start := d.i
+	if d.number() < 0 {
+		return nil, false
+	}
+	f, err := strconv.ParseFloat(d.s[start:d.i], 64)
+	if err != nil {
+		return nil, false // out of range: an error in encoding/json too
+	}
+	return f, true
+}
+
+// str decodes a JSON string at the offset. A string without escapes or
+// bytes to replace is a slice of the input.
+func (d *jsonIn) str() (string, bool) {
+	s := d.s
+	if d.i >= len(s) || s[d.i] != '"' {
+		return "", false
+	}
+	start := d.i + 1
+	for j := start; j < len(s); {
+		switch c := s[j]; {
+		case c == '"':
+			d.i = j + 1
+			return s[start:j], true
+		case c == '\\':
+			return d.unquote(start, j)
+		case c < ' ':
+			return "", false
+		case c < utf8.RuneSelf:
+			j++
+		default:
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if r == utf8.RuneError && size == 1 {
+				return d.unquote(start, j)
+			}
+			j += size
+		}
+	}
+	return "", false
+}
+
+// unquote finishes a string from j, the first byte that needs work, the
+// way encoding/json's unquoteBytes does.
+func (d *jsonIn) unquote(start, j int) (string, bool) {
+	s := d.s
+	b := make([]byte, 0, j-start+64)
+	b = append(b, s[start:j]...)
+	for j < len(s) {
+		switch c := s[j]; {
+		case c == '"':
+			d.i = j + 1
+			return string(b), true
+		case c == '\\':
+			if j+1 >= len(s) {
+				return "", false
+			}
+			switch e := s[j+1]; e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r := hex4(s, j)
+				if r < 0 {
+					return "", false
+				}
+				j += 6
+				if utf16.IsSurrogate(r) {
+					if r2 := utf16.DecodeRune(r, hex4(s, j)); r2 != unicode.ReplacementChar {
+						b = utf8.AppendRune(b, r2)
+						j += 6
+						continue
+					}
+					r = unicode.ReplacementChar
+				}
+				b = utf8.AppendRune(b, r)
+				continue
+			default:
+				return "", false
+			}
+			j += 2
+		case c < ' ':
+			return "", false
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			j++
+		default:
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			} else {
+				b = append(b, s[j:j+size]...)
+			}
+			j += size
+		}
+	}
+	return "", false
+}
+
+// hex4 reads the escape \uXXXX at s[j:], or returns -1.
+func hex4(s string, j int) rune {
+	if j+6 > len(s) || s[j] != '\\' || s[j+1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range []byte(s[j+2 : j+6]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
