@@ -332,11 +332,14 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	head := make([]byte, hl+1)
 	copy(head, data[:hl])
 	head[hl] = '}'
-	var h lazyHeader
-	dec := json.NewDecoder(bytes.NewReader(head))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil || dec.InputOffset() != int64(len(head)) {
-		return nil
+	h, ok := decodeHeaderJSON(head) // rulejson.go; encoding/json for anything it leaves
+	if !ok {
+		h = lazyHeader{}
+		dec := json.NewDecoder(bytes.NewReader(head))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&h); err != nil || dec.InputOffset() != int64(len(head)) {
+			return nil
+		}
 	}
 	if h.Version != 1 || h.Meta == nil {
 		return nil
@@ -456,14 +459,17 @@ func (l *lazyRules) decode(i int) (*Rule, error) {
 	}
 	line := l.data[l.starts[i]:l.ends[i]]
 	lineNo := 3 + i
-	var fr fileRule
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&fr); err != nil {
-		return nil, fmt.Errorf("%s:%d: rule %d: %s", l.ld.src.Path, lineNo, i, jsonMsg(err))
-	}
-	if dec.InputOffset() != int64(len(line)) {
-		return nil, fmt.Errorf("%s:%d: rule %d: trailing data after the rule", l.ld.src.Path, lineNo, i)
+	fr, ok := decodeRuleJSON(line) // rulejson.go; encoding/json for anything it leaves, and its errors
+	if !ok {
+		fr = fileRule{}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&fr); err != nil {
+			return nil, fmt.Errorf("%s:%d: rule %d: %s", l.ld.src.Path, lineNo, i, jsonMsg(err))
+		}
+		if dec.InputOffset() != int64(len(line)) {
+			return nil, fmt.Errorf("%s:%d: rule %d: trailing data after the rule", l.ld.src.Path, lineNo, i)
+		}
 	}
 	if fr.ID == "" || !validID(fr.ID) {
 		return nil, fmt.Errorf("%s:%d: rule %d: bad or missing id %q", l.ld.src.Path, lineNo, i, fr.ID)
