@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -26,7 +27,7 @@ const (
 	evalTimeout = 10 * time.Second
 	// hookMemoryLimit is the heap size past which the hook collects
 	// garbage (it does not otherwise).
-	hookMemoryLimit = 32 << 20
+	hookMemoryLimit = 30 << 20
 )
 
 type hookOptions struct {
@@ -76,7 +77,7 @@ func runHook(sys *system, o *hookOptions) error {
 	if codec == nil {
 		codec = protocol.Detect(payload)
 	}
-	out := decideWithin(evalTimeout, func() *outcome { return hookOutcome(sys, o, codec, payload, readErr) },
+	out := decideWithin(evalTimeout, func() *outcome { return hookOutcome(sys, o, codec, &payload, readErr) },
 		func() *outcome {
 			return failed(sys, codec, &policySet{}, call.Deny,
 				fmt.Errorf("the decision took longer than %s", evalTimeout))
@@ -100,7 +101,11 @@ func runHook(sys *system, o *hookOptions) error {
 
 // hookOutcome decodes and decides, turning every failure — and a panic —
 // into the on_error decision.
-func hookOutcome(sys *system, o *hookOptions, codec protocol.Codec, payload []byte, readErr error) (out *outcome) {
+//
+// The payload is let go of once decoded (*payload = nil, the call's input
+// copied out of it): with a 1 MiB command it is megabytes that the
+// analysis no longer needs.
+func hookOutcome(sys *system, o *hookOptions, codec protocol.Codec, payload *[]byte, readErr error) (out *outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = failed(sys, codec, &policySet{pol: nil}, call.Deny, fmt.Errorf("internal error: %v", r))
@@ -109,7 +114,9 @@ func hookOutcome(sys *system, o *hookOptions, codec protocol.Codec, payload []by
 	var c call.Call
 	decodeErr := readErr
 	if decodeErr == nil {
-		c, decodeErr = protocol.DecodeWith(codec, payload, protocol.DecodeOptions{Home: sys.home()})
+		c, decodeErr = protocol.DecodeWith(codec, *payload, protocol.DecodeOptions{Home: sys.home()})
+		c.Input = bytes.Clone(c.Input)
+		*payload = nil
 	}
 	project := callProject(sys, &c)
 	o.lazy = true // a materialized policy's rules are decoded as calls reach them

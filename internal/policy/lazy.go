@@ -355,6 +355,8 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if !ok {
 		return nil
 	}
+	// The checksum read every page; the rules a call reaches are few.
+	releaseMapped(data)
 	n := ix.n
 	ld := named(&layerDoc{src: s, doc: fileDoc{Version: h.Version, Settings: h.Settings, Tests: h.Tests, Meta: h.Meta}})
 	if len(h.Settings.Disable) > 0 || len(checkSettings(ld)) > 0 || len(checkTests(ld)) > 0 {

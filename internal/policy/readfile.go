@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // mapThreshold is the size from which ReadFile maps a materialized policy
@@ -53,7 +54,23 @@ func ReadFile(path string) ([]byte, error) {
 		unmapFile(data)
 		return os.ReadFile(path)
 	}
+	mappedFiles.Store(&data[0], len(data))
 	return data, nil
+}
+
+// mappedFiles records the mappings ReadFile made, by first byte.
+var mappedFiles sync.Map
+
+// releaseMapped drops the resident pages of data if ReadFile mapped it:
+// once the loader has checked the whole file, only the few rule lines a
+// call reaches need to be in memory again.
+func releaseMapped(data []byte) {
+	if len(data) == 0 {
+		return
+	}
+	if n, ok := mappedFiles.Load(&data[0]); ok && n.(int) == len(data) {
+		releasePages(data)
+	}
 }
 
 // guardFault runs f, turning a memory fault while it runs (a mapped policy
