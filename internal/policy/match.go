@@ -305,7 +305,7 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 			return false
 		}
 	}
-	args := argList{rest, optionsEnd(cmd.Name, rest), endsOptions[cmd.Name]}
+	args := argList{rest, optionsEnd(cmd.Name, rest), endsOptions[cmd.Name], noneValues[cmd.Name]}
 	if len(m.args) > 0 && !args.any(m.args) {
 		return false
 	}
@@ -433,7 +433,26 @@ var valueOptions = map[string]map[string]bool{
 type argList struct {
 	args     []string
 	optEnd   int
-	lastWins bool // --no-X switches an earlier --X off for args too (git's parse-options)
+	lastWins bool            // --no-X switches an earlier --X off for args too (git's parse-options)
+	values   map[string]bool // options whose next word is their value, not an option (args_none only)
+}
+
+// noneValues lists, per program, options that take the next word as
+// their value, for args_none: the value is not an option, so `chmod -R
+// --reference --help /` is a recursive chmod of /, not a help request.
+// (args and args_all still see every word: a wrong entry here can only
+// make a rule match more.)
+var noneValues = map[string]map[string]bool{
+	"chmod": set("--reference"),
+	"chown": set("--reference", "--from"),
+	"chgrp": set("--reference"),
+	"git": set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path",
+		"--replace-text", "--replace-message", "--replace-refs", "--paths-from-file", "--path", "--path-glob",
+		"--path-regex", "--path-rename", "--subdirectory-filter", "--to-subdirectory-filter", "--refs",
+		"-m", "--message", "-o", "--push-option", "--repo", "--receive-pack", "--exec", "--source", "-s"),
+	"http":  set("-o", "--output", "-a", "--auth", "--session", "--session-read-only"),
+	"https": set("-o", "--output", "-a", "--auth", "--session", "--session-read-only"),
+	"xh":    set("-o", "--output", "-a", "--auth", "--session"),
 }
 
 // endsOptions are the programs whose option parsing stops at "--"
@@ -471,6 +490,9 @@ func (l argList) anyKept(patterns []string) bool {
 
 func (l argList) match(patterns []string, kept bool) bool {
 	for i, a := range l.args {
+		if kept && i > 0 && i < l.optEnd && l.values[l.args[i-1]] {
+			continue // chmod -R --reference --help /: --help names the reference file
+		}
 		for _, p := range patterns {
 			if i > l.optEnd && strings.HasPrefix(p, "-") || i == l.optEnd && p != "--" && strings.HasPrefix(p, "-") {
 				continue // an operand; only a "--" pattern matches the "--" itself

@@ -210,6 +210,33 @@ args_none = ["--cached", "--dry-run"]
 	}
 }
 
+// TestArgsNoneSkipsOptionValues: the word after an option that takes a
+// value is that value, not an option, for args_none (chmod --reference
+// --help names a file); args still see it.
+func TestArgsNoneSkipsOptionValues(t *testing.T) {
+	t.Parallel()
+	pol := `
+[[rule]]
+id = "r"
+decision = "deny"
+command = ["chmod", "git push"]
+args = ["-R", "--force"]
+args_none = ["--help", "--dry-run"]
+`
+	for cmd, want := range map[string]call.Decision{
+		"chmod -R --reference --help /":             call.Deny,
+		"chmod -R --reference=x --help /":           call.Pass, // --help is an option again
+		"chmod -R --help /":                         call.Pass,
+		"git push -o --dry-run --force origin main": call.Deny,
+		"git push --dry-run --force origin main":    call.Pass,
+		"chmod --reference -R x":                    call.Deny, // args see every word
+	} {
+		if got := decide(t, pol, shell(cmd)); got != want {
+			t.Errorf("%s: got %v, want %v", cmd, got, want)
+		}
+	}
+}
+
 func TestAllowOnlyWhenEveryTargetIsAllowed(t *testing.T) {
 	t.Parallel()
 	pol := "[[rule]]\nid = \"st\"\ndecision = \"allow\"\ncommand = \"git status\"\n"

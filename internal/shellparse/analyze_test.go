@@ -276,6 +276,11 @@ func TestWrappers(t *testing.T) {
 		{"docker compose exec web rm x", []string{"docker compose exec web rm x", "rm x <- docker exec paths=delete:x"}},
 		{"kubectl -n prod exec -it pod -c app -- rm -rf /", []string{"kubectl -n prod exec -it pod -c app -- rm -rf /", "rm -rf / <- kubectl exec paths=delete:/"}},
 		{"ssh -i k -p 22 user@host git push -f", []string{"ssh -i k -p 22 user@host git push -f", "git push -f <- ssh"}},
+		// socat and netcat start programs: EXEC words, SYSTEM / --sh-exec strings.
+		{"socat - EXEC:'rm -rf x',pty", []string{"socat - \"EXEC:rm -rf x,pty\"", "rm -rf x <- socat EXEC paths=delete:/w/x"}},
+		{"socat TCP-LISTEN:1 SYSTEM:'a | b'", []string{"socat TCP-LISTEN:1 \"SYSTEM:a | b\"", "a <- socat SYSTEM", "b <- socat SYSTEM src=a:other:pipe"}},
+		{"ncat -l --sh-exec 'a; b' 1", []string{"ncat -l --sh-exec \"a; b\" 1", "a <- ncat --sh-exec", "b <- ncat --sh-exec"}},
+		{"nc -l -e /bin/cat 1", []string{"nc -l -e /bin/cat 1", "cat <- nc -e"}},
 		{"ssh host 'cd /x && rm -rf y'", []string{"ssh host \"cd /x && rm -rf y\"", "cd /x <- ssh", "rm -rf y <- ssh paths=delete:/x/y"}},
 		{"ssh -N -L 80:x:80 host", []string{"ssh -N -L 80:x:80 host"}},
 		{"unbuffer caffeinate -i proxychains4 -q torsocks git push", []string{

@@ -43,7 +43,9 @@
 // -u, sg, script -c, busybox/toybox APPLET, docker/podman/nerdctl exec|run
 // (and compose exec|run), kubectl/oc exec, ssh HOST CMD (the words joined
 // into a shell string), nix-shell --run, nix develop|shell -c, npx/bunx
-// (and -c), npm exec, and the prefix wrappers unbuffer, caffeinate,
+// (and -c), npm exec, socat EXEC:PROGRAM (words) and SYSTEM:STRING (a
+// shell string), netcat/ncat -e/--exec PROGRAM and -c/--sh-exec STRING,
+// and the prefix wrappers unbuffer, caffeinate,
 // proxychains, torsocks, firejail, chroot, nsenter, unshare, strace,
 // ltrace, valgrind, faketime, fakeroot, numactl, cgexec, systemd-run,
 // dbus-run-session, xvfb-run, dumb-init, tini, gosu, su-exec, setpriv,

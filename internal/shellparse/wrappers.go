@@ -162,6 +162,10 @@ func unwrap(name string, args []field) []inner {
 		}
 	case "ssh":
 		return unwrapSSH(args)
+	case "socat":
+		return unwrapSocat(args)
+	case "ncat", "nc", "netcat":
+		return unwrapNcat(name, args)
 	case "docker", "podman", "nerdctl":
 		return unwrapDocker(name, args)
 	case "kubectl", "oc":
@@ -883,4 +887,97 @@ func fieldPos(fs []field) syntax.Pos {
 		return fs[0].pos
 	}
 	return syntax.Pos{}
+}
+
+// unwrapSocat finds the programs socat starts: an EXEC:PROGRAM ARGS
+// address (a word list, not a shell string) and a SYSTEM:STRING address
+// (a shell string). socat's address options follow the first comma.
+func unwrapSocat(args []field) []inner {
+	var out []inner
+	for _, f := range args {
+		if !f.lit {
+			continue
+		}
+		kind, rest, ok := strings.Cut(f.s, ":")
+		if !ok {
+			continue
+		}
+		cmd := socatCommand(rest)
+		switch strings.ToUpper(kind) {
+		case "EXEC":
+			var argv []field
+			for _, w := range splitWords(cmd) {
+				argv = append(argv, litField(w, f.pos))
+			}
+			if len(argv) > 0 {
+				out = append(out, inner{label: "socat EXEC", argv: argv})
+			}
+		case "SYSTEM":
+			sf := litField(cmd, f.pos)
+			out = append(out, inner{label: "socat SYSTEM", script: &sf})
+		}
+	}
+	return out
+}
+
+// socatCommand is an EXEC/SYSTEM address's command: up to the first comma
+// that is not escaped or quoted.
+func socatCommand(s string) string {
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == ',':
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// unwrapNcat finds the program a netcat runs for each connection: -e
+// PROGRAM / --exec PROGRAM (a word list) and -c STRING / --sh-exec STRING
+// (a shell string).
+func unwrapNcat(name string, args []field) []inner {
+	var out []inner
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.lit {
+			continue
+		}
+		opt, val, eq := strings.Cut(f.s, "=")
+		var v *field
+		switch {
+		case eq && (opt == "--exec" || opt == "--sh-exec"):
+			vf := litField(val, f.pos)
+			v = &vf
+		case (f.s == "-e" || f.s == "-c" || f.s == "--exec" || f.s == "--sh-exec") && i+1 < len(args):
+			i++
+			v = &args[i]
+		default:
+			continue
+		}
+		if f.s == "-c" || opt == "--sh-exec" {
+			out = append(out, inner{label: name + " " + opt, script: v})
+			continue
+		}
+		if !v.lit {
+			out = append(out, inner{label: name + " " + opt, argv: []field{*v}})
+			continue
+		}
+		var argv []field
+		for _, w := range splitWords(v.s) {
+			argv = append(argv, litField(w, v.pos))
+		}
+		if len(argv) > 0 {
+			out = append(out, inner{label: name + " " + opt, argv: argv})
+		}
+	}
+	return out
 }
