@@ -90,8 +90,9 @@ type analyzer struct {
 	top    *syntax.Stmt // the outermost script's statement being analyzed
 	srcLen int          // the size of the outermost script
 
-	dataStdin map[int]bool // commands (shells running -c) that read standard input as data only
-	unrolls   int          // loop bodies still allowed to be analyzed once per word (walk.go)
+	dataStdin map[int]bool      // commands (shells running -c) that read standard input as data only
+	unrolls   int               // loop bodies still allowed to be analyzed once per word (walk.go)
+	namerefs  map[string]string // declare -n NAME=TARGET
 
 	// Process substitutions: a >(…) reads what its statement writes, so
 	// it is analyzed after the statement (outSubsts collects them); a

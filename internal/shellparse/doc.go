@@ -147,7 +147,9 @@
 // was ever assigned; subshells, pipeline stages, substitutions and
 // background jobs keep their changes to themselves; eval shares the
 // caller's. A variable unset by the script is known to be empty, so
-// ${X:-w} is w. An assignment to IFS changes how known values split (an
+// ${X:-w} is w (unset -f and -n leave variables alone). cd sets PWD to
+// the directory it tracks. After declare -n REF=T, T is unknown, and so
+// after every assignment to REF. An assignment to IFS changes how known values split (an
 // unknown IFS makes unquoted expansions unknown). declare's words are
 // expanded before it assigns (declare A=x B=$A sees the old A), and a
 // brace in them makes the value unknown. Known expansions are $X, ${X},

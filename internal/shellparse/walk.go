@@ -243,6 +243,11 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, fr *frame, persist bool)
 		return
 	}
 	name := as.Name.Value
+	if t, ok := a.namerefs[name]; ok {
+		// An assignment to a nameref assigns its target: which one is
+		// not tracked, so the target is unknown from here on.
+		sc.setUnknown(t, srcs)
+	}
 	if as.Array != nil || as.Index != nil || as.Naked {
 		if !as.Naked {
 			sc.setUnknown(name, srcs)
@@ -274,6 +279,7 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 	start := len(a.cmds)
 	transform := false // -l, -u, -i, -n, -a, -A change what is stored
 	export := variant == "export"
+	nameref := variant == "nameref"
 	var args []string
 	type declared struct {
 		name string
@@ -289,6 +295,9 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 			}
 			if f.lit && strings.HasPrefix(f.s, "-") && strings.Contains(f.s, "x") {
 				export = true
+			}
+			if f.lit && strings.HasPrefix(f.s, "-") && strings.Contains(f.s, "n") {
+				nameref = true
 			}
 			args = append(args, f.s)
 			continue
@@ -314,6 +323,22 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 	}
 	for _, d := range assigned {
 		sc.set(d.name, d.v)
+	}
+	if nameref {
+		// declare -n REF=TARGET: REF=v later assigns TARGET (assign).
+		for _, as := range d.Args {
+			if as.Name == nil || as.Naked && as.Value != nil {
+				continue
+			}
+			if a.namerefs == nil {
+				a.namerefs = map[string]string{}
+			}
+			t := a.foldString(as.Value, sc, fr.src)
+			if as.Value != nil && t.lit && isName(t.s) {
+				a.namerefs[as.Name.Value] = t.s
+				sc.setUnknown(t.s, nil)
+			}
+		}
 	}
 	if export {
 		for _, as := range d.Args {
@@ -801,11 +826,23 @@ func (a *analyzer) builtin(name string, args []field, sc *scope) {
 		case !sc.cwdUnknown:
 			sc.cwd = path.Join(sc.cwd, t.s)
 		}
+		// cd sets PWD: cd / && chmod -R 000 "$PWD".
+		if sc.cwdUnknown {
+			sc.setUnknown("PWD", nil)
+		} else {
+			sc.set("PWD", varState{known: true, val: sc.cwd})
+		}
 	case "popd":
 		sc.cwdUnknown = true
 	case "unset":
 		for _, f := range args {
-			if f.lit && !strings.HasPrefix(f.s, "-") {
+			if f.lit && strings.HasPrefix(f.s, "-") {
+				if strings.ContainsAny(f.s, "fn") {
+					return // unset -f removes functions; -n a nameref itself
+				}
+				continue
+			}
+			if f.lit {
 				sc.set(f.s, varState{unset: true})
 			}
 		}
