@@ -103,6 +103,8 @@ func TestStructure(t *testing.T) {
 		{"for i in *.c y; do a $i; done", []string{"a $i"}},                                     // a glob: the word is unknown
 		{"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do a $i; done", []string{"a $i"}}, // past 16 words
 		{"for i in x y; do for j in 1 2; do a $i$j; done; done", []string{"a x1", "a x2", "a y1", "a y2"}},
+		{"X=; true && X=a && b $X && false && X=; c $X", []string{"true", "b a", "false", "c $X"}}, // the run may stop after X=a
+		{"X=a; true && X=a && X=a; c $X", []string{"true", "c a"}},
 		{"cd /x && a $PWD; cd y && b $PWD; cd $Z; c $PWD", []string{"cd /x", "a /x", "cd y", "b /x/y", "cd $Z", "c $PWD"}}, // cd sets PWD
 		{"X=1; unset -f X; a $X; unset -v X; b ${X:-2}", []string{"unset -f X", "a 1", "unset -v X", "b 2"}},               // unset -f: functions only
 		{"T=1; declare -n R=T; a $T; T=2; b $T; R=3; c $T", []string{"declare -n R=T", "a $T", "b 2", "c $T"}},             // R=3 assigns T

@@ -137,7 +137,9 @@
 // # Constant propagation
 //
 // Literal assignments (X=v, export/declare/local/readonly X=v, X+=v, for
-// X in ONE) are followed in straight-line order. A for loop over 2 to 16
+// X in ONE) are followed in straight-line order; in a && run, a variable
+// that takes two different values is unknown after it (the run may stop
+// between them). A for loop over 2 to 16
 // known words with no break or continue (for f in a .env; do cat "$f";
 // done) is analyzed once per word, in order, as it runs (64 bodies per
 // analysis at most, nested loops included); otherwise its variable is

@@ -29,6 +29,12 @@ type scope struct {
 	// run in this layer: a variable set in this layer before the last of
 	// them, or in an outer layer, may have been changed, so it is unknown.
 	forgets int
+
+	// steps, when not nil, records the values this layer's variables took
+	// (a && run: the run may stop after any of its commands, so a
+	// variable that took two values in it ends unknown, mergeSteps).
+	steps map[string]varState
+	moved map[string]bool // took more than one value
 }
 
 func newScope(opts Options) *scope {
@@ -87,6 +93,31 @@ func (s *scope) set(name string, v varState) {
 	}
 	v.epoch = s.forgets
 	s.vars[name] = v
+	if s.steps != nil {
+		if old, ok := s.steps[name]; ok && !(old.known && v.known && old.val == v.val) {
+			s.moved[name] = true
+		}
+		s.steps[name] = v
+	}
+}
+
+// stepChild is child for the commands of a && run after its first:
+// their intermediate values are recorded (mergeSteps).
+func (s *scope) stepChild() *scope {
+	c := s.child()
+	c.steps, c.moved = map[string]varState{}, map[string]bool{}
+	return c
+}
+
+// mergeSteps is mergeCond for a && run: besides what mergeCond does, a
+// variable that took two values in the run is unknown, since the run may
+// have stopped between them (X=”; true && X=a && false && X=”; X is a).
+func (s *scope) mergeSteps(c *scope) {
+	s.mergeCond(c)
+	for name := range c.moved {
+		old, _ := s.lookup(name)
+		s.setUnknown(name, old.srcs)
+	}
 }
 
 func (s *scope) setUnknown(name string, srcs []Source) {

@@ -551,18 +551,18 @@ func (a *analyzer) andOr(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
 		c = b
 	}
 	a.stmt(first, sc, fr, in)
-	b := sc.child()
+	b := sc.stepChild()
 	for i := len(rest) - 1; i >= 0 && a.err == nil; i-- {
 		if rest[i].op == syntax.OrStmt {
-			sc.mergeCond(b)
-			b = sc.child()
+			sc.mergeSteps(b)
+			b = sc.stepChild()
 		}
 		a.stmt(rest[i].st, b, fr, in)
 		if release {
 			rest[i].st = nil
 		}
 	}
-	sc.mergeCond(b)
+	sc.mergeSteps(b)
 }
 
 // substs analyzes the command and process substitutions inside w and
