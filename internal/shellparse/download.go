@@ -76,11 +76,15 @@ func (a *analyzer) downloads() {
 	}
 }
 
-// fetcher names the program whose network content c writes to files: a
-// network client, a command fed by one (tee), rsync/scp from a remote.
+// fetcher names the program whose network or decoded content c writes to
+// files: a network client, a decoder (base64 -d > x.sh), a command fed by
+// one (tee), rsync/scp from a remote.
 func fetcher(c *Command) string {
 	if c.Dynamic {
 		return ""
+	}
+	if classify(c) == SourceDecoder {
+		return c.Name
 	}
 	if network[c.Name] {
 		if c.Name == "curl" && slices.ContainsFunc(c.Args, func(s string) bool { return strings.HasPrefix(s, "file://") }) &&
@@ -95,7 +99,7 @@ func fetcher(c *Command) string {
 		return c.Name
 	}
 	for _, s := range c.Sources {
-		if s.Class == SourceNetwork {
+		if s.Class == SourceNetwork || s.Class == SourceDecoder {
 			return s.Name
 		}
 	}
