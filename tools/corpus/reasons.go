@@ -15,7 +15,7 @@ var missReasons = []struct{ category, reason string }{
 	{"shell-resolution", "the command name comes from variable, alias or hash tricks the parser cannot resolve statically"},
 	{"secrets-exfil", "data flow through archives, copies, links, fifos or fds to a network client is not tracked; direct uploads ask (network-upload)"},
 	{"exec-remote", "the download reaches the shell through a descriptor (exec {fd}<, >&3, a coproc), which the parser does not follow"},
-	{"exec-decoded", "decoded content written to a file and run later is not tracked"},
+	{"exec-decoded", "an archive member extracted to standard output (tar -xO) and piped to a shell is local content, like cat script.sh | sh"},
 	{"secrets-keys", "the secret reaches the command through a link, glob, URL or an option toolguard does not read as a path"},
 	{"secrets-env", "the secret file is named through an option (--file, --exclude-from), or by a glob, which the hook expands against the filesystem and the scorer, having none, cannot"},
 	{"git-metadata", "the path is not literal enough to resolve"},
