@@ -36,7 +36,7 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 	if len(src) > opts.MaxBytes {
 		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}
 	}
-	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src), unrolls: maxUnrolls}
+	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src), unrolls: maxUnrolls, substValues: maxSubstValues}
 	f, err := a.parse(src)
 	if err != nil {
 		return nil, err
@@ -90,9 +90,10 @@ type analyzer struct {
 	top    *syntax.Stmt // the outermost script's statement being analyzed
 	srcLen int          // the size of the outermost script
 
-	dataStdin map[int]bool      // commands (shells running -c) that read standard input as data only
-	unrolls   int               // loop bodies still allowed to be analyzed once per word (walk.go)
-	namerefs  map[string]string // declare -n NAME=TARGET
+	dataStdin   map[int]bool      // commands (shells running -c) that read standard input as data only
+	unrolls     int               // loop bodies still allowed to be analyzed once per word (walk.go)
+	namerefs    map[string]string // declare -n NAME=TARGET
+	substValues int               // $(…) outputs still allowed to be worked out (literal.go)
 
 	// Process substitutions: a >(…) reads what its statement writes, so
 	// it is analyzed after the statement (outSubsts collects them); a

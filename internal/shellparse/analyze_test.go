@@ -103,6 +103,9 @@ func TestStructure(t *testing.T) {
 		{"for i in *.c y; do a $i; done", []string{"a $i"}},                                     // a glob: the word is unknown
 		{"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do a $i; done", []string{"a $i"}}, // past 16 words
 		{"for i in x y; do for j in 1 2; do a $i$j; done; done", []string{"a x1", "a x2", "a y1", "a y2"}},
+		{"a $(echo x y) \"$(printf 'p q\\n\\n')\"", []string{"echo x y", "printf \"p q\\\\n\\\\n\"", "a x y \"p q\" src=echo:other:cmdsubst,printf:other:cmdsubst"}}, // known $(…) output, split unless quoted
+		{"K=$(echo LmVudg== | base64 -d); cat $K", []string{"echo LmVudg==", "base64 -d src=echo:other:pipe", "cat .env src=echo:other:cmdsubst,base64:decoder:cmdsubst paths=read:/w/.env"}},
+		{"a $(b)", []string{"b", "a $(b) src=b:other:cmdsubst"}},                                   // unknown output: as before
 		{"X=; true && X=a && b $X && false && X=; c $X", []string{"true", "b a", "false", "c $X"}}, // the run may stop after X=a
 		{"X=a; true && X=a && X=a; c $X", []string{"true", "c a"}},
 		{"cd /x && a $PWD; cd y && b $PWD; cd $Z; c $PWD", []string{"cd /x", "a /x", "cd y", "b /x/y", "cd $Z", "c $PWD"}}, // cd sets PWD

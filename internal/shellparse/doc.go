@@ -149,7 +149,11 @@
 // was ever assigned; subshells, pipeline stages, substitutions and
 // background jobs keep their changes to themselves; eval shares the
 // caller's. A variable unset by the script is known to be empty, so
-// ${X:-w} is w (unset -f and -n leave variables alone). cd sets PWD to
+// ${X:-w} is w (unset -f and -n leave variables alone). A $(…) whose
+// output the analysis knows — one command or pipeline of echo, printf,
+// cat of a here-document, base64 -d or xxd -r -p of a known text, … —
+// stands for that output, trailing newlines removed, split unless quoted
+// (K=$(echo LmVudg== | base64 -d); cat $K reads .env); 256 per analysis. cd sets PWD to
 // the directory it tracks. After declare -n REF=T, T is unknown, and so
 // after every assignment to REF. An assignment to IFS changes how known values split (an
 // unknown IFS makes unquoted expansions unknown). declare's words are
@@ -262,6 +266,7 @@
 //
 // hash -p and enable -n (renaming programs), aliases' effect at their use,
 // reading a script back from a file the same string wrote, descriptors
-// opened with exec {fd}<…, the values of $(…) and arithmetic, and
+// opened with exec {fd}<…, the values of $(…) whose output the analysis
+// cannot follow and of arithmetic, and
 // arithmetic evaluation of variable contents (bash's a[$(cmd)] injection).
 package shellparse

@@ -180,7 +180,16 @@ func (fo *folder) parts(parts []syntax.WordPart, q quoting, first bool) {
 			fo.parts(p.Parts, quoteDouble, false)
 		case *syntax.ParamExp:
 			fo.param(p, q)
-		case *syntax.CmdSubst, *syntax.ProcSubst:
+		case *syntax.CmdSubst:
+			// $(echo …), $(printf … | base64 -d): the output the analysis
+			// knows, trailing newlines removed, stands in for the word.
+			if out, ok := fo.a.substValue(p, fo.sc, fo.src); ok {
+				fo.expansion(out, q, p)
+				continue
+			}
+			fo.addText(p)
+			fo.f.subst = true
+		case *syntax.ProcSubst:
 			fo.addText(p)
 			fo.f.subst = true
 		case *syntax.ArithmExp:
@@ -272,6 +281,12 @@ func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 		fo.addText(p)
 		return
 	}
+	fo.expansion(val, q, p)
+}
+
+// expansion adds the known value of an expansion p: as it is when quoted,
+// split on $IFS when not (an unknown IFS leaves p's text, unknown).
+func (fo *folder) expansion(val string, q quoting, p syntax.Node) {
 	if q != quoteNone || !fo.split {
 		fo.add(val)
 		return
@@ -786,4 +801,50 @@ func Quote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// maxSubstValue bounds the output of a $(…) the analysis substitutes, and
+// maxSubstValues how many times one analysis works one out (a word is
+// folded more than once, and a nested $(…) with each of its ancestors).
+const (
+	maxSubstValue  = 64 << 10
+	maxSubstValues = 256
+)
+
+// substValue is the output of the command substitution p when the
+// analysis knows it: one statement, a command or a pipeline whose stages'
+// outputs it can follow (echo, printf, cat of a here-document, base64 -d
+// of a known text…), trailing newlines removed as the shell does.
+func (a *analyzer) substValue(p *syntax.CmdSubst, sc *scope, src string) (string, bool) {
+	if len(p.Stmts) != 1 || p.Stmts[0].Background || p.Stmts[0].Coprocess || a.substValues <= 0 {
+		return "", false
+	}
+	a.substValues--
+	defer a.leave()
+	if !a.enter() {
+		return "", false
+	}
+	fr := &frame{src: src}
+	st := p.Stmts[0]
+	var stages []*syntax.Stmt
+	for {
+		b, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) || len(st.Redirs) > 0 || st.Negated {
+			stages = append(stages, st)
+			break
+		}
+		stages = append(stages, b.Y)
+		st = b.X
+	}
+	var in *input
+	for i := len(stages) - 1; i >= 0; i-- {
+		in = a.output(stages[i], sc.child(), fr, in)
+		if in.opaque || !in.f.lit {
+			return "", false
+		}
+	}
+	if in == nil || len(in.f.s) > maxSubstValue {
+		return "", false
+	}
+	return strings.TrimRight(in.f.s, "\n"), true
 }

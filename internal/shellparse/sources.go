@@ -278,6 +278,10 @@ func echoOutput(args []field) *input {
 func printfOutput(args []field) *input {
 	if len(args) > 0 && args[0].lit && args[0].s == "--" {
 		args = args[1:]
+	} else if len(args) > 0 && args[0].lit && len(args[0].s) > 1 && args[0].s[0] == '-' && !strings.HasPrefix(args[0].s, "-v") {
+		// printf -delete, printf --hard: an invalid option, so bash's
+		// printf prints nothing but its complaint on stderr.
+		return &input{f: field{lit: true, pos: args[0].pos}, via: "pipe"}
 	}
 	if len(args) == 0 || (args[0].lit && strings.HasPrefix(args[0].s, "-v")) {
 		return opaqueInput

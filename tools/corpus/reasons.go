@@ -101,7 +101,7 @@ var fpReasons = map[string]string{
 	"git-ref-delete":               "deleting refs directly asks",
 	"git-recovery-destroy":         "destroying reflog/unreachable objects is denied",
 	"git-rm-force":                 "git rm -f loses uncommitted changes: ask",
-	"git-reset-hard":               "reset --hard asks (the peer's `-- --hard` reading is an edge case)",
+	"git-reset-hard":               "reset --hard asks however it is spelled: --ha$(printf rd) is --hard once printf has run (the peer lets $(…) output through)",
 	"network-shell":                "nc -e with a shell is denied even without a port",
 	"interpreter-remote-code":      "decoded content reaching shell=True is denied by pattern",
 	"find-delete-system":           "find from / with -exec rm is denied",
