@@ -199,8 +199,13 @@ func TestDecodeCodex(t *testing.T) {
 			shape{Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"}},
 		{"spawn_agent", hookJSON("spawn_agent", `{"prompt":"x"}`),
 			shape{Kind: call.KindAgent}},
-		{"other local tool", hookJSON("view_image", `{"path":"a.png"}`),
+		{"view_image reads", hookJSON("view_image", `{"path":"a.png"}`),
+			shape{Kind: call.KindRead, Paths: []call.Path{{Path: testCwd + "/a.png", Op: call.OpRead}}}},
+		{"other local tool", hookJSON("render_chart", `{"title":"x"}`),
 			shape{Kind: call.KindOther}},
+		// An unknown tool's path is read and written, for all anyone knows.
+		{"other local tool with a path", hookJSON("custom_tool", `{"path":".env"}`),
+			shape{Kind: call.KindOther, Paths: []call.Path{{Path: testCwd + "/.env", Op: call.OpRead}, {Path: testCwd + "/.env", Op: call.OpWrite}}}},
 	})
 }
 

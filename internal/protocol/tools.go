@@ -46,6 +46,7 @@ var tools = map[string]toolFill{
 	"read_file":       fileTool(call.KindRead, call.OpRead),
 	"view":            fileTool(call.KindRead, call.OpRead),
 	"read_many_files": readManyFiles,
+	"view_image":      fileTool(call.KindRead, call.OpRead), // Codex
 
 	// search
 	"Glob":                searchTool,
@@ -72,7 +73,9 @@ var tools = map[string]toolFill{
 }
 
 // classify sets c.Kind and the kind-specific fields from c.Tool and the
-// tool's input. Unknown tools are KindOther.
+// tool's input. Unknown tools are KindOther; a path one names in a field
+// file tools use (pathKeys) is a target both read and written, since what
+// the tool does with it is unknown.
 func classify(c *call.Call, in input, pt pather) {
 	if fill, ok := tools[c.Tool]; ok {
 		fill(c, in, pt)
@@ -83,6 +86,12 @@ func classify(c *call.Call, in input, pt pather) {
 		return
 	}
 	c.Kind = call.KindOther
+	for _, k := range pathKeys {
+		if p := in.str(k); p != "" {
+			abs := pt.abs(p)
+			c.Paths = append(c.Paths, call.Path{Path: abs, Op: call.OpRead}, call.Path{Path: abs, Op: call.OpWrite})
+		}
+	}
 }
 
 // splitMCP splits a Claude-style MCP tool name, mcp__<server>__<tool>, at
