@@ -128,6 +128,10 @@ var claudeCases = []decodeCase{
 		shape{Kind: call.KindAgent}},
 	{"MCP", hookJSON("mcp__github__create_issue", `{"title":"x"}`),
 		shape{Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"}},
+	// An MCP tool's path field is a target, read and written.
+	{"MCP filesystem path", hookJSON("mcp__filesystem__read_file", `{"path":"/home/u/.ssh/id_rsa"}`),
+		shape{Kind: call.KindMCP, MCPServer: "filesystem", MCPTool: "read_file",
+			Paths: []call.Path{{Path: "/home/u/.ssh/id_rsa", Op: call.OpRead}, {Path: "/home/u/.ssh/id_rsa", Op: call.OpWrite}}}},
 	{"MCP plugin server", hookJSON("mcp__plugin_acme_db__run_query", `{}`),
 		shape{Kind: call.KindMCP, MCPServer: "plugin_acme_db", MCPTool: "run_query"}},
 	{"MCP tool with double underscore", hookJSON("mcp__srv__a__b", `{}`),

@@ -73,9 +73,10 @@ var tools = map[string]toolFill{
 }
 
 // classify sets c.Kind and the kind-specific fields from c.Tool and the
-// tool's input. Unknown tools are KindOther; a path one names in a field
-// file tools use (pathKeys) is a target both read and written, since what
-// the tool does with it is unknown.
+// tool's input. Unknown tools are KindOther. A path an MCP or unknown tool
+// names in a field file tools use (pathKeys: an MCP filesystem server's
+// read_file, a GitHub server's create_or_update_file) is a target both
+// read and written, since what the tool does with it is unknown.
 func classify(c *call.Call, in input, pt pather) {
 	if fill, ok := tools[c.Tool]; ok {
 		fill(c, in, pt)
@@ -83,9 +84,9 @@ func classify(c *call.Call, in input, pt pather) {
 	}
 	if server, tool, ok := splitMCP(c.Tool); ok {
 		c.Kind, c.MCPServer, c.MCPTool = call.KindMCP, server, tool
-		return
+	} else {
+		c.Kind = call.KindOther
 	}
-	c.Kind = call.KindOther
 	for _, k := range pathKeys {
 		if p := in.str(k); p != "" {
 			abs := pt.abs(p)
