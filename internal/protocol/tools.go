@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -87,13 +88,22 @@ func classify(c *call.Call, in input, pt pather) {
 	} else {
 		c.Kind = call.KindOther
 	}
-	for _, k := range pathKeys {
+	var ps []string
+	for _, k := range otherPathKeys {
 		if p := in.str(k); p != "" {
-			abs := pt.abs(p)
-			c.Paths = append(c.Paths, call.Path{Path: abs, Op: call.OpRead}, call.Path{Path: abs, Op: call.OpWrite})
+			ps = append(ps, p)
 		}
 	}
+	ps = append(ps, in.strings("paths")...) // read_multiple_files
+	for _, p := range ps {
+		abs := pt.abs(p)
+		c.Paths = append(c.Paths, call.Path{Path: abs, Op: call.OpRead}, call.Path{Path: abs, Op: call.OpWrite})
+	}
 }
+
+// otherPathKeys are pathKeys and the fields MCP filesystem servers name
+// paths with (move_file source/destination).
+var otherPathKeys = append(slices.Clone(pathKeys), "source", "destination", "old_path", "new_path")
 
 // splitMCP splits a Claude-style MCP tool name, mcp__<server>__<tool>, at
 // the first "__" after the prefix.
