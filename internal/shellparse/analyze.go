@@ -141,7 +141,7 @@ func (a *analyzer) leave() { a.rec-- }
 
 // parse checks and parses one shell program.
 func (a *analyzer) parse(src string) (*syntax.File, error) {
-	if err := prescan(src); err != nil {
+	if err := prescan(src, max(a.opts.MaxNodes/2, 1<<16)); err != nil {
 		return nil, err
 	}
 	if a.parser == nil {
@@ -249,15 +249,21 @@ next:
 	return list
 }
 
-// prescan rejects input nested deeper than maxNesting before the parser
-// sees it. It is an approximation of the shell grammar that errs towards
-// counting more nesting, never less: quotes are followed so that brackets
-// in strings do not count.
-func prescan(src string) error {
+// prescan rejects input nested deeper than maxNesting, or holding more
+// than maxWords words, before the parser sees it: the syntax tree of a
+// few megabytes of one-letter words takes hundreds of megabytes, and a
+// hook killed for its memory is an allow to some agents. It is an
+// approximation of the shell grammar that errs towards counting more
+// nesting, never less: quotes are followed so that brackets in strings do
+// not count. The parser gets at most MaxNodes/2 (at least 65,536) words
+// and operators: a script that size would come near the analysis's node
+// limit anyway.
+func prescan(src string, maxWords int) error {
 	var stack []byte // 'n': bracket or compound in code, 'd': double quotes
 	prefixRun := 0
 	fail := func() error { return &LimitError{Limit: "nesting", Max: maxNesting} }
 	wordStart := true
+	words := 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		inDouble := len(stack) > 0 && stack[len(stack)-1] == 'd'
@@ -280,6 +286,11 @@ func prescan(src string) error {
 		}
 		atStart := wordStart
 		wordStart = false
+		if atStart && !isIFS(c) {
+			if words++; maxWords > 0 && words > maxWords {
+				return &LimitError{Limit: "words", Max: maxWords}
+			}
+		}
 		if atStart && c != '!' && (c < 'a' || c > 'z') && !isIFS(c) {
 			prefixRun = 0
 		}

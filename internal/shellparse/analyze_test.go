@@ -548,6 +548,9 @@ func TestErrors(t *testing.T) {
 		{"second line", "a\nb )", Options{}, "", Pos{2, 3}},
 		{"size", "echo hello", Options{MaxBytes: 5}, "size", Pos{}},
 		{"nodes", "a; b; c; d; e; f", Options{MaxNodes: 5}, "nodes", Pos{}},
+		// Words are counted before parsing: a syntax tree of megabytes of
+		// one-letter words would take hundreds of megabytes.
+		{"words", "a" + strings.Repeat(" b", 1<<16), Options{MaxNodes: 1 << 17}, "words", Pos{}},
 		{"depth", "bash -c \"bash -c 'bash -c x'\"", Options{MaxDepth: 2}, "depth", Pos{}},
 		{"wrapper depth", strings.Repeat("nice ", 20) + "x", Options{}, "depth", Pos{}},
 		{"cmdsubst 10000", deep("$(", ")", 10000), Options{}, "nesting", Pos{}},

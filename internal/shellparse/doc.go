@@ -251,14 +251,17 @@
 // # Limits
 //
 // Options.MaxBytes (default 4 MiB) is checked first. Input nested deeper
-// than 1000 levels (brackets, compound commands, prefix keywords) is
-// rejected before parsing; the analysis' own recursion stops at 10000.
+// than 1000 levels (brackets, compound commands, prefix keywords), or with
+// more than MaxNodes/2 (at least 65,536) words and operators, is rejected
+// before parsing, which bounds the parser's memory (a hook killed for its
+// memory is an allow to some agents); the analysis' own recursion stops
+// at 10000.
 // Options.MaxDepth (default 16) bounds wrappers and nested scripts
 // together (sudo env bash -c … counts three). Options.MaxNodes (default
 // 1<<20) bounds the syntax nodes and commands over the whole analysis,
 // nested scripts included, and nested scripts may add up to four times
 // MaxBytes. Exceeding any limit returns a *LimitError (Limit "size",
-// "depth", "nodes" or "nesting"); input that does not parse returns a
+// "depth", "nodes", "words" or "nesting"); input that does not parse returns a
 // *ParseError with its position. A bug in the analysis is recovered and
 // returned as *InternalError rather than a panic.
 //
