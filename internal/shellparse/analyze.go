@@ -264,6 +264,15 @@ func prescan(src string, maxWords int) error {
 	fail := func() error { return &LimitError{Limit: "nesting", Max: maxNesting} }
 	wordStart := true
 	words := 0
+	// A substitution, subshell or group costs the parser more than a
+	// word: it counts as substWeight words.
+	const substWeight = 4
+	heavy := func() error {
+		if words += substWeight; maxWords > 0 && words > maxWords {
+			return &LimitError{Limit: "words", Max: maxWords}
+		}
+		return nil
+	}
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		inDouble := len(stack) > 0 && stack[len(stack)-1] == 'd'
@@ -277,6 +286,9 @@ func prescan(src string, maxWords int) error {
 				if i+1 < len(src) && (src[i+1] == '(' || src[i+1] == '{') {
 					stack = append(stack, 'n')
 					i++
+					if err := heavy(); err != nil {
+						return err
+					}
 				}
 			}
 			if len(stack) > maxNesting {
@@ -314,6 +326,9 @@ func prescan(src string, maxWords int) error {
 		case '(', '{', '[':
 			stack = append(stack, 'n')
 			wordStart = true
+			if err := heavy(); err != nil {
+				return err
+			}
 		case ')', '}', ']':
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
