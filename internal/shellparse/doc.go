@@ -252,7 +252,8 @@
 //
 // Options.MaxBytes (default 4 MiB) is checked first. Input nested deeper
 // than 1000 levels (brackets, compound commands, prefix keywords), or with
-// more than MaxNodes/2 (at least 65,536) words and operators, is rejected
+// more than MaxNodes/2 (at least 65,536) words and operators (a
+// substitution, subshell or group weighing 4), is rejected
 // before parsing, which bounds the parser's memory (a hook killed for its
 // memory is an allow to some agents); the analysis' own recursion stops
 // at 10000.
