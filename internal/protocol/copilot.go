@@ -61,6 +61,7 @@ func (copilotCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 			return call.Call{}, err
 		}
 		c.Kind, c.MCPServer, c.MCPTool, c.Input = call.KindMCP, server, tool, args.raw
+		otherPaths(&c, args, pather{cwd: c.Cwd, home: o.Home})
 		if c.Event == "preToolUse" && obj.str("hook_event_name") == "" {
 			c.Event = "preMcpToolCall"
 		}

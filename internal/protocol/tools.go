@@ -88,6 +88,12 @@ func classify(c *call.Call, in input, pt pather) {
 	} else {
 		c.Kind = call.KindOther
 	}
+	otherPaths(c, in, pt)
+}
+
+// otherPaths adds, for an MCP or unknown tool, the paths its input names
+// in the fields file tools use, as targets both read and written.
+func otherPaths(c *call.Call, in input, pt pather) {
 	var ps []string
 	for _, k := range otherPathKeys {
 		if p := in.str(k); p != "" {
