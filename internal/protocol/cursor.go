@@ -80,6 +80,7 @@ func (cursorCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 		// (seen in some captures) names it when present.
 		c.Kind, c.MCPTool = call.KindMCP, tool
 		c.MCPServer = firstNonEmpty(obj.str("server"), obj.str("url"), obj.str("command"))
+		otherPaths(&c, in, pt)
 		return c, nil
 	}
 	classify(&c, in, pt)

@@ -26,6 +26,7 @@ func (geminiCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 	}
 	if server, mtool, ok := geminiMCP(obj, c.Tool); ok {
 		c.Kind, c.MCPServer, c.MCPTool = call.KindMCP, server, mtool
+		otherPaths(&c, in, pather{cwd: c.Cwd, home: o.Home})
 		return c, nil
 	}
 	classify(&c, in, pather{cwd: c.Cwd, home: o.Home})
