@@ -96,10 +96,12 @@ type analyzer struct {
 	substValues int               // $(…) outputs still allowed to be worked out (literal.go)
 
 	// Process substitutions: a >(…) reads what its statement writes, so
-	// it is analyzed after the statement (outSubsts collects them); a
+	// it is analyzed after the statement (outs collects them, a stack of
+	// the statements being read, while collectOuts); a
 	// <(…) passed as a script is looked up by position (inSubsts).
-	outSubsts *[]outSubst
-	inSubsts  map[procKey]*procIn
+	outs        []outSubst
+	collectOuts bool
+	inSubsts    map[procKey]*procIn
 }
 
 // frame is one shell program being analyzed: the outermost string or a

@@ -745,6 +745,15 @@ func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
+// litWords splits s like splitWords into known fields at pos.
+func litWords(s string, pos syntax.Pos) []field {
+	var out []field
+	for _, w := range splitWords(s) {
+		out = append(out, litField(w, pos))
+	}
+	return out
+}
+
 // splitWords splits s into words the way env -S and a simple shell-like
 // splitter do: blanks separate, single and double quotes group, backslash
 // escapes.
@@ -826,15 +835,9 @@ func (a *analyzer) substValue(p *syntax.CmdSubst, sc *scope, src string) (string
 	}
 	fr := &frame{src: src}
 	st := p.Stmts[0]
-	var stages []*syntax.Stmt
-	for {
-		b, ok := st.Cmd.(*syntax.BinaryCmd)
-		if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) || len(st.Redirs) > 0 || st.Negated {
-			stages = append(stages, st)
-			break
-		}
-		stages = append(stages, b.Y)
-		st = b.X
+	stages := []*syntax.Stmt{st}
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(st.Redirs) == 0 && !st.Negated {
+		stages = pipeStages(b)
 	}
 	var in *input
 	for i := len(stages) - 1; i >= 0; i-- {

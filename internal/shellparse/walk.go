@@ -32,9 +32,11 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 	if st.Background || st.Coprocess || st.Disown {
 		sc = sc.child() // runs in a subshell
 	}
-	var outs []outSubst
-	defer func(saved *[]outSubst) { a.outSubsts = saved }(a.outSubsts)
-	a.outSubsts = &outs
+	// The >(…) found while the statement is read go on a.outs above mark;
+	// readers analyzes them once it has run.
+	mark := len(a.outs)
+	defer a.popOuts(mark, a.collectOuts)
+	a.collectOuts = true
 	stdin := in
 	r := a.redirects(st.Redirs, sc, fr)
 	if r.in != nil {
@@ -49,11 +51,11 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 	default:
 		a.compound(c, sc, fr, in)
 	}
-	a.outSubsts = nil
+	a.collectOuts = false
 	if a.err != nil {
 		return
 	}
-	a.readers(st, outs, first, stdin, in)
+	a.readers(st, a.outs[mark:], first, stdin, in)
 	if a.err != nil {
 		return
 	}
@@ -488,19 +490,31 @@ func (a *analyzer) unrollable(items []field, l *syntax.WordIter, body []*syntax.
 	return !jumps
 }
 
-// pipeline analyzes a | b | c: each stage runs in a subshell, reads the
-// output of the one before, and has every earlier stage as a source.
-func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
+// popOuts ends a statement's collection of >(…) (stmt): its entries
+// leave the stack and the enclosing statement's collection resumes.
+func (a *analyzer) popOuts(mark int, collect bool) {
+	clear(a.outs[mark:])
+	a.outs = a.outs[:mark]
+	a.collectOuts = collect
+}
+
+// pipeStages lists the stages of the pipeline c, the last first.
+func pipeStages(c *syntax.BinaryCmd) []*syntax.Stmt {
 	var stages []*syntax.Stmt
 	for {
 		stages = append(stages, c.Y)
 		b, ok := c.X.Cmd.(*syntax.BinaryCmd)
 		if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) || len(c.X.Redirs) > 0 || c.X.Negated {
-			stages = append(stages, c.X)
-			break
+			return append(stages, c.X)
 		}
 		c = b
 	}
+}
+
+// pipeline analyzes a | b | c: each stage runs in a subshell, reads the
+// output of the one before, and has every earlier stage as a source.
+func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
+	stages := pipeStages(c)
 	var srcs []Source
 	for i := len(stages) - 1; i >= 0 && a.err == nil; i-- {
 		st := stages[i]
@@ -594,10 +608,10 @@ func (a *analyzer) partSubsts(parts []syntax.WordPart, sc *scope, fr *frame, via
 			a.stmts(p.Stmts, sc.child(), fr, nil)
 			*out = appendSources(*out, a.sourcesFrom(start, or(via, "cmdsubst"))...)
 		case *syntax.ProcSubst:
-			if p.Op == syntax.CmdOut && a.outSubsts != nil {
+			if p.Op == syntax.CmdOut && a.collectOuts {
 				// >(…) reads what the statement writes into it: analyzed
 				// once the statement is (readers).
-				*a.outSubsts = append(*a.outSubsts, outSubst{p: p, sc: sc, fr: fr})
+				a.outs = append(a.outs, outSubst{p: p, sc: sc, fr: fr})
 				continue
 			}
 			start := len(a.cmds)

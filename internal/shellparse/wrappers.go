@@ -317,11 +317,7 @@ func unwrapEnv(args []field) []inner {
 		if !v.lit {
 			return []inner{{label: "env", argv: append([]field{v}, args[min(i, len(args)):]...), cwd: cwd, env: env}}
 		}
-		var next []field
-		for _, w := range splitWords(v.s) {
-			next = append(next, litField(w, v.pos))
-		}
-		args = append(next, args[min(i, len(args)):]...)
+		args = append(litWords(v.s, v.pos), args[min(i, len(args)):]...)
 	}
 	return nil
 }
@@ -905,11 +901,7 @@ func unwrapSocat(args []field) []inner {
 		cmd := socatCommand(rest)
 		switch strings.ToUpper(kind) {
 		case "EXEC":
-			var argv []field
-			for _, w := range splitWords(cmd) {
-				argv = append(argv, litField(w, f.pos))
-			}
-			if len(argv) > 0 {
+			if argv := litWords(cmd, f.pos); len(argv) > 0 {
 				out = append(out, inner{label: "socat EXEC", argv: argv})
 			}
 		case "SYSTEM":
@@ -971,11 +963,7 @@ func unwrapNcat(name string, args []field) []inner {
 			out = append(out, inner{label: name + " " + opt, argv: []field{*v}})
 			continue
 		}
-		var argv []field
-		for _, w := range splitWords(v.s) {
-			argv = append(argv, litField(w, v.pos))
-		}
-		if len(argv) > 0 {
+		if argv := litWords(v.s, v.pos); len(argv) > 0 {
 			out = append(out, inner{label: name + " " + opt, argv: argv})
 		}
 	}
