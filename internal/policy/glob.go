@@ -77,7 +77,8 @@ func (g *globber) walk(dir string, parts []string) {
 	}
 	pat := bashClass(strings.ReplaceAll(part, "**", "*"))
 	dotOK := strings.HasPrefix(part, ".")
-	for _, name := range sortedNames(names) {
+	slices.Sort(names) // as bash sorts an expansion: a bounded one keeps the first names
+	for _, name := range names {
 		if len(g.out) >= globMaxMatches {
 			g.cut = true
 			return
@@ -117,11 +118,4 @@ func unescapeGlob(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
-}
-
-// sortedNames sorts names as bash sorts an expansion, so that a bounded
-// expansion keeps the first names, not the directory's order.
-func sortedNames(names []string) []string {
-	slices.Sort(names)
-	return names
 }

@@ -494,7 +494,7 @@ func (l argList) match(patterns []string, kept bool) bool {
 			continue // chmod -R --reference --help /: --help names the reference file
 		}
 		for _, p := range patterns {
-			if i > l.optEnd && strings.HasPrefix(p, "-") || i == l.optEnd && p != "--" && strings.HasPrefix(p, "-") {
+			if i >= l.optEnd && strings.HasPrefix(p, "-") && !(i == l.optEnd && p == "--") {
 				continue // an operand; only a "--" pattern matches the "--" itself
 			}
 			if argMatch(p, a) && !((kept || l.lastWins) && i < l.optEnd && negatedLater(a, l.args[i+1:l.optEnd])) {

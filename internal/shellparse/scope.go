@@ -30,11 +30,13 @@ type scope struct {
 	// them, or in an outer layer, may have been changed, so it is unknown.
 	forgets int
 
-	// steps, when not nil, records the values this layer's variables took
-	// (a && run: the run may stop after any of its commands, so a
-	// variable that took two values in it ends unknown, mergeSteps).
-	steps map[string]varState
-	moved map[string]bool // took more than one value
+	// stepped marks the layer of a && run: the run may stop after any of
+	// its commands, so a variable that took two values in it ends unknown
+	// (mergeSteps). steps holds the values taken, moved the variables that
+	// took more than one; both are made on the first assignment.
+	stepped bool
+	steps   map[string]varState
+	moved   map[string]bool
 }
 
 func newScope(opts Options) *scope {
@@ -93,9 +95,15 @@ func (s *scope) set(name string, v varState) {
 	}
 	v.epoch = s.forgets
 	s.vars[name] = v
-	if s.steps != nil {
+	if s.stepped {
 		if old, ok := s.steps[name]; ok && !(old.known && v.known && old.val == v.val) {
+			if s.moved == nil {
+				s.moved = map[string]bool{}
+			}
 			s.moved[name] = true
+		}
+		if s.steps == nil {
+			s.steps = map[string]varState{}
 		}
 		s.steps[name] = v
 	}
@@ -105,7 +113,7 @@ func (s *scope) set(name string, v varState) {
 // their intermediate values are recorded (mergeSteps).
 func (s *scope) stepChild() *scope {
 	c := s.child()
-	c.steps, c.moved = map[string]varState{}, map[string]bool{}
+	c.stepped = true
 	return c
 }
 

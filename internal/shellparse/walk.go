@@ -329,14 +329,13 @@ func (a *analyzer) decl(d *syntax.DeclClause, sc *scope, fr *frame) {
 	if nameref {
 		// declare -n REF=TARGET: REF=v later assigns TARGET (assign).
 		for _, as := range d.Args {
-			if as.Name == nil || as.Naked && as.Value != nil {
+			if as.Name == nil || as.Value == nil || as.Naked {
 				continue
 			}
-			if a.namerefs == nil {
-				a.namerefs = map[string]string{}
-			}
-			t := a.foldString(as.Value, sc, fr.src)
-			if as.Value != nil && t.lit && isName(t.s) {
+			if t := a.foldString(as.Value, sc, fr.src); t.lit && isName(t.s) {
+				if a.namerefs == nil {
+					a.namerefs = map[string]string{}
+				}
 				a.namerefs[as.Name.Value] = t.s
 				sc.setUnknown(t.s, nil)
 			}
