@@ -139,6 +139,24 @@ func (d *jsonIn) nextElem(n *int) bool {
 	return true
 }
 
+// object decodes an object, handing each member's key to member, which
+// decodes the value and returns false for an unknown key, a key given
+// twice (once) or a bad value.
+func (d *jsonIn) object(member func(key string) bool) bool {
+	if !d.open('{') {
+		return false
+	}
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			return !d.bad
+		}
+		if !member(key) {
+			return false
+		}
+	}
+}
+
 // once marks member bit of an object as seen, and reports whether it was
 // not seen before.
 func once(seen *uint64, bit uint) bool {
@@ -150,78 +168,68 @@ func once(seen *uint64, bit uint) bool {
 }
 
 func (d *jsonIn) rule(r *fileRule) bool {
-	if !d.open('{') {
-		return false
-	}
 	var seen uint64
-	for n := 0; ; {
-		key, more := d.next(&n)
-		if !more {
-			return !d.bad
-		}
-		var ok bool
+	return d.object(func(key string) bool {
 		switch key {
 		case "id":
-			ok = once(&seen, 0) && d.strTo(&r.ID)
+			return once(&seen, 0) && d.strTo(&r.ID)
 		case "description":
-			ok = once(&seen, 1) && d.strTo(&r.Description)
+			return once(&seen, 1) && d.strTo(&r.Description)
 		case "decision":
-			ok = once(&seen, 2) && d.strTo(&r.Decision)
+			return once(&seen, 2) && d.strTo(&r.Decision)
 		case "justification":
-			ok = once(&seen, 3) && d.strTo(&r.Justification)
+			return once(&seen, 3) && d.strTo(&r.Justification)
 		case "priority":
-			ok = once(&seen, 4) && d.int(&r.Priority)
+			return once(&seen, 4) && d.int(&r.Priority)
 		case "locked":
-			ok = once(&seen, 5) && d.bool(&r.Locked)
+			return once(&seen, 5) && d.bool(&r.Locked)
 		case "tool":
-			ok = once(&seen, 6) && strList(d, &r.Tool)
+			return once(&seen, 6) && strList(d, &r.Tool)
 		case "command":
-			ok = once(&seen, 7) && strList(d, &r.Command)
+			return once(&seen, 7) && strList(d, &r.Command)
 		case "args":
-			ok = once(&seen, 8) && strList(d, &r.Args)
+			return once(&seen, 8) && strList(d, &r.Args)
 		case "args_all":
-			ok = once(&seen, 9) && strList(d, &r.ArgsAll)
+			return once(&seen, 9) && strList(d, &r.ArgsAll)
 		case "args_none":
-			ok = once(&seen, 10) && strList(d, &r.ArgsNone)
+			return once(&seen, 10) && strList(d, &r.ArgsNone)
 		case "path":
-			ok = once(&seen, 11) && strList(d, &r.Path)
+			return once(&seen, 11) && strList(d, &r.Path)
 		case "path_none":
-			ok = once(&seen, 12) && strList(d, &r.PathNone)
+			return once(&seen, 12) && strList(d, &r.PathNone)
 		case "op":
-			ok = once(&seen, 13) && strList(d, &r.Op)
+			return once(&seen, 13) && strList(d, &r.Op)
 		case "scope":
-			ok = once(&seen, 14) && d.strTo(&r.Scope)
+			return once(&seen, 14) && d.strTo(&r.Scope)
 		case "mcp":
-			ok = once(&seen, 15) && strList(d, &r.MCP)
+			return once(&seen, 15) && strList(d, &r.MCP)
 		case "regex":
-			ok = once(&seen, 16) && d.strTo(&r.Regex)
+			return once(&seen, 16) && d.strTo(&r.Regex)
 		case "fed_by":
-			ok = once(&seen, 17) && strList(d, &r.FedBy)
+			return once(&seen, 17) && strList(d, &r.FedBy)
 		case "via":
-			ok = once(&seen, 18) && strList(d, &r.Via)
+			return once(&seen, 18) && strList(d, &r.Via)
 		case "env":
-			ok = once(&seen, 19) && strList(d, &r.Env)
+			return once(&seen, 19) && strList(d, &r.Env)
 		case "env_none":
-			ok = once(&seen, 20) && strList(d, &r.EnvNone)
+			return once(&seen, 20) && strList(d, &r.EnvNone)
 		case "code":
-			ok = once(&seen, 21) && d.strTo(&r.Code)
+			return once(&seen, 21) && d.strTo(&r.Code)
 		case "domain":
-			ok = once(&seen, 22) && strList(d, &r.Domain)
+			return once(&seen, 22) && strList(d, &r.Domain)
 		case "modes":
-			ok = once(&seen, 23) && strList(d, &r.Modes)
+			return once(&seen, 23) && strList(d, &r.Modes)
 		case "input":
-			ok = once(&seen, 24) && d.inputs(&r.Input)
+			return once(&seen, 24) && d.inputs(&r.Input)
 		case "examples":
-			ok = once(&seen, 25) && d.examples(&r.Examples)
+			return once(&seen, 25) && d.examples(&r.Examples)
 		case "layer":
-			ok = once(&seen, 26) && d.strTo(&r.Layer)
+			return once(&seen, 26) && d.strTo(&r.Layer)
 		case "source":
-			ok = once(&seen, 27) && d.strTo(&r.Source)
+			return once(&seen, 27) && d.strTo(&r.Source)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return false
+	})
 }
 
 func (d *jsonIn) inputs(dst *[]fileInput) bool {
@@ -241,158 +249,108 @@ func (d *jsonIn) inputs(dst *[]fileInput) bool {
 }
 
 func (d *jsonIn) input(in *fileInput) bool {
-	if !d.open('{') {
-		return false
-	}
 	var seen uint64
-	for n := 0; ; {
-		key, more := d.next(&n)
-		if !more {
-			return !d.bad
-		}
-		var ok bool
+	return d.object(func(key string) bool {
 		switch key {
 		case "field":
-			ok = once(&seen, 0) && d.strTo(&in.Field)
+			return once(&seen, 0) && d.strTo(&in.Field)
 		case "exact":
-			ok = once(&seen, 1) && d.strPtr(&in.Exact)
+			return once(&seen, 1) && d.strPtr(&in.Exact)
 		case "prefix":
-			ok = once(&seen, 2) && d.strPtr(&in.Prefix)
+			return once(&seen, 2) && d.strPtr(&in.Prefix)
 		case "glob":
-			ok = once(&seen, 3) && d.strPtr(&in.Glob)
+			return once(&seen, 3) && d.strPtr(&in.Glob)
 		case "regex":
-			ok = once(&seen, 4) && d.strPtr(&in.Regex)
+			return once(&seen, 4) && d.strPtr(&in.Regex)
 		case "not":
-			ok = once(&seen, 5) && d.bool(&in.Not)
+			return once(&seen, 5) && d.bool(&in.Not)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return false
+	})
 }
 
 func (d *jsonIn) examples(ex *fileExamples) bool {
-	if !d.open('{') {
-		return false
-	}
 	var seen uint64
-	for n := 0; ; {
-		key, more := d.next(&n)
-		if !more {
-			return !d.bad
-		}
-		var ok bool
+	return d.object(func(key string) bool {
 		switch key {
 		case "match":
-			ok = once(&seen, 0) && strList(d, &ex.Match)
+			return once(&seen, 0) && strList(d, &ex.Match)
 		case "not_match":
-			ok = once(&seen, 1) && strList(d, &ex.NotMatch)
+			return once(&seen, 1) && strList(d, &ex.NotMatch)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return false
+	})
 }
 
 func (d *jsonIn) header(h *lazyHeader) bool {
-	if !d.open('{') {
-		return false
-	}
 	var seen uint64
-	for n := 0; ; {
-		key, more := d.next(&n)
-		if !more {
-			return !d.bad
-		}
-		var ok bool
+	return d.object(func(key string) bool {
 		switch key {
 		case "version":
-			ok = once(&seen, 0) && d.int(&h.Version)
+			return once(&seen, 0) && d.int(&h.Version)
 		case "materialized":
 			h.Meta = new(materialMeta) // a present key gives a pointer, as in encoding/json
-			ok = once(&seen, 1) && d.meta(h.Meta)
+			return once(&seen, 1) && d.meta(h.Meta)
 		case "settings":
-			ok = once(&seen, 2) && d.settings(&h.Settings)
+			return once(&seen, 2) && d.settings(&h.Settings)
 		case "tests":
-			ok = once(&seen, 3) && d.tests(&h.Tests)
+			return once(&seen, 3) && d.tests(&h.Tests)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return false
+	})
 }
 
 func (d *jsonIn) meta(m *materialMeta) bool {
-	if !d.open('{') {
-		return false
-	}
 	var seen uint64
-	for n := 0; ; {
-		key, more := d.next(&n)
-		if !more {
-			return !d.bad
-		}
-		var ok bool
+	return d.object(func(key string) bool {
 		switch key {
 		case "hash":
-			ok = once(&seen, 0) && d.strTo(&m.Hash)
+			return once(&seen, 0) && d.strTo(&m.Hash)
 		case "layers":
-			ok = once(&seen, 1) && strList(d, &m.Layers)
+			return once(&seen, 1) && strList(d, &m.Layers)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return false
+	})
 }
 
 func (d *jsonIn) settings(s *fileSettings) bool {
-	if !d.open('{') {
-		return false
-	}
 	var seen uint64
-	for n := 0; ; {
-		key, more := d.next(&n)
-		if !more {
-			return !d.bad
-		}
-		var ok bool
+	return d.object(func(key string) bool {
 		switch key {
 		case "layer":
-			ok = once(&seen, 0) && d.strPtr(&s.Layer)
+			return once(&seen, 0) && d.strPtr(&s.Layer)
 		case "builtin":
 			s.Builtin = new(bool)
-			ok = once(&seen, 1) && d.bool(s.Builtin)
+			return once(&seen, 1) && d.bool(s.Builtin)
 		case "default":
-			ok = once(&seen, 2) && d.strPtr(&s.Default)
+			return once(&seen, 2) && d.strPtr(&s.Default)
 		case "default_for":
-			ok = once(&seen, 3) && d.strMap(&s.DefaultFor)
+			return once(&seen, 3) && d.strMap(&s.DefaultFor)
 		case "mode":
-			ok = once(&seen, 4) && d.strPtr(&s.Mode)
+			return once(&seen, 4) && d.strPtr(&s.Mode)
 		case "on_error":
-			ok = once(&seen, 5) && d.strPtr(&s.OnError)
+			return once(&seen, 5) && d.strPtr(&s.OnError)
 		case "on_unparsable":
-			ok = once(&seen, 6) && d.strPtr(&s.OnUnparsable)
+			return once(&seen, 6) && d.strPtr(&s.OnUnparsable)
 		case "on_dynamic":
-			ok = once(&seen, 7) && d.strPtr(&s.OnDynamic)
+			return once(&seen, 7) && d.strPtr(&s.OnDynamic)
 		case "disable":
-			ok = once(&seen, 8) && strList(d, &s.Disable)
+			return once(&seen, 8) && strList(d, &s.Disable)
 		case "audit_log":
-			ok = once(&seen, 9) && d.strPtr(&s.AuditLog)
+			return once(&seen, 9) && d.strPtr(&s.AuditLog)
 		case "audit":
-			ok = once(&seen, 10) && d.strPtr(&s.Audit)
+			return once(&seen, 10) && d.strPtr(&s.Audit)
 		case "state_dir":
-			ok = once(&seen, 11) && d.strPtr(&s.StateDir)
+			return once(&seen, 11) && d.strPtr(&s.StateDir)
 		case "workspace":
-			ok = once(&seen, 12) && d.strPtr(&s.Workspace)
+			return once(&seen, 12) && d.strPtr(&s.Workspace)
 		case "safe_prefixes":
-			ok = once(&seen, 13) && strList(d, &s.SafePrefixes)
+			return once(&seen, 13) && strList(d, &s.SafePrefixes)
 		case "locked":
-			ok = once(&seen, 14) && strList(d, &s.Locked)
+			return once(&seen, 14) && strList(d, &s.Locked)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return false
+	})
 }
 
 func (d *jsonIn) tests(dst *[]fileTest) bool {
@@ -412,47 +370,37 @@ func (d *jsonIn) tests(dst *[]fileTest) bool {
 }
 
 func (d *jsonIn) test(t *fileTest) bool {
-	if !d.open('{') {
-		return false
-	}
 	var seen uint64
-	for n := 0; ; {
-		key, more := d.next(&n)
-		if !more {
-			return !d.bad
-		}
-		var ok bool
+	return d.object(func(key string) bool {
 		switch key {
 		case "name":
-			ok = once(&seen, 0) && d.strTo(&t.Name)
+			return once(&seen, 0) && d.strTo(&t.Name)
 		case "command":
-			ok = once(&seen, 1) && d.strTo(&t.Command)
+			return once(&seen, 1) && d.strTo(&t.Command)
 		case "tool":
-			ok = once(&seen, 2) && d.strTo(&t.Tool)
+			return once(&seen, 2) && d.strTo(&t.Tool)
 		case "path":
-			ok = once(&seen, 3) && d.strTo(&t.Path)
+			return once(&seen, 3) && d.strTo(&t.Path)
 		case "mcp":
-			ok = once(&seen, 4) && d.strTo(&t.MCP)
+			return once(&seen, 4) && d.strTo(&t.MCP)
 		case "url":
-			ok = once(&seen, 5) && d.strTo(&t.URL)
+			return once(&seen, 5) && d.strTo(&t.URL)
 		case "mode":
-			ok = once(&seen, 6) && d.strTo(&t.Mode)
+			return once(&seen, 6) && d.strTo(&t.Mode)
 		case "input":
-			ok = once(&seen, 7) && d.peek('{')
-			if ok {
-				var v any
-				v, ok = d.value(0)
-				t.Input, _ = v.(map[string]any)
+			if !once(&seen, 7) || !d.peek('{') {
+				return false
 			}
+			v, ok := d.value(0)
+			t.Input, _ = v.(map[string]any)
+			return ok
 		case "cwd":
-			ok = once(&seen, 8) && d.strTo(&t.Cwd)
+			return once(&seen, 8) && d.strTo(&t.Cwd)
 		case "expect":
-			ok = once(&seen, 9) && d.strTo(&t.Expect)
+			return once(&seen, 9) && d.strTo(&t.Expect)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return false
+	})
 }
 
 func (d *jsonIn) peek(c byte) bool {
