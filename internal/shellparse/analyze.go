@@ -95,13 +95,12 @@ type analyzer struct {
 	namerefs    map[string]string // declare -n NAME=TARGET
 	substValues int               // $(…) outputs still allowed to be worked out (literal.go)
 
-	// Process substitutions: a >(…) reads what its statement writes, so
-	// it is analyzed after the statement (outs collects them, a stack of
-	// the statements being read, while collectOuts); a
-	// <(…) passed as a script is looked up by position (inSubsts).
+	// A >(…) reads what its statement writes, so it is analyzed after the
+	// statement: outs collects them, a stack of the statements being
+	// read, while collectOuts. (What a <(…) prints travels with its
+	// word: field.proc.)
 	outs        []outSubst
 	collectOuts bool
-	inSubsts    map[procKey]*procIn
 }
 
 // frame is one shell program being analyzed: the outermost string or a

@@ -18,6 +18,7 @@ type field struct {
 	subst bool       // holds a command or process substitution
 	text  bool       // holds known text besides blanks (not only expansions)
 	input bool       // filled in by xargs/parallel from an input the analysis does not know
+	proc  *input     // a word that is one <(…): what it prints (procOutput); nil otherwise
 	srcs  []Source   // sources carried by variables expanded into it
 	pos   syntax.Pos // where the word starts
 }
@@ -80,6 +81,9 @@ func (a *analyzer) fold(dst []field, w *syntax.Word, sc *scope, src string, brac
 		fo.f = field{lit: true, pos: w.Pos(), glob: !expanded}
 		fo.parts(w.Parts, quoteNone, true)
 		fo.flush(false)
+	}
+	if out := a.wordProc(w, sc, src); out != nil && len(fo.out) == len(dst)+1 {
+		fo.out[len(dst)].proc = out // bash <(echo …), source <(…)
 	}
 	return fo.out
 }

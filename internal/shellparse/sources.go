@@ -497,52 +497,34 @@ type outSubst struct {
 	fr *frame
 }
 
-// procIn is what a <(…) prints, when the analysis can tell (opaque
-// otherwise): a shell given it as its script or its standard input runs
-// that text.
-type procIn struct {
-	out *input
-}
-
-// procKey finds a <(…) again from the word it became: its position and
-// its text (positions alone repeat across nested scripts).
-type procKey struct {
-	pos  syntax.Pos
-	text string
-}
-
-// noteInSubst records what the <(…) p, just analyzed in scope sc, prints.
-func (a *analyzer) noteInSubst(p *syntax.ProcSubst, sc *scope, fr *frame) {
-	out := opaqueInput
-	if len(p.Stmts) == 1 {
-		out = a.output(p.Stmts[0], sc, fr, nil)
-	}
-	if a.inSubsts == nil {
-		a.inSubsts = make(map[procKey]*procIn)
-	}
-	a.inSubsts[procKey{p.Pos(), nodeText(fr.src, p)}] = &procIn{out: out}
-}
-
-// procScript returns what the <(…) that makes up the word f prints (bash
-// <(echo …), source <(…)), or nil when f is not such a word.
-func (a *analyzer) procScript(f field) *procIn {
-	if !f.subst || !strings.HasPrefix(f.s, "<(") {
+// procOutput is what the <(…) p prints, for a shell given it as its
+// script or its standard input: the output of its one command when the
+// analysis follows it, opaque otherwise (several commands, or past the
+// budget shared with $(…), maxSubstValues); nil for a >(…).
+func (a *analyzer) procOutput(p *syntax.ProcSubst, sc *scope, src string) *input {
+	if p.Op != syntax.CmdIn {
 		return nil
 	}
-	return a.inSubsts[procKey{f.pos, f.s}]
+	if len(p.Stmts) != 1 || a.substValues <= 0 {
+		return opaqueInput
+	}
+	a.substValues--
+	defer a.leave()
+	if !a.enter() {
+		return opaqueInput
+	}
+	return a.output(p.Stmts[0], sc.child(), &frame{src: src}, nil)
 }
 
-// redirProc returns what the <(…) that makes up a redirection's word
-// prints (bash < <(echo …)), or nil.
-func (a *analyzer) redirProc(w *syntax.Word, fr *frame) *procIn {
+// wordProc is procOutput for a word that is one <(…), nil for any other.
+func (a *analyzer) wordProc(w *syntax.Word, sc *scope, src string) *input {
 	if w == nil || len(w.Parts) != 1 {
 		return nil
 	}
-	p, ok := w.Parts[0].(*syntax.ProcSubst)
-	if !ok || p.Op != syntax.CmdIn {
-		return nil
+	if p, ok := w.Parts[0].(*syntax.ProcSubst); ok {
+		return a.procOutput(p, sc, src)
 	}
-	return a.inSubsts[procKey{p.Pos(), nodeText(fr.src, p)}]
+	return nil
 }
 
 // readers analyzes the >(…) of statement st, each reading what flows into

@@ -108,8 +108,8 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, fr *frame) redirs
 			f := a.foldString(rd.Word, sc, fr.src)
 			if rd.Op == syntax.RdrIn && (rd.N == nil || rd.N.Value == "0") {
 				r.in = opaqueInput
-				if pi := a.redirProc(rd.Word, fr); pi != nil {
-					r.in = pi.out // < <(echo …): what the substitution prints, like a pipe
+				if out := a.wordProc(rd.Word, sc, fr.src); out != nil {
+					r.in = out // < <(echo …): what the substitution prints, like a pipe
 				}
 				r.srcs = appendSources(r.srcs, srcs...)
 			}
@@ -614,12 +614,8 @@ func (a *analyzer) partSubsts(parts []syntax.WordPart, sc *scope, fr *frame, via
 				continue
 			}
 			start := len(a.cmds)
-			child := sc.child()
-			a.stmts(p.Stmts, child, fr, nil)
+			a.stmts(p.Stmts, sc.child(), fr, nil)
 			*out = appendSources(*out, a.sourcesFrom(start, "procsubst")...)
-			if p.Op == syntax.CmdIn {
-				a.noteInSubst(p, child, fr)
-			}
 		case *syntax.ParamExp:
 			if p.Exp != nil && p.Exp.Word != nil {
 				a.partSubsts(p.Exp.Word.Parts, sc, fr, via, out)
@@ -902,12 +898,12 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 	case name == "source" || name == ".":
 		args = sourceOperands(args)
 		if len(args) > 0 {
-			if pi := a.procScript(args[0]); pi != nil {
+			if out := args[0].proc; out != nil {
 				// source <(…) is eval "$(…)": the printed text runs here.
-				if pi.out.opaque {
+				if out.opaque {
 					a.unknownScript(args[0], x.with(name))
 				} else {
-					a.script(pi.out.f, x.with(name), true)
+					a.script(out.f, x.with(name), true)
 				}
 			} else if !args[0].lit && !args[0].subst {
 				a.unknownScript(args[0], x.with(name))
@@ -1062,8 +1058,8 @@ opts:
 		if f := rest[0]; !f.lit && !f.subst {
 			a.unknownScript(f, x.with(name)) // bash "$FILE"
 		}
-		if pi := a.procScript(rest[0]); pi != nil && !pi.out.opaque {
-			a.script(pi.out.f, x.with(name), false) // bash <(echo …), like echo … | bash
+		if out := rest[0].proc; out != nil && !out.opaque {
+			a.script(out.f, x.with(name), false) // bash <(echo …), like echo … | bash
 		}
 		if p, ok := resolve(rest[0], call.OpRead, x.sc); ok { // the script file is read
 			a.cmds[idx].Paths = append(a.cmds[idx].Paths, p)
