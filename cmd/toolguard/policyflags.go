@@ -70,11 +70,11 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 	for _, n := range list {
 		path := expandTilde(n.path, sys.home())
 		path = absFrom(cwd, path)
-		data, err := policy.ReadFile(path)
+		src, err := policy.ReadSource(n.layer, path)
 		if err != nil {
 			return nil, fmt.Errorf("policy %s: %w", n.path, err)
 		}
-		out = append(out, policy.Source{Layer: n.layer, Path: path, Data: data})
+		out = append(out, src)
 	}
 	return out, nil
 }

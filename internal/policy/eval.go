@@ -191,7 +191,7 @@ func (p *Policy) Evaluate(c call.Call, env Env) *Result {
 		return p.evaluate(c, env)
 	}
 	// A materialized policy's index and rules are read from its file,
-	// which may be mapped (ReadFile): a file truncated underneath faults,
+	// which may be mapped (ReadSource): a file truncated underneath faults,
 	// and the call gets on_error instead of the process crashing.
 	var res *Result
 	if err := guardFault(p.lazy.ld.src.Path, func() { res = p.evaluate(c, env) }); err != nil {

@@ -326,7 +326,7 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	}
 	// The index is read in place: the policy keeps data for its rules
 	// anyway, Load's caller does not change a Source's bytes, and a mapped
-	// file (ReadFile) is only read under guardFault (Load, Evaluate).
+	// file (ReadSource) is only read under guardFault (Load, Evaluate).
 	raw := unsafe.String(&data[q+1], nl-2-(q+1))
 	hl := q + 1 - len(indexKey)
 	head := make([]byte, hl+1)
@@ -355,8 +355,11 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if !ok {
 		return nil
 	}
-	// The checksum read every page; the rules a call reaches are few.
-	releaseMapped(data)
+	if s.mapped {
+		// The checksum read every page; the rules a call reaches are few:
+		// the pages leave the resident set (the page cache keeps them).
+		releasePages(data)
+	}
 	n := ix.n
 	ld := named(&layerDoc{src: s, doc: fileDoc{Version: h.Version, Settings: h.Settings, Tests: h.Tests, Meta: h.Meta}})
 	if len(h.Settings.Disable) > 0 || len(checkSettings(ld)) > 0 || len(checkTests(ld)) > 0 {

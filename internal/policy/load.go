@@ -36,6 +36,8 @@ type Source struct {
 	Layer string // layer name; "" takes [settings] layer, else the file's base name
 	Path  string // for messages and provenance; ".json" selects the JSON form
 	Data  []byte // not to be changed after Load: a lazily loaded policy reads its rules from it
+
+	mapped bool // Data is a read-only mapping of the file (ReadSource)
 }
 
 // LoadOptions direct Load.
@@ -69,7 +71,7 @@ type layerDoc struct {
 // problem found is returned at once in an *Error; a policy that fails to
 // load must not be used (the hook answers on_error instead).
 func Load(sources []Source, opts LoadOptions) (p *Policy, err error) {
-	// A mapped policy file (ReadFile) that shrinks underneath faults when
+	// A mapped policy file (ReadSource) that shrinks underneath faults when
 	// read: that is an error here, not a crash.
 	if ferr := guardFault(sourcePaths(sources), func() { p, err = loadSources(sources, opts) }); ferr != nil {
 		return nil, ferr

@@ -31,19 +31,20 @@ func materializedFile(t *testing.T, n int) (string, []byte) {
 	return path, data
 }
 
-func TestReadFile(t *testing.T) {
+func TestReadSource(t *testing.T) {
 	path, want := materializedFile(t, 2000)
 	if len(want) < mapThreshold {
 		t.Fatalf("the generated policy is %d bytes, below the %d-byte mapping threshold", len(want), mapThreshold)
 	}
-	got, err := ReadFile(path)
+	src, err := ReadSource("org", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, want) {
-		t.Fatal("ReadFile of a mapped policy differs from the file")
+	if !src.mapped || src.Layer != "org" || src.Path != path || !bytes.Equal(src.Data, want) {
+		t.Fatalf("ReadSource of a large materialized policy: mapped %v, layer %q, path %q, same bytes %v",
+			src.mapped, src.Layer, src.Path, bytes.Equal(src.Data, want))
 	}
-	p, err := Load([]Source{{Path: path, Data: got}}, LoadOptions{Lazy: true})
+	p, err := Load([]Source{src}, LoadOptions{Lazy: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,28 +67,28 @@ func TestReadFile(t *testing.T) {
 		if err := os.WriteFile(f, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadFile(f)
-		if err != nil || !bytes.Equal(got, data) {
-			t.Errorf("%s: ReadFile = %d bytes, %v; want the file's %d bytes", name, len(got), err, len(data))
+		got, err := ReadSource("", f)
+		if err != nil || got.mapped || !bytes.Equal(got.Data, data) {
+			t.Errorf("%s: ReadSource = %d bytes, mapped %v, %v; want the file's %d bytes, read", name, len(got.Data), got.mapped, err, len(data))
 		}
 	}
-	if _, err := ReadFile(filepath.Join(t.TempDir(), "missing.json")); !os.IsNotExist(err) {
+	if _, err := ReadSource("", filepath.Join(t.TempDir(), "missing.json")); !os.IsNotExist(err) {
 		t.Errorf("missing file: %v, want not-exist", err)
 	}
 }
 
-// TestReadFileTruncated: a mapped policy that shrinks while in use gives
+// TestReadSourceTruncated: a mapped policy that shrinks while in use gives
 // the call on_error (an error the hook answers with deny), not a crash.
-func TestReadFileTruncated(t *testing.T) {
+func TestReadSourceTruncated(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("faulting on pages past the end of a truncated mapping is checked on Linux")
 	}
 	path, data := materializedFile(t, 2000)
-	mapped, err := ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	src, err := ReadSource("", path)
+	if err != nil || !src.mapped {
+		t.Fatalf("ReadSource: mapped %v, %v", src.mapped, err)
 	}
-	p, err := Load([]Source{{Path: path, Data: mapped}}, LoadOptions{Lazy: true})
+	p, err := Load([]Source{src}, LoadOptions{Lazy: true})
 	if err != nil || p.lazy == nil {
 		t.Fatalf("lazy load: %v", err)
 	}
