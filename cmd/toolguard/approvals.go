@@ -100,6 +100,7 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 			Provider: o.call.Provider,
 			Rules:    rules,
 			Reason:   ask,
+			Preview:  approvalPreview(o),
 			Approve:  approveCommand("{id}"), // Create puts the new id in
 		}, now)
 		if err != nil {
@@ -202,8 +203,8 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 	list.Flags().BoolVar(&o.json, "json", false, "print JSON")
 
 	show := &cobra.Command{
-		Use:   "show ID",
-		Short: "Show one approval request",
+		Use:   "show ID [--json]",
+		Short: "Show one approval request: what the call would run or write, and why it was asked",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := o.store(sys)
@@ -217,9 +218,14 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 			if r.Problem != "" {
 				r.Status = approval.StatusTampered
 			}
-			return writeJSON(sys, r)
+			if o.json {
+				return writeJSON(sys, r)
+			}
+			renderRequest(sys.stdout, r)
+			return nil
 		},
 	}
+	show.Flags().BoolVar(&o.json, "json", false, "print JSON")
 
 	approve := &cobra.Command{
 		Use:   "approve ID",

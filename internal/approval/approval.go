@@ -58,6 +58,8 @@ type Request struct {
 	Provider string    `json:"provider"`
 	Rules    []string  `json:"rules,omitempty"` // the rules that asked
 	Reason   string    `json:"reason"`          // the ask reason
+	// Preview is what the human sees of the call (redacted), if recorded.
+	Preview *Preview `json:"preview,omitempty"`
 	// Approve is the command a human runs to approve it (for the human:
 	// the hook never puts it in a reply the model reads). Create replaces
 	// "{id}" in it with the new request's id.
@@ -68,6 +70,48 @@ type Request struct {
 	RejectReason string    `json:"reject_reason,omitempty"`
 	// Problem is why List reports the request tampered; never stored.
 	Problem string `json:"problem,omitempty"`
+}
+
+// Preview is what a human sees of a call before deciding: what it would
+// run or write, and why toolguard asked. Every text is redacted and cut by
+// the hook before it is stored.
+type Preview struct {
+	Command     string `json:"command,omitempty"`     // shell: the command
+	Description string `json:"description,omitempty"` // shell: the agent's own description of it
+	Workspace   string `json:"workspace,omitempty"`
+	// PermissionMode is the agent's permission mode, if the payload says.
+	PermissionMode string `json:"permission_mode,omitempty"`
+
+	Path string `json:"path,omitempty"` // file calls: the first path
+	// Size is the length in bytes of a Write's content; Content is that
+	// content, cut in the middle (first and last 200 characters) when longer.
+	Size    int    `json:"size,omitempty"`
+	Content string `json:"content,omitempty"`
+	// Edits are the old -> new strings of an Edit, MultiEdit or notebook edit.
+	Edits []EditPreview `json:"edits,omitempty"`
+	Patch string        `json:"patch,omitempty"` // apply_patch: the patch
+
+	MCPServer string `json:"mcp_server,omitempty"`
+	MCPTool   string `json:"mcp_tool,omitempty"`
+	Input     string `json:"input,omitempty"` // MCP and other tools: the input JSON
+
+	Rules []RulePreview `json:"rules,omitempty"` // the rules that asked
+}
+
+// EditPreview is one replacement of an edit.
+type EditPreview struct {
+	Old        string `json:"old"`
+	New        string `json:"new"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
+}
+
+// RulePreview is a rule that matched the call.
+type RulePreview struct {
+	ID            string `json:"rule"`
+	Decision      string `json:"decision"`
+	Justification string `json:"justification,omitempty"`
+	Layer         string `json:"layer,omitempty"`
+	Source        string `json:"source,omitempty"` // file:line
 }
 
 // Grant is what an approval allows.
