@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -137,7 +138,21 @@ type approvalsOptions struct {
 	reason   string
 	key      string
 	generate bool
+	// list filters
+	status, session, provider string
+	timeout                   time.Duration
 }
+
+// Exit codes of `approvals wait`.
+const (
+	waitApproved = 0
+	waitRejected = 3
+	waitExpired  = 4
+	waitTimedOut = 5
+)
+
+// waitPoll is how often `approvals wait` looks at the request.
+const waitPoll = 100 * time.Millisecond
 
 // errNeedsHuman is why approve and reject refuse to run unattended.
 var errNeedsHuman = errors.New("approvals approve and reject want a human: stdin is not a terminal and no --key was given.\n" +
@@ -179,6 +194,11 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 			if err != nil {
 				return err
 			}
+			reqs = slices.DeleteFunc(reqs, func(r approval.Request) bool {
+				return o.status != "" && string(r.Status) != o.status ||
+					o.session != "" && r.Session != o.session ||
+					o.provider != "" && r.Provider != o.provider
+			})
 			if o.json {
 				if reqs == nil {
 					reqs = []approval.Request{}
@@ -201,6 +221,31 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 		},
 	}
 	list.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	list.Flags().StringVar(&o.status, "status", "", "only requests with this status: pending, approved, rejected, consumed, expired, tampered or leftover")
+	list.Flags().StringVar(&o.session, "session", "", "only requests of this agent session")
+	list.Flags().StringVar(&o.provider, "provider", "", "only requests of this provider (claude-code, codex, …)")
+
+	wait := &cobra.Command{
+		Use:   "wait ID [--timeout D]",
+		Short: "Wait until a request is decided; exit 0 approved, 3 rejected, 4 expired, 5 timed out",
+		Long: `wait blocks until the request ID is decided and prints the decision as JSON:
+{"id":…,"decision":"approved"|"rejected"|"expired"|"timeout","reason":…,"uses":…,"expires":…,"approver":…}.
+Exit codes: 0 approved (a grant that verifies, or one already used), 3 rejected, 4 expired,
+5 timed out (--timeout; 0 waits for ever). A grant that does not verify (tampered) is not a
+decision: wait warns once and goes on waiting.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.timeout < 0 {
+				return usagef("--timeout must not be negative")
+			}
+			st, err := o.store(sys)
+			if err != nil {
+				return err
+			}
+			return waitDecision(cmd.Context(), sys, st, args[0], o.timeout)
+		},
+	}
+	wait.Flags().DurationVar(&o.timeout, "timeout", 0, "give up after D (exit 5); 0 waits for ever")
 
 	show := &cobra.Command{
 		Use:   "show ID [--json]",
@@ -354,7 +399,7 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 	keyCmd.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (default: the user's approver.key)")
 	keyCmd.Flags().BoolVar(&o.generate, "generate", false, "create the key file if it does not exist (mode 0600)")
 
-	cmd.AddCommand(list, show, approve, reject, prune, keyCmd)
+	cmd.AddCommand(list, show, wait, approve, reject, prune, keyCmd)
 	return cmd
 }
 
@@ -386,6 +431,97 @@ func (o *approvalsOptions) store(sys *system) (*approval.Store, error) {
 	}
 	st.Trust(trusted)
 	return st, nil
+}
+
+// waitResult is what `approvals wait` prints.
+type waitResult struct {
+	ID       string             `json:"id"`
+	Decision string             `json:"decision"` // approved, rejected, expired, timeout
+	Reason   string             `json:"reason,omitempty"`
+	Uses     int                `json:"uses,omitempty"`
+	UsesLeft int                `json:"uses_left,omitempty"`
+	Expires  *time.Time         `json:"expires,omitempty"`
+	Approver *approval.Approver `json:"approver,omitempty"`
+	Decided  *time.Time         `json:"decided,omitempty"`
+}
+
+// waitDecision polls the request id until it is decided or timeout (0: no
+// limit) has passed, prints the decision and ends with its exit code.
+func waitDecision(ctx context.Context, sys *system, st *approval.Store, id string, timeout time.Duration) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	warned := false
+	for {
+		r, err := st.Get(id)
+		if err != nil {
+			return err
+		}
+		res, code, done := decisionOf(r, sys.now())
+		if r.Problem != "" && !warned {
+			fmt.Fprintf(sys.stderr, "toolguard: %s: the grant does not count (%s); still waiting\n", id, r.Problem)
+			warned = true
+		}
+		if done {
+			if err := writeJSON(sys, res); err != nil {
+				return err
+			}
+			if code != 0 {
+				return &exitError{code: code}
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err := writeJSON(sys, waitResult{ID: id, Decision: "timeout"}); err != nil {
+				return err
+			}
+			return &exitError{code: waitTimedOut}
+		case <-time.After(waitPoll):
+		}
+	}
+}
+
+// decisionOf says whether r is decided at now, and how.
+func decisionOf(r approval.Request, now time.Time) (waitResult, int, bool) {
+	res := waitResult{ID: r.ID}
+	if !r.Decided.IsZero() {
+		d := r.Decided
+		res.Decided = &d
+	}
+	grant := func() {
+		g := r.Grant
+		exp, who := g.Expires, g.Approver
+		res.Uses, res.UsesLeft, res.Expires, res.Approver = g.Uses, g.UsesLeft, &exp, &who
+	}
+	switch {
+	case r.Status == approval.StatusRejected:
+		res.Decision, res.Reason = "rejected", r.RejectReason
+		return res, waitRejected, true
+	case r.Grant != nil && r.Problem != "":
+		return res, 0, false // tampered: not a decision
+	case r.Status == approval.StatusConsumed && r.Grant != nil:
+		res.Decision = "approved"
+		grant()
+		return res, waitApproved, true
+	case r.Status == approval.StatusExpired,
+		r.Status == approval.StatusApproved && r.Grant != nil && !now.Before(r.Grant.Expires):
+		res.Decision = "expired"
+		if r.Grant != nil {
+			grant()
+		}
+		return res, waitExpired, true
+	case r.Status == approval.StatusApproved && r.Grant != nil:
+		res.Decision = "approved"
+		grant()
+		return res, waitApproved, true
+	}
+	return res, 0, false
 }
 
 func writeJSON(sys *system, v any) error {

@@ -457,9 +457,11 @@ func (s *Store) Get(id string) (Request, error) {
 	return r, nil
 }
 
-// check sets r.Problem when r is approved and its grant does not verify.
+// check sets r.Problem when r has a grant (approved, or consumed or
+// expired since) that does not verify: a forged "consumed" must not read
+// as a decision either.
 func (s *Store) check(r *Request) {
-	if r.Status == StatusApproved {
+	if r.Status == StatusApproved || r.Grant != nil {
 		if err := r.verify(s.trusted); err != nil {
 			r.Problem = err.Error()
 		}
