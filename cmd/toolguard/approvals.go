@@ -67,6 +67,10 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	}
 	trusted, problems := trustedKeys(sys, o.ps.pol)
 	st.Trust(trusted)
+	if f.grantsDir != "" {
+		cwd, _ := sys.getwd()
+		st.UseGrants(absFrom(cwd, expandTilde(f.grantsDir, sys.home())))
+	}
 	now := sys.now()
 	key := approval.Key(o.call)
 	res, err := st.Check(ctx, key, now)
@@ -131,13 +135,14 @@ func approveCommand(id string) string { return "toolguard approvals approve " + 
 
 type approvalsOptions struct {
 	policyFlags
-	stateDir string
-	json     bool
-	ttl      time.Duration
-	uses     int
-	reason   string
-	key      string
-	generate bool
+	stateDir  string
+	json      bool
+	ttl       time.Duration
+	uses      int
+	reason    string
+	key       string
+	generate  bool
+	grantsDir string
 	// list filters
 	status, session, provider string
 	timeout                   time.Duration
@@ -294,6 +299,9 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
+			if o.grantsDir != "" {
+				return exportGrant(sys, st, args[0], &o, signer)
+			}
 			r, err := st.Approve(args[0], o.ttl, o.uses, sys.now(), signer)
 			if err != nil {
 				return err
@@ -310,6 +318,7 @@ decision: wait warns once and goes on waiting.`,
 	}
 	approve.Flags().DurationVar(&o.ttl, "ttl", defaultGrantTTL, "how long the grant is valid")
 	approve.Flags().IntVar(&o.uses, "uses", defaultGrantUses, "how many identical calls the grant allows")
+	approve.Flags().StringVar(&o.grantsDir, "grants-dir", "", "write the signed grant as a file into `DIR` (for a hook run with --grants-dir) instead of into the state directory")
 	approve.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (default: the user's approver.key; needed without a terminal)")
 
 	reject := &cobra.Command{
@@ -431,6 +440,27 @@ func (o *approvalsOptions) store(sys *system) (*approval.Store, error) {
 	}
 	st.Trust(trusted)
 	return st, nil
+}
+
+// exportGrant signs a grant for request id and writes it as a grant file
+// into o.grantsDir; the state directory is only read.
+func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions, signer approval.Signer) error {
+	r, err := st.Get(id)
+	if err != nil {
+		return err
+	}
+	gf, err := approval.NewGrant(r, o.ttl, o.uses, sys.now(), signer)
+	if err != nil {
+		return err
+	}
+	cwd, _ := sys.getwd()
+	path, err := approval.WriteGrantFile(absFrom(cwd, expandTilde(o.grantsDir, sys.home())), gf)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(sys.stdout, "granted %s: %s (%d use(s), until %s, signed by %s) in %s\n", r.ID, r.Summary, o.uses,
+		gf.Grant.Expires.UTC().Format(time.RFC3339), gf.Grant.Approver.Fingerprint, path)
+	return nil
 }
 
 // waitResult is what `approvals wait` prints.

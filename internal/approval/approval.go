@@ -165,8 +165,9 @@ var (
 
 // Store is an approval state directory.
 type Store struct {
-	dir     string
-	trusted Keyring
+	dir       string
+	trusted   Keyring
+	grantsDir string // see UseGrants
 }
 
 const (
@@ -240,6 +241,7 @@ func (s *Store) Check(ctx context.Context, key string, now time.Time) (Outcome, 
 		if err != nil {
 			return err
 		}
+		reqs = s.importGrants(reqs, key, now)
 		if err := s.settle(reqs, now); err != nil {
 			return err
 		}
@@ -480,14 +482,14 @@ func (s *Store) Approve(id string, ttl time.Duration, uses int, now time.Time, s
 		return Request{}, fmt.Errorf("approve %s: %d uses (want at least 1)", id, uses)
 	}
 	return s.update(id, func(r *Request) error {
-		g := &Grant{Approved: now, Expires: now.Add(ttl), Uses: uses, UsesLeft: uses}
-		if err := signer.sign(r.ID, r.Key, g); err != nil {
+		gf, err := NewGrant(*r, ttl, uses, now, signer)
+		if err != nil {
 			return err
 		}
 		r.Status = StatusApproved
 		r.Decided = now
 		r.RejectReason = ""
-		r.Grant = g
+		r.Grant = &gf.Grant
 		return nil
 	})
 }

@@ -341,3 +341,106 @@ func TestPublicText(t *testing.T) {
 		}
 	}
 }
+
+// TestGrantFiles: a signed grant handed over as a file allows its uses
+// once each, counted in the store; a grant file that does not verify
+// allows nothing.
+func TestGrantFiles(t *testing.T) {
+	t.Parallel()
+	writeGF := func(t *testing.T, dir string, gf GrantFile) {
+		t.Helper()
+		if _, err := WriteGrantFile(dir, gf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("uses counted in the store", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		r := mustCreate(t, s, "k", t0)
+		grants := t.TempDir()
+		gf, err := NewGrant(r, time.Hour, 2, t0, testSigner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeGF(t, grants, gf)
+		mustCheck(t, s, "k", t0.Add(time.Second), Pending, r.ID) // not used yet
+		s.UseGrants(grants)
+		mustCheck(t, s, "k", t0.Add(time.Second), Granted, r.ID)
+		mustCheck(t, s, "k", t0.Add(2*time.Second), Granted, r.ID)
+		mustCheck(t, s, "k", t0.Add(3*time.Second), None, "")
+		if got, _ := s.Get(r.ID); got.Status != StatusConsumed || got.Problem != "" {
+			t.Errorf("after the uses: %+v", got)
+		}
+		// A newer grant for the same request re-arms it.
+		gf2, _ := NewGrant(r, time.Hour, 1, t0.Add(time.Minute), testSigner)
+		writeGF(t, grants, gf2)
+		mustCheck(t, s, "k", t0.Add(2*time.Minute), Granted, r.ID)
+		mustCheck(t, s, "k", t0.Add(3*time.Minute), None, "")
+	})
+	t.Run("no stored request", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		grants := t.TempDir()
+		gf, _ := NewGrant(Request{ID: "req_platform01", Key: "k"}, time.Hour, 1, t0, testSigner)
+		writeGF(t, grants, gf)
+		s.UseGrants(grants)
+		mustCheck(t, s, "other", t0.Add(time.Second), None, "")
+		mustCheck(t, s, "k", t0.Add(time.Second), Granted, "req_platform01")
+		mustCheck(t, s, "k", t0.Add(2*time.Second), None, "")
+	})
+	bad := []struct {
+		name  string
+		spoil func(t *testing.T, dir string, gf GrantFile)
+	}{
+		{"unknown key", func(t *testing.T, dir string, gf GrantFile) {
+			gf, _ = NewGrant(Request{ID: gf.ID, Key: gf.Key}, time.Hour, 1, t0, otherSigner)
+			writeGF(t, dir, gf)
+		}},
+		{"uses raised", func(t *testing.T, dir string, gf GrantFile) {
+			gf.Grant.Uses, gf.Grant.UsesLeft = 9, 9
+			writeGF(t, dir, gf)
+		}},
+		{"key changed", func(t *testing.T, dir string, gf GrantFile) {
+			gf.Key = "k2"
+			writeGF(t, dir, gf)
+		}},
+		{"expired", func(t *testing.T, dir string, gf GrantFile) {
+			gf, _ = NewGrant(Request{ID: gf.ID, Key: gf.Key}, time.Millisecond, 1, t0, testSigner)
+			writeGF(t, dir, gf)
+		}},
+		{"symlink", func(t *testing.T, dir string, gf GrantFile) {
+			other := t.TempDir()
+			writeGF(t, other, gf)
+			if err := os.Symlink(filepath.Join(other, gf.ID+".json"), filepath.Join(dir, gf.ID+".json")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"garbage", func(t *testing.T, dir string, gf GrantFile) {
+			os.WriteFile(filepath.Join(dir, gf.ID+".json"), []byte(`{"version":"toolguard-grant/1","id":`), 0o644)
+		}},
+		{"other version", func(t *testing.T, dir string, gf GrantFile) {
+			gf.Version = "toolguard-grant/0"
+			writeGF(t, dir, gf)
+		}},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := newStore(t)
+			r := mustCreate(t, s, "k", t0)
+			for _, k := range []string{"k2"} {
+				mustCreate(t, s, k, t0)
+			}
+			grants := t.TempDir()
+			gf, _ := NewGrant(r, time.Hour, 1, t0, testSigner)
+			tc.spoil(t, grants, gf)
+			s.UseGrants(grants)
+			for _, key := range []string{"k", "k2"} {
+				out, err := s.Check(context.Background(), key, t0.Add(time.Second))
+				if err != nil || out.Kind == Granted {
+					t.Errorf("Check(%s) = %+v, %v", key, out, err)
+				}
+			}
+		})
+	}
+}
