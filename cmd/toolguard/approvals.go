@@ -308,11 +308,7 @@ decision: wait warns once and goes on waiting.`,
 			}
 			fmt.Fprintf(sys.stdout, "approved %s: %s (%d use(s), until %s, signed by %s)\n", r.ID, r.Summary, o.uses,
 				r.Grant.Expires.UTC().Format(time.RFC3339), r.Grant.Approver.Fingerprint)
-			if !st.Trusts(signer.Key.Public().(ed25519.PublicKey)) {
-				fmt.Fprintf(sys.stderr, "toolguard: warning: the hook does not trust %s, so this grant allows nothing;\n"+
-					"add it to settings.approvers of a user or platform policy: approvers = [%q]\n",
-					path, approval.PublicText(signer.Key.Public().(ed25519.PublicKey)))
-			}
+			warnUntrusted(sys, st, signer, path)
 			return nil
 		},
 	}
@@ -460,7 +456,22 @@ func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions
 	}
 	fmt.Fprintf(sys.stdout, "granted %s: %s (%d use(s), until %s, signed by %s) in %s\n", r.ID, r.Summary, o.uses,
 		gf.Grant.Expires.UTC().Format(time.RFC3339), gf.Grant.Approver.Fingerprint, path)
+	warnUntrusted(sys, st, signer, o.key)
 	return nil
+}
+
+// warnUntrusted says so when the hook, with the policy in effect here,
+// would not honour grants signed by signer.
+func warnUntrusted(sys *system, st *approval.Store, signer approval.Signer, path string) {
+	pub := signer.Key.Public().(ed25519.PublicKey)
+	if st.Trusts(pub) {
+		return
+	}
+	if path == "" {
+		path = "this key"
+	}
+	fmt.Fprintf(sys.stderr, "toolguard: warning: the hook does not trust %s, so this grant allows nothing;\n"+
+		"add it to settings.approvers of a user or platform policy: approvers = [%q]\n", path, approval.PublicText(pub))
 }
 
 // waitResult is what `approvals wait` prints.
