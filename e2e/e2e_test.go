@@ -296,7 +296,13 @@ func approve(t *testing.T, c *caseEnv, id string) {
 		t.Errorf("approval %s has status %v, want pending", id, found["status"])
 	}
 	t.Logf("pending approval: %v", found)
-	if out, err := c.toolguardCmd("approvals", "approve", id, "--policy", c.Policy); err != nil {
+	// No terminal here: the human's stand-in passes the user's approver key
+	// explicitly (approve refuses without a terminal or --key).
+	if out, err := c.toolguardCmd("approvals", "key", "--generate"); err != nil {
+		t.Fatalf("toolguard approvals key --generate failed: %v\n%s", err, out)
+	}
+	key := filepath.Join(c.Home, ".config", "toolguard", "approver.key")
+	if out, err := c.toolguardCmd("approvals", "approve", id, "--key", key, "--policy", c.Policy); err != nil {
 		t.Fatalf("toolguard approvals approve %s failed: %v\n%s", id, err, out)
 	}
 }

@@ -24,6 +24,8 @@ type system struct {
 	getwd      func() (string, error)
 	executable func() (string, error)
 	etc        string // where /etc/toolguard/policy.toml is looked for; tests point it elsewhere
+	// isTerminal reports whether stdin is a terminal (approvals approve|reject want one).
+	isTerminal func() bool
 }
 
 func realSystem() *system {
@@ -36,6 +38,7 @@ func realSystem() *system {
 		getwd:      os.Getwd,
 		executable: os.Executable,
 		etc:        "/etc",
+		isTerminal: stdinIsTerminal,
 	}
 }
 

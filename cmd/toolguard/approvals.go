@@ -1,8 +1,13 @@
 package main
 
 import (
+	"context"
+	"crypto/ed25519"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -11,6 +16,8 @@ import (
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // Defaults of `approvals approve`.
@@ -19,11 +26,30 @@ const (
 	defaultGrantUses = 1
 )
 
-// headlessAsk turns an ask into what an unattended agent needs: the
-// identical call already approved is allowed (the grant consumed once), one
-// rejected is denied with the human's reason, and anything else is denied
-// with the id of a pending request a human can resolve.
+// headlessAsk is headlessAskWithin without a deadline of its own.
+// TODO(deadline): the hook passes its process-wide decision context; until
+// then the store is asked with context.Background().
 func headlessAsk(sys *system, f *decideFlags, o *outcome) {
+	headlessAskWithin(context.Background(), sys, f, o)
+}
+
+// headlessAskWithin turns an ask into what an unattended agent needs: the
+// identical call already approved — by a grant whose signature verifies
+// against a trusted approver key — is allowed (the grant consumed once),
+// one rejected is denied with the human's reason, and anything else is
+// denied with the id of a pending request a human can resolve.
+//
+// ctx is the hook's decision deadline: once it is done no use is
+// consumed (approval.Store.Check) and nothing is written to stderr. The
+// hook must pass the context that its deadline cancels, and must not
+// reply allow from an outcome that arrives after it.
+//
+// The reason the model reads names the request and says a human must
+// approve it; the approve command goes only to the request file and to
+// stderr, and to stderr only when the reply is the exit-0 JSON every
+// dialect uses for a deny — on a non-zero exit Claude Code, CodeBuddy,
+// Codex and Gemini (empty stdout) hand stderr to the model.
+func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 	ask := o.verdict.Reason
 	dir := stateDir(sys, f.stateDir, o.ps.pol)
 	deny := func(reason string) {
@@ -39,9 +65,15 @@ func headlessAsk(sys *system, f *decideFlags, o *outcome) {
 		deny(fmt.Sprintf("%s No human can answer here, and the approval store is unavailable (%v), so the call was stopped.", ask, err))
 		return
 	}
+	trusted, problems := trustedKeys(sys, o.ps.pol)
+	st.Trust(trusted)
+	if f.grantsDir != "" {
+		cwd, _ := sys.getwd()
+		st.UseGrants(absFrom(cwd, expandTilde(f.grantsDir, sys.home())))
+	}
 	now := sys.now()
 	key := approval.Key(o.call)
-	res, err := st.Check(key, now)
+	res, err := st.Check(ctx, key, now)
 	if err != nil {
 		deny(fmt.Sprintf("%s The approval store could not be read (%v), so the call was stopped.", ask, err))
 		return
@@ -73,6 +105,8 @@ func headlessAsk(sys *system, f *decideFlags, o *outcome) {
 			Provider: o.call.Provider,
 			Rules:    rules,
 			Reason:   ask,
+			Preview:  approvalPreview(o),
+			Approve:  approveCommand("{id}"), // Create puts the new id in
 		}, now)
 		if err != nil {
 			deny(fmt.Sprintf("%s The approval request could not be recorded (%v), so the call was stopped.", ask, err))
@@ -81,19 +115,55 @@ func headlessAsk(sys *system, f *decideFlags, o *outcome) {
 		o.approval = req.ID
 	}
 	deny(fmt.Sprintf("%s No human can answer here, so the call was stopped and approval request %s was recorded. "+
-		"Do not retry it until a human has run `toolguard approvals approve %s`; go on with other work or end the turn.",
+		"A human must approve request %s before this call can run. Do not retry it until then; wait, or go on with other work.",
 		ask, o.approval, o.approval))
-	o.verdict.StopReason = fmt.Sprintf("toolguard: waiting for approval %s (toolguard approvals approve %s)", o.approval, o.approval)
+	o.verdict.StopReason = fmt.Sprintf("toolguard: a tool call is waiting for human approval (request %s)", o.approval)
+	if ctx.Err() != nil {
+		return
+	}
+	if r := protocol.EncodeFor(o.codec, o.call, o.verdict); r.ExitCode == 0 && len(r.Stdout) > 0 {
+		fmt.Fprintf(sys.stderr, "toolguard: approval request %s recorded; a human allows the call once with: %s\n",
+			o.approval, approveCommand(o.approval))
+		for _, p := range problems {
+			fmt.Fprintf(sys.stderr, "toolguard: %s\n", p)
+		}
+	}
 }
+
+// approveCommand is what a human runs, at a terminal, to approve id.
+func approveCommand(id string) string { return "toolguard approvals approve " + id }
 
 type approvalsOptions struct {
 	policyFlags
-	stateDir string
-	json     bool
-	ttl      time.Duration
-	uses     int
-	reason   string
+	stateDir  string
+	json      bool
+	ttl       time.Duration
+	uses      int
+	reason    string
+	key       string
+	generate  bool
+	grantsDir string
+	// list filters
+	status, session, provider string
+	timeout                   time.Duration
 }
+
+// Exit codes of `approvals wait`.
+const (
+	waitApproved = 0
+	waitRejected = 3
+	waitExpired  = 4
+	waitTimedOut = 5
+)
+
+// waitPoll is how often `approvals wait` looks at the request.
+const waitPoll = 100 * time.Millisecond
+
+// errNeedsHuman is why approve and reject refuse to run unattended.
+var errNeedsHuman = errors.New("approvals approve and reject want a human: stdin is not a terminal and no --key was given.\n" +
+	"If you are the user, run the command yourself in a terminal. A platform or script that decides for a\n" +
+	"human passes its approver key explicitly with --key FILE (kept where the agent cannot read it).\n" +
+	"An agent must not approve its own requests: wait for the human, or go on with other work")
 
 func newApprovalsCmd(sys *system) *cobra.Command {
 	var o approvalsOptions
@@ -101,19 +171,24 @@ func newApprovalsCmd(sys *system) *cobra.Command {
 		Use:   "approvals",
 		Short: "List, show, approve or reject pending approval requests (headless mode)",
 		Long: `In headless mode an ask becomes a deny with an approval request id. A human
-resolves the request here; the identical call (same command or paths, cwd and session)
-is then allowed once per use, or denied with the human's reason.
+resolves the request here; the identical call (same command, or same paths and content,
+cwd and session) is then allowed once per use, or denied with the human's reason.
+
+approve signs the grant with the approver key (Ed25519): --key FILE, else
+$XDG_CONFIG_HOME/toolguard/approver.key (else ~/.config/toolguard/approver.key), created on
+first use. The hook honours only grants signed by that key or by one of settings.approvers.
+approve and reject want stdin to be a terminal unless --key is given.
 
 The state directory is --state-dir, else settings.state_dir of the policy in effect
 (--policy), else $XDG_STATE_HOME/toolguard, else ~/.local/state/toolguard.`,
 	}
 	cmd.PersistentFlags().StringVar(&o.stateDir, "state-dir", "", "approval state directory")
-	cmd.PersistentFlags().StringArrayVar(&o.files, "policy", nil, "policy file whose settings.state_dir to use (repeatable)")
+	cmd.PersistentFlags().StringArrayVar(&o.files, "policy", nil, "policy file whose settings (state_dir, approvers) to use (repeatable)")
 	cmd.PersistentFlags().StringArrayVar(&o.layers, "layer", nil, "named policy layer `NAME=FILE`")
 
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List approval requests",
+		Short: "List approval requests; tampered and leftover files are reported with the reason",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			st, err := o.store(sys)
@@ -121,12 +196,14 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 				return err
 			}
 			reqs, err := st.List(sys.now())
-			if err != nil && len(reqs) == 0 {
+			if err != nil {
 				return err
 			}
-			if err != nil {
-				fmt.Fprintf(sys.stderr, "toolguard: %v\n", err)
-			}
+			reqs = slices.DeleteFunc(reqs, func(r approval.Request) bool {
+				return o.status != "" && string(r.Status) != o.status ||
+					o.session != "" && r.Session != o.session ||
+					o.provider != "" && r.Provider != o.provider
+			})
 			if o.json {
 				if reqs == nil {
 					reqs = []approval.Request{}
@@ -136,16 +213,48 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 			tw := tabwriter.NewWriter(sys.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSTATUS\tCREATED\tPROVIDER\tSUMMARY")
 			for _, r := range reqs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Created.UTC().Format(time.RFC3339), r.Provider, r.Summary)
+				summary := r.Summary
+				if r.Problem != "" {
+					summary = r.Problem
+					if r.Summary != "" {
+						summary += " — " + r.Summary
+					}
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Created.UTC().Format(time.RFC3339), r.Provider, summary)
 			}
 			return tw.Flush()
 		},
 	}
 	list.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	list.Flags().StringVar(&o.status, "status", "", "only requests with this status: pending, approved, rejected, consumed, expired, tampered or leftover")
+	list.Flags().StringVar(&o.session, "session", "", "only requests of this agent session")
+	list.Flags().StringVar(&o.provider, "provider", "", "only requests of this provider (claude-code, codex, …)")
+
+	wait := &cobra.Command{
+		Use:   "wait ID [--timeout D]",
+		Short: "Wait until a request is decided; exit 0 approved, 3 rejected, 4 expired, 5 timed out",
+		Long: `wait blocks until the request ID is decided and prints the decision as JSON:
+{"id":…,"decision":"approved"|"rejected"|"expired"|"timeout","reason":…,"uses":…,"expires":…,"approver":…}.
+Exit codes: 0 approved (a grant that verifies, or one already used), 3 rejected, 4 expired,
+5 timed out (--timeout; 0 waits for ever). A grant that does not verify (tampered) is not a
+decision: wait warns once and goes on waiting.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.timeout < 0 {
+				return usagef("--timeout must not be negative")
+			}
+			st, err := o.store(sys)
+			if err != nil {
+				return err
+			}
+			return waitDecision(cmd.Context(), sys, st, args[0], o.timeout)
+		},
+	}
+	wait.Flags().DurationVar(&o.timeout, "timeout", 0, "give up after D (exit 5); 0 waits for ever")
 
 	show := &cobra.Command{
-		Use:   "show ID",
-		Short: "Show one approval request",
+		Use:   "show ID [--json]",
+		Short: "Show one approval request: what the call would run or write, and why it was asked",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := o.store(sys)
@@ -156,13 +265,21 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 			if err != nil {
 				return err
 			}
-			return writeJSON(sys, r)
+			if r.Problem != "" {
+				r.Status = approval.StatusTampered
+			}
+			if o.json {
+				return writeJSON(sys, r)
+			}
+			renderRequest(sys.stdout, r)
+			return nil
 		},
 	}
+	show.Flags().BoolVar(&o.json, "json", false, "print JSON")
 
 	approve := &cobra.Command{
 		Use:   "approve ID",
-		Short: "Allow the identical call, once per use, until the grant expires",
+		Short: "Allow the identical call, once per use, until the grant expires (signed with the approver key)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.uses < 1 {
@@ -171,21 +288,34 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 			if o.ttl <= 0 {
 				return usagef("--ttl must be positive")
 			}
+			if o.key == "" && !sys.isTerminal() {
+				return errNeedsHuman
+			}
+			signer, path, err := signerFor(sys, o.key, true)
+			if err != nil {
+				return err
+			}
 			st, err := o.store(sys)
 			if err != nil {
 				return err
 			}
-			r, err := st.Approve(args[0], o.ttl, o.uses, sys.now())
+			if o.grantsDir != "" {
+				return exportGrant(sys, st, args[0], &o, signer)
+			}
+			r, err := st.Approve(args[0], o.ttl, o.uses, sys.now(), signer)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(sys.stdout, "approved %s: %s (%d use(s), until %s)\n", r.ID, r.Summary, o.uses,
-				r.Grant.Expires.UTC().Format(time.RFC3339))
+			fmt.Fprintf(sys.stdout, "approved %s: %s (%d use(s), until %s, signed by %s)\n", r.ID, r.Summary, o.uses,
+				r.Grant.Expires.UTC().Format(time.RFC3339), r.Grant.Approver.Fingerprint)
+			warnUntrusted(sys, st, signer, path)
 			return nil
 		},
 	}
 	approve.Flags().DurationVar(&o.ttl, "ttl", defaultGrantTTL, "how long the grant is valid")
 	approve.Flags().IntVar(&o.uses, "uses", defaultGrantUses, "how many identical calls the grant allows")
+	approve.Flags().StringVar(&o.grantsDir, "grants-dir", "", "write the signed grant as a file into `DIR` (for a hook run with --grants-dir) instead of into the state directory")
+	approve.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (default: the user's approver.key; needed without a terminal)")
 
 	reject := &cobra.Command{
 		Use:   "reject ID --reason R",
@@ -194,6 +324,14 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.reason == "" {
 				return usagef("reject wants --reason: the model reads it")
+			}
+			if o.key == "" && !sys.isTerminal() {
+				return errNeedsHuman
+			}
+			if o.key != "" {
+				if _, _, err := signerFor(sys, o.key, false); err != nil {
+					return err
+				}
 			}
 			st, err := o.store(sys)
 			if err != nil {
@@ -208,11 +346,12 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 		},
 	}
 	reject.Flags().StringVar(&o.reason, "reason", "", "why, in words the model can act on")
+	reject.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (needed without a terminal)")
 
 	var olderThan time.Duration
 	prune := &cobra.Command{
 		Use:   "prune [--older-than D]",
-		Short: "Delete finished requests (consumed or expired) older than D",
+		Short: "Delete finished requests older than D, and unusable request and temporary files a day old",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if olderThan < 0 {
@@ -227,31 +366,203 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(sys.stdout, "pruned %d finished request(s)\n", n)
+			fmt.Fprintf(sys.stdout, "pruned %d finished request(s), %d unusable request file(s), %d temporary file(s)\n",
+				n.Finished, n.Damaged, n.Temp)
 			return nil
 		},
 	}
 	prune.Flags().DurationVar(&olderThan, "older-than", 7*24*time.Hour, "keep finished requests younger than this")
 
-	cmd.AddCommand(list, show, approve, reject, prune)
+	keyCmd := &cobra.Command{
+		Use:   "key [--key FILE] [--generate]",
+		Short: "Print the approver public key (ed25519:…) for settings.approvers; --generate creates the key",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			path := o.key
+			if o.generate {
+				if path == "" {
+					path = defaultKeyPath(sys)
+				}
+				if path == "" {
+					return errors.New("no approver key path: set --key, XDG_CONFIG_HOME or HOME")
+				}
+				cwd, _ := sys.getwd()
+				path = absFrom(cwd, expandTilde(path, sys.home()))
+				if _, err := approval.GenerateKey(path); err != nil && !errors.Is(err, os.ErrExist) {
+					return fmt.Errorf("approver key: %v", err)
+				}
+			}
+			signer, path, err := signerFor(sys, path, false)
+			if err != nil {
+				return err
+			}
+			pub := signer.Key.Public().(ed25519.PublicKey)
+			fmt.Fprintf(sys.stdout, "%s %s %s\n", approval.PublicText(pub), approval.Fingerprint(pub), path)
+			return nil
+		},
+	}
+	keyCmd.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (default: the user's approver.key)")
+	keyCmd.Flags().BoolVar(&o.generate, "generate", false, "create the key file if it does not exist (mode 0600)")
+
+	cmd.AddCommand(list, show, wait, approve, reject, prune, keyCmd)
 	return cmd
 }
 
+// store opens the state directory and trusts the keys the hook would: the
+// user's approver key and settings.approvers of the policy in effect.
+// Problems with them go to stderr.
 func (o *approvalsOptions) store(sys *system) (*approval.Store, error) {
-	dir := o.stateDir
-	if dir == "" {
-		ps, err := o.load(sys, projectDir(sys))
-		if err != nil {
-			return nil, err
-		}
-		dir = stateDir(sys, "", ps.pol)
-	} else {
-		dir = stateDir(sys, dir, nil)
+	ps, err := o.load(sys, projectDir(sys))
+	if err != nil && o.stateDir == "" {
+		return nil, err
 	}
+	var pol *policy.Policy
+	if err == nil {
+		pol = ps.pol
+	} else {
+		fmt.Fprintf(sys.stderr, "toolguard: warning: the policy does not load (%v); settings.approvers are not trusted here\n", err)
+	}
+	dir := stateDir(sys, o.stateDir, pol)
 	if dir == "" {
 		return nil, fmt.Errorf("no state directory: set --state-dir, settings.state_dir or HOME")
 	}
-	return approval.Open(dir)
+	st, err := approval.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	trusted, problems := trustedKeys(sys, pol)
+	for _, p := range problems {
+		fmt.Fprintf(sys.stderr, "toolguard: warning: %s\n", p)
+	}
+	st.Trust(trusted)
+	return st, nil
+}
+
+// exportGrant signs a grant for request id and writes it as a grant file
+// into o.grantsDir; the state directory is only read.
+func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions, signer approval.Signer) error {
+	r, err := st.Get(id)
+	if err != nil {
+		return err
+	}
+	gf, err := approval.NewGrant(r, o.ttl, o.uses, sys.now(), signer)
+	if err != nil {
+		return err
+	}
+	cwd, _ := sys.getwd()
+	path, err := approval.WriteGrantFile(absFrom(cwd, expandTilde(o.grantsDir, sys.home())), gf)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(sys.stdout, "granted %s: %s (%d use(s), until %s, signed by %s) in %s\n", r.ID, r.Summary, o.uses,
+		gf.Grant.Expires.UTC().Format(time.RFC3339), gf.Grant.Approver.Fingerprint, path)
+	warnUntrusted(sys, st, signer, o.key)
+	return nil
+}
+
+// warnUntrusted says so when the hook, with the policy in effect here,
+// would not honour grants signed by signer.
+func warnUntrusted(sys *system, st *approval.Store, signer approval.Signer, path string) {
+	pub := signer.Key.Public().(ed25519.PublicKey)
+	if st.Trusts(pub) {
+		return
+	}
+	if path == "" {
+		path = "this key"
+	}
+	fmt.Fprintf(sys.stderr, "toolguard: warning: the hook does not trust %s, so this grant allows nothing;\n"+
+		"add it to settings.approvers of a user or platform policy: approvers = [%q]\n", path, approval.PublicText(pub))
+}
+
+// waitResult is what `approvals wait` prints.
+type waitResult struct {
+	ID       string             `json:"id"`
+	Decision string             `json:"decision"` // approved, rejected, expired, timeout
+	Reason   string             `json:"reason,omitempty"`
+	Uses     int                `json:"uses,omitempty"`
+	UsesLeft int                `json:"uses_left,omitempty"`
+	Expires  *time.Time         `json:"expires,omitempty"`
+	Approver *approval.Approver `json:"approver,omitempty"`
+	Decided  *time.Time         `json:"decided,omitempty"`
+}
+
+// waitDecision polls the request id until it is decided or timeout (0: no
+// limit) has passed, prints the decision and ends with its exit code.
+func waitDecision(ctx context.Context, sys *system, st *approval.Store, id string, timeout time.Duration) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	warned := false
+	for {
+		r, err := st.Get(id)
+		if err != nil {
+			return err
+		}
+		res, code, done := decisionOf(r, sys.now())
+		if r.Problem != "" && !warned {
+			fmt.Fprintf(sys.stderr, "toolguard: %s: the grant does not count (%s); still waiting\n", id, r.Problem)
+			warned = true
+		}
+		if done {
+			if err := writeJSON(sys, res); err != nil {
+				return err
+			}
+			if code != 0 {
+				return &exitError{code: code}
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err := writeJSON(sys, waitResult{ID: id, Decision: "timeout"}); err != nil {
+				return err
+			}
+			return &exitError{code: waitTimedOut}
+		case <-time.After(waitPoll):
+		}
+	}
+}
+
+// decisionOf says whether r is decided at now, and how.
+func decisionOf(r approval.Request, now time.Time) (waitResult, int, bool) {
+	res := waitResult{ID: r.ID}
+	if !r.Decided.IsZero() {
+		d := r.Decided
+		res.Decided = &d
+	}
+	grant := func() {
+		g := r.Grant
+		exp, who := g.Expires, g.Approver
+		res.Uses, res.UsesLeft, res.Expires, res.Approver = g.Uses, g.UsesLeft, &exp, &who
+	}
+	switch {
+	case r.Status == approval.StatusRejected:
+		res.Decision, res.Reason = "rejected", r.RejectReason
+		return res, waitRejected, true
+	case r.Grant != nil && r.Problem != "":
+		return res, 0, false // tampered: not a decision
+	case r.Status == approval.StatusConsumed && r.Grant != nil:
+		res.Decision = "approved"
+		grant()
+		return res, waitApproved, true
+	case r.Status == approval.StatusExpired,
+		r.Status == approval.StatusApproved && r.Grant != nil && !now.Before(r.Grant.Expires):
+		res.Decision = "expired"
+		if r.Grant != nil {
+			grant()
+		}
+		return res, waitExpired, true
+	case r.Status == approval.StatusApproved && r.Grant != nil:
+		res.Decision = "approved"
+		grant()
+		return res, waitApproved, true
+	}
+	return res, 0, false
 }
 
 func writeJSON(sys *system, v any) error {

@@ -18,6 +18,7 @@ type decideFlags struct {
 	workspace string // --workspace DIR
 	stateDir  string // --state-dir DIR
 	auditLog  string // --audit-log FILE
+	grantsDir string // --grants-dir DIR: signed grant files handed in (approvals.go)
 }
 
 func (f *decideFlags) registerDecide(cmdFlags interface {
@@ -27,6 +28,7 @@ func (f *decideFlags) registerDecide(cmdFlags interface {
 	cmdFlags.StringVar(&f.workspace, "workspace", "", "workspace root (default: the agent's project dir, else the git top level, else cwd)")
 	cmdFlags.StringVar(&f.stateDir, "state-dir", "", "directory for pending approvals (default: settings.state_dir, else $XDG_STATE_HOME/toolguard)")
 	cmdFlags.StringVar(&f.auditLog, "audit-log", "", "audit log file (default: settings.audit_log, else <state dir>/audit.jsonl)")
+	cmdFlags.StringVar(&f.grantsDir, "grants-dir", "", "directory of signed grant files (approvals approve --grants-dir), may be read-only")
 }
 
 // outcome is one decided call, with everything the audit log records.

@@ -103,7 +103,7 @@ decision = "ask"
 command = "git tag"
 `)
 	payload := `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git tag v1"},"tool_use_id":"t"}`
-	env := append(os.Environ(), "HOME="+dir, "TOOLGUARD_POLICY=")
+	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "TOOLGUARD_POLICY=")
 	hook := func() (string, error) {
 		cmd := exec.Command(bin, "hook", "--provider", "claude-code", "--policy", pol)
 		cmd.Stdin = strings.NewReader(payload)
@@ -117,7 +117,14 @@ command = "git tag"
 		t.Fatalf("first call: %v %s", err, out)
 	}
 	id := regexp.MustCompile(`req_[a-z2-7]{10}`).FindString(out)
-	approve := exec.Command(bin, "approvals", "approve", id, "--uses", "1", "--policy", pol)
+	// No terminal here: the approver key is passed explicitly.
+	key := filepath.Join(dir, "config", "toolguard", "approver.key")
+	keygen := exec.Command(bin, "approvals", "key", "--generate")
+	keygen.Env = env
+	if b, err := keygen.CombinedOutput(); err != nil {
+		t.Fatalf("approvals key: %v %s", err, b)
+	}
+	approve := exec.Command(bin, "approvals", "approve", id, "--uses", "1", "--key", key, "--policy", pol)
 	approve.Env = env
 	if b, err := approve.CombinedOutput(); err != nil {
 		t.Fatalf("approve: %v %s", err, b)

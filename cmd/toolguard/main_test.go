@@ -65,6 +65,7 @@ func newFake(t *testing.T, stdin []byte, env map[string]string) (*fakeSystem, *s
 		getwd:      func() (string, error) { return home, nil },
 		executable: func() (string, error) { return "/usr/local/bin/toolguard", nil },
 		etc:        filepath.Join(home, "etc"),
+		isTerminal: func() bool { return false },
 	}
 	return f, sys
 }

@@ -1,11 +1,14 @@
 package approval
 
 import (
+	"bytes"
 	"cmp"
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,6 +28,10 @@ const (
 	StatusRejected Status = "rejected" // denies every later identical call
 	StatusConsumed Status = "consumed" // its grant's last use was taken
 	StatusExpired  Status = "expired"  // its grant expired unused
+
+	// Never stored; List reports these in place of a file's own status.
+	StatusTampered Status = "tampered" // a grant that does not verify, or a file that cannot be read
+	StatusLeftover Status = "leftover" // a temporary file a killed writer left
 )
 
 func (s Status) String() string { return string(s) }
@@ -51,10 +58,60 @@ type Request struct {
 	Provider string    `json:"provider"`
 	Rules    []string  `json:"rules,omitempty"` // the rules that asked
 	Reason   string    `json:"reason"`          // the ask reason
+	// Preview is what the human sees of the call (redacted), if recorded.
+	Preview *Preview `json:"preview,omitempty"`
+	// Approve is the command a human runs to approve it (for the human:
+	// the hook never puts it in a reply the model reads). Create replaces
+	// "{id}" in it with the new request's id.
+	Approve string `json:"approve,omitempty"`
 	// Decided is when the request was last approved or rejected.
 	Decided      time.Time `json:"decided,omitzero"`
 	Grant        *Grant    `json:"grant,omitempty"`
 	RejectReason string    `json:"reject_reason,omitempty"`
+	// Problem is why List reports the request tampered; never stored.
+	Problem string `json:"problem,omitempty"`
+}
+
+// Preview is what a human sees of a call before deciding: what it would
+// run or write, and why toolguard asked. Every text is redacted and cut by
+// the hook before it is stored.
+type Preview struct {
+	Command     string `json:"command,omitempty"`     // shell: the command
+	Description string `json:"description,omitempty"` // shell: the agent's own description of it
+	Workspace   string `json:"workspace,omitempty"`
+	// PermissionMode is the agent's permission mode, if the payload says.
+	PermissionMode string `json:"permission_mode,omitempty"`
+
+	Path string `json:"path,omitempty"` // file calls: the first path
+	// Size is the length in bytes of a Write's content; Content is that
+	// content, cut in the middle (first and last 200 characters) when longer.
+	Size    int    `json:"size,omitempty"`
+	Content string `json:"content,omitempty"`
+	// Edits are the old -> new strings of an Edit, MultiEdit or notebook edit.
+	Edits []EditPreview `json:"edits,omitempty"`
+	Patch string        `json:"patch,omitempty"` // apply_patch: the patch
+
+	MCPServer string `json:"mcp_server,omitempty"`
+	MCPTool   string `json:"mcp_tool,omitempty"`
+	Input     string `json:"input,omitempty"` // MCP and other tools: the input JSON
+
+	Rules []RulePreview `json:"rules,omitempty"` // the rules that asked
+}
+
+// EditPreview is one replacement of an edit.
+type EditPreview struct {
+	Old        string `json:"old"`
+	New        string `json:"new"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
+}
+
+// RulePreview is a rule that matched the call.
+type RulePreview struct {
+	ID            string `json:"rule"`
+	Decision      string `json:"decision"`
+	Justification string `json:"justification,omitempty"`
+	Layer         string `json:"layer,omitempty"`
+	Source        string `json:"source,omitempty"` // file:line
 }
 
 // Grant is what an approval allows.
@@ -64,6 +121,12 @@ type Grant struct {
 	Uses     int       `json:"uses"`    // uses granted
 	UsesLeft int       `json:"uses_left"`
 	LastUsed time.Time `json:"last_used,omitzero"`
+	// Approver and Signature: an Ed25519 signature over the canonical
+	// encoding of the request id and key, Uses, Expires, Approved and
+	// Approver (package documentation). UsesLeft and LastUsed are not
+	// signed: they change as the grant is used.
+	Approver  Approver `json:"approver"`
+	Signature string   `json:"signature"`
 }
 
 // OutcomeKind is what Check found for a key.
@@ -102,7 +165,9 @@ var (
 
 // Store is an approval state directory.
 type Store struct {
-	dir string
+	dir       string
+	trusted   Keyring
+	grantsDir string // see UseGrants
 }
 
 const (
@@ -123,6 +188,11 @@ func Open(dir string) (*Store, error) {
 	}
 	return &Store{dir: dir}, nil
 }
+
+// Trust sets the keys whose signed grants Check honours and List accepts.
+// With none, no grant verifies: every approved request is reported
+// tampered and allows nothing.
+func (s *Store) Trust(k Keyring) { s.trusted = k }
 
 // Dir returns the store's directory.
 func (s *Store) Dir() string { return s.dir }
@@ -152,14 +222,31 @@ func checkID(id string) error {
 // a usable grant is consumed (Granted), else a rejection applies
 // (Rejected), else a pending request is reported (Pending), else None.
 // A rejection wins over a grant, should both exist. Expired grants are
-// marked expired on the way. Unreadable request files are skipped.
-func (s *Store) Check(key string, now time.Time) (Outcome, error) {
+// marked expired on the way. Unreadable request files, and approved ones
+// whose grant does not verify against the trusted keys, are skipped.
+//
+// ctx is the caller's decision deadline. Once it is done Check consumes
+// nothing: it checks ctx before taking the lock and again just before the
+// rename that records the use, and returns ctx's error instead of Granted.
+// A Granted outcome means the use was recorded before ctx was done; the
+// caller must then reply allow, or, if its own deadline fired meanwhile,
+// accept that one use is gone.
+func (s *Store) Check(ctx context.Context, key string, now time.Time) (Outcome, error) {
 	var out Outcome
+	if err := ctx.Err(); err != nil {
+		return out, fmt.Errorf("approval store: %w", err)
+	}
 	err := s.locked(func() error {
-		reqs, _, err := s.loadAll()
+		reqs, _, err := s.load(false)
 		if err != nil {
 			return err
 		}
+		for i := range reqs {
+			if reqs[i].Key == key {
+				s.check(&reqs[i])
+			}
+		}
+		reqs = s.importGrants(reqs, key, now)
 		if err := s.settle(reqs, now); err != nil {
 			return err
 		}
@@ -173,6 +260,9 @@ func (s *Store) Check(key string, now time.Time) (Outcome, error) {
 			case StatusRejected:
 				rejected = latest(rejected, r)
 			case StatusApproved:
+				if r.Problem != "" {
+					continue // tampered: grants nothing
+				}
 				if granted == nil || r.Grant.Expires.Before(granted.Grant.Expires) {
 					granted = r // the one that expires first
 				}
@@ -190,7 +280,7 @@ func (s *Store) Check(key string, now time.Time) (Outcome, error) {
 			if g.UsesLeft <= 0 {
 				granted.Status = StatusConsumed
 			}
-			if err := s.write(*granted); err != nil {
+			if err := s.writeCtx(ctx, *granted); err != nil {
 				return err
 			}
 			out = Outcome{Kind: Granted, ID: granted.ID, UsesLeft: g.UsesLeft}
@@ -214,7 +304,7 @@ func latest(cur, r *Request) *Request {
 func (s *Store) settle(reqs []Request, now time.Time) error {
 	for i := range reqs {
 		r := &reqs[i]
-		if r.Status != StatusApproved {
+		if r.Status != StatusApproved || r.Problem != "" {
 			continue
 		}
 		switch {
@@ -261,6 +351,7 @@ func (s *Store) Create(r Request, now time.Time) (Request, error) {
 			return err
 		}
 		r.ID, r.Created, r.Status = id, now, StatusPending
+		r.Approve = strings.ReplaceAll(r.Approve, "{id}", id)
 		r.Decided, r.Grant, r.RejectReason = time.Time{}, nil, ""
 		if err := s.write(r); err != nil {
 			return err
@@ -283,13 +374,14 @@ func (s *Store) newID() (string, error) {
 }
 
 // List returns every request, oldest first, after marking expired grants.
-// Request files that cannot be read are left out and reported together in
-// the error, which comes with the readable requests.
+// An approved request whose grant does not verify comes with Status
+// StatusTampered and the reason in Problem (the file keeps its own
+// status). Request files that cannot be used — unreadable, garbage, a
+// symlink, not private — come as StatusTampered entries with the file's
+// id, its modification time as Created and the reason in Problem; stale
+// temporary files as StatusLeftover. Prune removes those a day old.
 func (s *Store) List(now time.Time) ([]Request, error) {
-	var (
-		reqs []Request
-		bad  []error
-	)
+	var reqs, bad []Request
 	err := s.locked(func() error {
 		var err error
 		if reqs, bad, err = s.loadAll(); err != nil {
@@ -300,54 +392,126 @@ func (s *Store) List(now time.Time) ([]Request, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i := range reqs {
+		if reqs[i].Problem != "" {
+			reqs[i].Status = StatusTampered
+		}
+	}
+	reqs = append(reqs, bad...)
+	reqs = append(reqs, s.leftovers(now)...)
 	slices.SortFunc(reqs, func(a, b Request) int {
 		if c := a.Created.Compare(b.Created); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-	return reqs, errors.Join(bad...)
+	return reqs, nil
+}
+
+// leftoverAge is how old a temporary file must be before List reports it:
+// younger ones may belong to a write in progress.
+const leftoverAge = time.Minute
+
+// staleAge is how old an unusable request file or a temporary file must be
+// before Prune removes it.
+const staleAge = 24 * time.Hour
+
+// leftovers lists the temporary files older than leftoverAge.
+func (s *Store) leftovers(now time.Time) []Request {
+	var out []Request
+	for _, t := range s.temps(now.Add(-leftoverAge)) {
+		out = append(out, Request{ID: t.name, Created: t.mod, Status: StatusLeftover,
+			Problem: "temporary file left by an interrupted write"})
+	}
+	return out
+}
+
+type tempFile struct {
+	name string
+	mod  time.Time
+}
+
+// temps returns the temporary files in requests/ last modified before
+// before.
+func (s *Store) temps(before time.Time) []tempFile {
+	entries, _ := os.ReadDir(filepath.Join(s.dir, requestsDir))
+	var out []tempFile
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), tmpPrefix) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.ModTime().Before(before) {
+			continue
+		}
+		out = append(out, tempFile{e.Name(), fi.ModTime()})
+	}
+	return out
 }
 
 // Get returns the request id as stored, without the lock and without
 // marking an expired grant (compare Grant.Expires with the time yourself).
+// An approved request whose grant does not verify has Problem set.
 func (s *Store) Get(id string) (Request, error) {
 	if err := checkID(id); err != nil {
 		return Request{}, err
 	}
-	return s.read(id)
+	r, err := s.read(id)
+	if err != nil {
+		return Request{}, err
+	}
+	s.check(&r)
+	return r, nil
+}
+
+// check sets r.Problem when r has a grant (approved, or consumed or
+// expired since) that does not verify: a forged "consumed" must not read
+// as a decision either.
+func (s *Store) check(r *Request) {
+	if r.Status == StatusApproved || r.Grant != nil {
+		if err := r.verify(s.trusted); err != nil {
+			r.Problem = err.Error()
+		}
+	}
 }
 
 // Approve grants the request id uses calls (at least 1) until now+ttl (ttl
-// positive). It works from any status: it re-arms a consumed or expired
-// request and lifts a rejection.
-func (s *Store) Approve(id string, ttl time.Duration, uses int, now time.Time) (Request, error) {
+// positive), signed by signer. It works from any status: it re-arms a
+// consumed or expired request and lifts a rejection. A request file that
+// cannot be read, or is not a private regular file, is not approved.
+func (s *Store) Approve(id string, ttl time.Duration, uses int, now time.Time, signer Signer) (Request, error) {
 	if ttl <= 0 {
 		return Request{}, fmt.Errorf("approve %s: ttl %v is not positive", id, ttl)
 	}
 	if uses < 1 {
 		return Request{}, fmt.Errorf("approve %s: %d uses (want at least 1)", id, uses)
 	}
-	return s.update(id, func(r *Request) {
+	return s.update(id, func(r *Request) error {
+		gf, err := NewGrant(*r, ttl, uses, now, signer)
+		if err != nil {
+			return err
+		}
 		r.Status = StatusApproved
 		r.Decided = now
 		r.RejectReason = ""
-		r.Grant = &Grant{Approved: now, Expires: now.Add(ttl), Uses: uses, UsesLeft: uses}
+		r.Grant = &gf.Grant
+		return nil
 	})
 }
 
 // Reject rejects the request id with reason, which reaches the model on
 // every later identical call. It works from any status and revokes a grant.
 func (s *Store) Reject(id, reason string, now time.Time) (Request, error) {
-	return s.update(id, func(r *Request) {
+	return s.update(id, func(r *Request) error {
 		r.Status = StatusRejected
 		r.Decided = now
 		r.RejectReason = reason
 		r.Grant = nil
+		return nil
 	})
 }
 
-func (s *Store) update(id string, change func(*Request)) (Request, error) {
+func (s *Store) update(id string, change func(*Request) error) (Request, error) {
 	if err := checkID(id); err != nil {
 		return Request{}, err
 	}
@@ -357,7 +521,10 @@ func (s *Store) update(id string, change func(*Request)) (Request, error) {
 		if err != nil {
 			return err
 		}
-		change(&r)
+		if err := change(&r); err != nil {
+			return err
+		}
+		r.Problem = ""
 		if err := s.write(r); err != nil {
 			return err
 		}
@@ -382,26 +549,56 @@ func (s *Store) Remove(id string) error {
 	})
 }
 
+// Pruned counts what Prune deleted.
+type Pruned struct {
+	Finished int // consumed or expired requests
+	Damaged  int // request files that could not be used, a day old
+	Temp     int // temporary files, a day old
+}
+
 // Prune deletes the finished requests (consumed or expired) created before
-// before and returns how many it deleted. Pending and rejected requests and
-// live grants are kept.
-func (s *Store) Prune(before, now time.Time) (int, error) {
-	n := 0
+// before, and the unusable request files and temporary files last modified
+// more than a day before now. Pending and rejected requests, live grants
+// and tampered grants are kept.
+func (s *Store) Prune(before, now time.Time) (Pruned, error) {
+	var n Pruned
 	err := s.locked(func() error {
-		reqs, _, err := s.loadAll()
+		reqs, bad, err := s.loadAll()
 		if err != nil {
 			return err
 		}
 		if err := s.settle(reqs, now); err != nil {
 			return err
 		}
+		remove := func(name string) error {
+			err := os.Remove(filepath.Join(s.dir, requestsDir, name))
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			return nil
+		}
 		for _, r := range reqs {
 			if (r.Status == StatusConsumed || r.Status == StatusExpired) && r.Created.Before(before) {
-				if err := os.Remove(s.path(r.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				if err := remove(r.ID + ".json"); err != nil {
 					return err
 				}
-				n++
+				n.Finished++
 			}
+		}
+		stale := now.Add(-staleAge)
+		for _, r := range bad {
+			if r.Created.Before(stale) {
+				if err := remove(r.ID + ".json"); err != nil {
+					return err
+				}
+				n.Damaged++
+			}
+		}
+		for _, t := range s.temps(stale) {
+			if err := remove(t.name); err != nil {
+				return err
+			}
+			n.Temp++
 		}
 		return nil
 	})
@@ -412,22 +609,43 @@ func (s *Store) path(id string) string {
 	return filepath.Join(s.dir, requestsDir, id+".json")
 }
 
-// read loads and validates one request file.
+// maxRequestFile bounds what read loads: requests are a few KiB.
+const maxRequestFile = 1 << 20
+
+// read loads and validates one request file, which must be a regular file
+// (not a symlink) with no access for group or others.
 func (s *Store) read(id string) (Request, error) {
-	data, err := os.ReadFile(s.path(id))
+	path := s.path(id)
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%s: %s", path, fmt.Sprintf(format, a...))
+	}
+	f, err := openPrivate(path, bad)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Request{}, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	if err != nil {
 		return Request{}, err
 	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxRequestFile+1))
+	if err != nil {
+		return Request{}, bad("%v", err)
+	}
+	if len(data) > maxRequestFile {
+		return Request{}, bad("larger than %d bytes", maxRequestFile)
+	}
 	var r Request
-	if err := json.Unmarshal(data, &r); err != nil {
-		return Request{}, fmt.Errorf("%s: %v", s.path(id), err)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&r); err != nil {
+		return Request{}, bad("%v", err)
+	}
+	if dec.More() {
+		return Request{}, bad("data after the request object")
 	}
 	if err := r.validate(id); err != nil {
-		return Request{}, fmt.Errorf("%s: %v", s.path(id), err)
+		return Request{}, bad("%v", err)
 	}
+	r.Problem = ""
 	return r, nil
 }
 
@@ -445,9 +663,16 @@ func (r *Request) validate(id string) error {
 	return nil
 }
 
-// loadAll reads every request file. The files that cannot be read are
-// reported in bad; err is set only when the directory cannot be read.
-func (s *Store) loadAll() (reqs []Request, bad []error, err error) {
+// loadAll reads every request file, and checks the grant of each approved
+// one (Problem). The files that cannot be used are returned in bad as
+// StatusTampered entries; err is set only when the directory cannot be
+// read.
+func (s *Store) loadAll() (reqs, bad []Request, err error) { return s.load(true) }
+
+// load is loadAll that checks grants only if verify is set: Check checks
+// those of its own key (an Ed25519 verification is tens of microseconds,
+// and finished requests keep their grants).
+func (s *Store) load(verify bool) (reqs, bad []Request, err error) {
 	entries, err := os.ReadDir(filepath.Join(s.dir, requestsDir))
 	if err != nil {
 		return nil, nil, fmt.Errorf("approval store: %v", err)
@@ -455,30 +680,45 @@ func (s *Store) loadAll() (reqs []Request, bad []error, err error) {
 	for _, e := range entries {
 		name := e.Name()
 		id, ok := strings.CutSuffix(name, ".json")
-		if !ok || !ValidID(id) || !e.Type().IsRegular() {
-			continue // temporary files start with a dot
+		if !ok || !ValidID(id) {
+			continue // temporary files start with a dot; see temps
 		}
 		r, err := s.read(id)
 		if err != nil {
 			if !errors.Is(err, ErrNotFound) { // removed meanwhile
-				bad = append(bad, err)
+				var mod time.Time
+				if fi, err := e.Info(); err == nil {
+					mod = fi.ModTime()
+				}
+				bad = append(bad, Request{ID: id, Created: mod, Status: StatusTampered, Problem: err.Error()})
 			}
 			continue
+		}
+		if verify {
+			s.check(&r)
 		}
 		reqs = append(reqs, r)
 	}
 	return reqs, bad, nil
 }
 
+// tmpPrefix starts the name of every temporary file write makes.
+const tmpPrefix = ".tmp-"
+
 // write stores r atomically: temporary file, sync, rename, directory sync.
-func (s *Store) write(r Request) (err error) {
+func (s *Store) write(r Request) error { return s.writeCtx(context.Background(), r) }
+
+// writeCtx is write that gives up, leaving the old file, if ctx is done
+// before the rename.
+func (s *Store) writeCtx(ctx context.Context, r Request) (err error) {
+	r.Problem = ""
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode request %s: %v", r.ID, err)
 	}
 	data = append(data, '\n')
 	dir := filepath.Join(s.dir, requestsDir)
-	f, err := os.CreateTemp(dir, ".tmp-*")
+	f, err := os.CreateTemp(dir, tmpPrefix+"*")
 	if err != nil {
 		return err
 	}
@@ -498,6 +738,9 @@ func (s *Store) write(r Request) (err error) {
 	}
 	if err := f.Close(); err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("approval store: %w", err)
 	}
 	if err := os.Rename(tmp, s.path(r.ID)); err != nil {
 		return err

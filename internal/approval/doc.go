@@ -19,6 +19,40 @@
 // An approved grant carries an expiry and a number of uses. An expired grant
 // never allows anything; Check and List mark it expired.
 //
+// # Signed grants
+//
+// A grant counts only if it is signed: [Store.Approve] takes a [Signer] (an
+// Ed25519 private key and the approver's user name) and signs the grant;
+// [Store.Check] honours an approved request only when the signature
+// verifies against a key of the [Keyring] given to [Store.Trust]. With no
+// trusted key, nothing verifies and every ask stays an ask.
+//
+// The signature covers this encoding, which starts with its version and
+// gives every field as "name len:value\n" (the length makes it
+// unambiguous), in this order:
+//
+//	toolguard-grant/1
+//	id <n>:<request id>
+//	key <n>:<call key>
+//	uses <n>:<decimal>
+//	expires <n>:<RFC 3339, nanoseconds, UTC>
+//	approved <n>:<RFC 3339, nanoseconds, UTC>
+//	approver_key <n>:ed25519:<base64 public key>
+//	approver_fingerprint <n>:SHA256:<unpadded base64 of its SHA-256>
+//	approver_user <n>:<user name>
+//
+// uses_left and last_used are not signed: they change as the grant is
+// used. A grant whose signature does not verify, whose approver key is not
+// trusted or does not match its fingerprint, whose uses_left exceeds its
+// uses, or that has no signature grants nothing; List reports the request
+// with [StatusTampered] and the reason in Problem (the file is left as it
+// is, as evidence).
+//
+// Key files ([LoadKey], [GenerateKey]) are two lines,
+// "toolguard-approver-key/1" and the base64 of the 32-byte Ed25519 seed,
+// in a regular file of mode 0600. A symlink, a file that group or others
+// may access, garbage or a truncated seed is refused with a [KeyFileError].
+//
 // # The identity of a call
 //
 // [Key] is the hex SHA-256 of a canonical, length-prefixed encoding of:
@@ -28,9 +62,12 @@
 //   - shell: the command with surrounding white space trimmed, and the
 //     shell (bash, powershell);
 //   - write, edit, read, search: every path with its op ("write /a/b"),
-//     sorted and without duplicates, then the search patterns, sorted. What
-//     a write or edit puts in the file is not part of the key: the human
-//     approves the paths;
+//     sorted and without duplicates, then the search patterns, sorted;
+//   - write and edit, also: the raw input canonicalized (as for mcp), so
+//     what the call puts in the file — Write's content, Edit's old and new
+//     strings and replace_all, every edit of a MultiEdit, a notebook cell's
+//     new source, an apply_patch patch — is part of what the human
+//     approves: a different edit of the same file is a different call;
 //   - mcp: server, tool, and the raw input canonicalized (decoded and
 //     encoded again, so object key order and white space do not matter;
 //     numbers keep their text);
@@ -49,6 +86,7 @@
 //
 //	lock                   empty; locked exclusively around every change
 //	requests/<id>.json     one request, mode 0600
+//	requests/.tmp-*        a write in progress (or left by a killed one)
 //
 // Each request file is written whole to a temporary file in requests/,
 // synced and renamed over the old one, so a reader sees the old or the new
@@ -69,8 +107,11 @@
 //	  "rules": ["git-push"],
 //	  "reason": "toolguard: approval required by rule git-push: …",
 //	  "decided": "2026-03-01T12:05:00Z",
+//	  "approve": "toolguard approvals approve req_k3j5q2m7xa",
 //	  "grant": {"approved": "2026-03-01T12:05:00Z", "expires": "2026-03-01T13:05:00Z",
-//	            "uses": 1, "uses_left": 1},
+//	            "uses": 1, "uses_left": 1,
+//	            "approver": {"key": "ed25519:…", "fingerprint": "SHA256:…", "user": "alice"},
+//	            "signature": "<base64 of 64 bytes>"},
 //	  "reject_reason": ""
 //	}
 //
@@ -82,8 +123,22 @@
 //
 // Check reads every request file; finished requests (consumed, expired)
 // stay until [Store.Prune] or [Store.Remove] deletes them. A request file
-// that cannot be read or parsed is skipped by Check (it can hold no grant
-// that Check could trust) and reported by List.
+// that cannot be used — unreadable, not one JSON object, a symlink, not a
+// regular file, accessible to group or others — is skipped by Check (it can
+// hold no grant that Check could trust) and listed by List as tampered;
+// Prune removes such files, and temporary files, a day after their last
+// change.
+//
+// Check takes the caller's deadline as a context: once it is done, no use
+// is consumed (it is checked before the lock and just before the rename
+// that records the use).
+//
+// The signature fixes what a grant allows (this call, this many uses, until
+// then), not how many uses are left: an agent that can write the state
+// directory can put back an earlier copy of a request file and replay the
+// identical call until the grant expires. Writes to the state directory
+// are guard surfaces of the policy; a platform that needs more keeps the
+// state outside the sandbox.
 //
 // On Linux, macOS and the BSDs the lock is flock(2); on Windows it is
 // LockFileEx (untested there; on Windows a rename over a request file that

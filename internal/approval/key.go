@@ -15,7 +15,7 @@ import (
 )
 
 // keyVersion starts every key encoding; change it when the encoding changes.
-const keyVersion = "toolguard-approval-key/1"
+const keyVersion = "toolguard-approval-key/2"
 
 // Key returns the identity of c for approvals: the hex SHA-256 of a
 // canonical encoding of the parts listed in the package documentation.
@@ -35,6 +35,13 @@ func Key(c call.Call) string {
 		}
 		list(h, "paths", paths)
 		list(h, "patterns", slices.Clone(c.Patterns))
+		if c.Kind == call.KindWrite || c.Kind == call.KindEdit {
+			// What the call puts in the file is what the human approves:
+			// Write's content, Edit's old and new strings and replace_all,
+			// every edit of a MultiEdit, a notebook cell's new source, a
+			// patch — whatever the agent's tool calls it, it is in Input.
+			field(h, "input", canonicalJSON(c.Input))
+		}
 	case call.KindMCP:
 		field(h, "server", c.MCPServer)
 		field(h, "mcp_tool", c.MCPTool)

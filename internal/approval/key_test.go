@@ -12,6 +12,8 @@ func TestKeySame(t *testing.T) {
 	base := call.Call{Provider: "codex", Event: "PreToolUse", SessionID: "s1", Cwd: "/r", Tool: "Bash", Kind: call.KindShell, Command: "git push", Shell: "bash"}
 	files := call.Call{Cwd: "/r", Tool: "Edit", Kind: call.KindEdit, Paths: []call.Path{{Path: "/r/a", Op: call.OpWrite}, {Path: "/r/b", Op: call.OpDelete}}}
 	mcp := call.Call{Cwd: "/r", Tool: "mcp__gh__x", Kind: call.KindMCP, MCPServer: "gh", MCPTool: "x", Input: json.RawMessage(`{"a":1,"b":{"c":[1,2],"d":"<&>"}}`)}
+	edit := call.Call{Cwd: "/r", Tool: "Edit", Kind: call.KindEdit, Paths: []call.Path{{Path: "/r/a", Op: call.OpWrite}},
+		Input: json.RawMessage(`{"file_path":"/r/a","old_string":"a","new_string":"b"}`)}
 	tests := []struct {
 		name string
 		a, b call.Call
@@ -23,7 +25,9 @@ func TestKeySame(t *testing.T) {
 		{"shell input ignored", base, with(base, func(c *call.Call) { c.Input = json.RawMessage(`{"timeout":5}`) })},
 		{"path order", files, with(files, func(c *call.Call) { c.Paths = []call.Path{c.Paths[1], c.Paths[0]} })},
 		{"path duplicates", files, with(files, func(c *call.Call) { c.Paths = append(c.Paths, c.Paths[0]) })},
-		{"file content ignored", files, with(files, func(c *call.Call) { c.Input = json.RawMessage(`{"new_string":"x"}`) })},
+		{"edit input key order and space", edit, with(edit, func(c *call.Call) {
+			c.Input = json.RawMessage(` {"new_string":"b", "old_string":"a","file_path":"/r/a"} `)
+		})},
 		{"mcp key order and space", mcp, with(mcp, func(c *call.Call) { c.Input = json.RawMessage(` { "b" : {"d":"<&>","c":[1, 2]}, "a":1 } `) })},
 	}
 	for _, tc := range tests {
@@ -44,6 +48,21 @@ func TestKeyDiffers(t *testing.T) {
 	t.Parallel()
 	base := call.Call{SessionID: "s1", Cwd: "/r", Tool: "Bash", Kind: call.KindShell, Command: "git push", Shell: "bash"}
 	files := call.Call{Cwd: "/r", Tool: "Write", Kind: call.KindWrite, Paths: []call.Path{{Path: "/r/a", Op: call.OpWrite}}}
+	write := with(files, func(c *call.Call) { c.Input = json.RawMessage(`{"file_path":"/r/a","content":"on: push"}`) })
+	edit := call.Call{Cwd: "/r", Tool: "Edit", Kind: call.KindEdit, Paths: []call.Path{{Path: "/r/a", Op: call.OpWrite}},
+		Input: json.RawMessage(`{"file_path":"/r/a","old_string":"a","new_string":"b"}`)}
+	multi := with(edit, func(c *call.Call) {
+		c.Tool = "MultiEdit"
+		c.Input = json.RawMessage(`{"file_path":"/r/a","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`)
+	})
+	notebook := with(edit, func(c *call.Call) {
+		c.Tool = "NotebookEdit"
+		c.Input = json.RawMessage(`{"notebook_path":"/r/a","cell_id":"c1","new_source":"print(1)"}`)
+	})
+	patch := with(edit, func(c *call.Call) {
+		c.Tool = "apply_patch"
+		c.Input = json.RawMessage(`"*** Begin Patch\n*** Update File: a\n-a\n+b\n*** End Patch\n"`)
+	})
 	mcp := call.Call{Cwd: "/r", Tool: "mcp__gh__x", Kind: call.KindMCP, MCPServer: "gh", MCPTool: "x", Input: json.RawMessage(`{"a":1}`)}
 	web := call.Call{Cwd: "/r", Tool: "WebFetch", Kind: call.KindWeb, URL: "https://a.example/"}
 	other := call.Call{Cwd: "/r", Tool: "Task", Kind: call.KindAgent, Input: json.RawMessage(`{"prompt":"a"}`)}
@@ -63,6 +82,30 @@ func TestKeyDiffers(t *testing.T) {
 		{"op", files, with(files, func(c *call.Call) { c.Paths[0].Op = call.OpDelete })},
 		{"extra path", files, with(files, func(c *call.Call) { c.Paths = append(c.Paths, call.Path{Path: "/r/b"}) })},
 		{"pattern", files, with(files, func(c *call.Call) { c.Patterns = []string{"*.go"} })},
+		// What a file call writes is part of what the human approves.
+		{"write content", write, with(write, func(c *call.Call) { c.Input = json.RawMessage(`{"file_path":"/r/a","content":"on: pull_request"}`) })},
+		{"write without content", write, with(write, func(c *call.Call) { c.Input = nil })},
+		{"edit new string", edit, with(edit, func(c *call.Call) {
+			c.Input = json.RawMessage(`{"file_path":"/r/a","old_string":"a","new_string":"c"}`)
+		})},
+		{"edit old string", edit, with(edit, func(c *call.Call) {
+			c.Input = json.RawMessage(`{"file_path":"/r/a","old_string":"z","new_string":"b"}`)
+		})},
+		{"edit replace_all", edit, with(edit, func(c *call.Call) {
+			c.Input = json.RawMessage(`{"file_path":"/r/a","old_string":"a","new_string":"b","replace_all":true}`)
+		})},
+		{"multiedit one edit", multi, with(multi, func(c *call.Call) {
+			c.Input = json.RawMessage(`{"file_path":"/r/a","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"e"}]}`)
+		})},
+		{"multiedit edit order", multi, with(multi, func(c *call.Call) {
+			c.Input = json.RawMessage(`{"file_path":"/r/a","edits":[{"old_string":"c","new_string":"d"},{"old_string":"a","new_string":"b"}]}`)
+		})},
+		{"notebook source", notebook, with(notebook, func(c *call.Call) {
+			c.Input = json.RawMessage(`{"notebook_path":"/r/a","cell_id":"c1","new_source":"print(2)"}`)
+		})},
+		{"patch text", patch, with(patch, func(c *call.Call) {
+			c.Input = json.RawMessage(`"*** Begin Patch\n*** Update File: a\n-a\n+c\n*** End Patch\n"`)
+		})},
 		{"mcp server", mcp, with(mcp, func(c *call.Call) { c.MCPServer = "gl" })},
 		{"mcp tool", mcp, with(mcp, func(c *call.Call) { c.MCPTool = "y" })},
 		{"mcp input", mcp, with(mcp, func(c *call.Call) { c.Input = json.RawMessage(`{"a":2}`) })},
@@ -95,7 +138,7 @@ func with(c call.Call, f func(*call.Call)) call.Call {
 func TestKeyStable(t *testing.T) {
 	t.Parallel()
 	c := call.Call{SessionID: "s1", Cwd: "/r", Tool: "Bash", Kind: call.KindShell, Command: "git push", Shell: "bash"}
-	if got, want := Key(c), "4114e65274bc5901dfc61c56cd837e9ead3e4f405352433336a77ec4ea9b52b2"; got != want {
+	if got, want := Key(c), "6df6b6b4ef628a7d2b70b11e62f864b6167a1d8de2ea8b35ce2a9f6a4edc3bd2"; got != want {
 		t.Errorf("Key = %s, want %s", got, want)
 	}
 }

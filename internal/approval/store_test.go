@@ -2,11 +2,14 @@ package approval
 
 import (
 	"bytes"
+	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +40,7 @@ func runHelper() int {
 		fmt.Fprintln(os.Stderr, "helper:", err)
 		return 2
 	}
+	s.Trust(testKeyring)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
 		if _, err := os.Stat(start); err == nil {
 			break
@@ -46,7 +50,7 @@ func runHelper() int {
 			return 2
 		}
 	}
-	out, err := s.Check(key, now)
+	out, err := s.Check(context.Background(), key, now)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "helper:", err)
 		return 1
@@ -57,12 +61,19 @@ func runHelper() int {
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
+// testSigner signs the grants of the tests; newStore trusts it.
+var (
+	testSigner  = Signer{Key: ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize)), User: "tester"}
+	testKeyring = Keyring{testSigner.Key.Public().(ed25519.PublicKey)}
+)
+
 func newStore(t *testing.T) *Store {
 	t.Helper()
 	s, err := Open(filepath.Join(t.TempDir(), "state"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.Trust(testKeyring)
 	return s
 }
 
@@ -77,7 +88,7 @@ func mustCreate(t *testing.T, s *Store, key string, now time.Time) Request {
 
 func mustCheck(t *testing.T, s *Store, key string, now time.Time, want OutcomeKind, wantID string) Outcome {
 	t.Helper()
-	out, err := s.Check(key, now)
+	out, err := s.Check(context.Background(), key, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +114,7 @@ func TestLifecycle(t *testing.T) {
 	mustCheck(t, s, "k1", t0.Add(2*time.Second), Pending, r.ID)
 	mustCheck(t, s, "k2", t0.Add(2*time.Second), None, "")
 
-	a, err := s.Approve(r.ID, time.Hour, 1, t0.Add(time.Minute))
+	a, err := s.Approve(r.ID, time.Hour, 1, t0.Add(time.Minute), testSigner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +155,7 @@ func TestUsesN(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	r := mustCreate(t, s, "k", t0)
-	if _, err := s.Approve(r.ID, time.Hour, 3, t0); err != nil {
+	if _, err := s.Approve(r.ID, time.Hour, 3, t0, testSigner); err != nil {
 		t.Fatal(err)
 	}
 	for i, left := range []int{2, 1, 0} {
@@ -160,7 +171,7 @@ func TestReject(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	r := mustCreate(t, s, "k", t0)
-	if _, err := s.Approve(r.ID, time.Hour, 1, t0); err != nil {
+	if _, err := s.Approve(r.ID, time.Hour, 1, t0, testSigner); err != nil {
 		t.Fatal(err)
 	}
 	rj, err := s.Reject(r.ID, "use a feature branch", t0.Add(time.Minute))
@@ -196,7 +207,7 @@ func TestRejectionWinsOverGrant(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := mustCreate(t, s, "k", t0.Add(time.Second)) // Create does not look at rejections
-	if _, err := s.Approve(b.ID, time.Hour, 1, t0.Add(time.Second)); err != nil {
+	if _, err := s.Approve(b.ID, time.Hour, 1, t0.Add(time.Second), testSigner); err != nil {
 		t.Fatal(err)
 	}
 	mustCheck(t, s, "k", t0.Add(time.Minute), Rejected, a.ID)
@@ -209,7 +220,7 @@ func TestExpiredGrant(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	r := mustCreate(t, s, "k", t0)
-	if _, err := s.Approve(r.ID, time.Minute, 5, t0); err != nil {
+	if _, err := s.Approve(r.ID, time.Minute, 5, t0, testSigner); err != nil {
 		t.Fatal(err)
 	}
 	// At the expiry instant the grant allows nothing.
@@ -224,7 +235,7 @@ func TestExpiredGrant(t *testing.T) {
 
 	// List cleans up too.
 	r2 := mustCreate(t, s, "k2", t0)
-	if _, err := s.Approve(r2.ID, time.Minute, 1, t0); err != nil {
+	if _, err := s.Approve(r2.ID, time.Minute, 1, t0, testSigner); err != nil {
 		t.Fatal(err)
 	}
 	list, err := s.List(t0.Add(2 * time.Minute))
@@ -243,8 +254,8 @@ func TestExpiredGrant(t *testing.T) {
 	// Prune removes finished requests only.
 	p := mustCreate(t, s, "k3", t0)
 	n, err := s.Prune(t0.Add(time.Hour), t0.Add(time.Hour))
-	if err != nil || n != 2 {
-		t.Fatalf("Prune = %d, %v; want 2", n, err)
+	if err != nil || n != (Pruned{Finished: 2}) {
+		t.Fatalf("Prune = %+v, %v; want 2 finished", n, err)
 	}
 	if list, _ := s.List(t0.Add(time.Hour)); len(list) != 1 || list[0].ID != p.ID {
 		t.Errorf("after Prune: %+v", list)
@@ -271,7 +282,7 @@ func TestApproveValidation(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := s.Approve(tc.id, tc.ttl, tc.uses, t0)
+			_, err := s.Approve(tc.id, tc.ttl, tc.uses, t0, testSigner)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -329,16 +340,45 @@ func TestCorruptFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	list, err := s.List(t0)
-	if len(list) != 1 || list[0].ID != good.ID {
-		t.Errorf("List = %+v, want only %s", list, good.ID)
+	// A symlink to a good request, and a request readable by others.
+	if err := os.Symlink(s.path(good.ID), s.path("req_symlink")); err != nil {
+		t.Fatal(err)
 	}
-	if err == nil {
-		t.Fatal("List: no error for corrupt files")
+	open := filepath.Join(s.Dir(), "requests", "req_open.json")
+	if err := os.WriteFile(open, []byte(`{"id":"req_open","key":"k","status":"pending"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(open, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad["req_symlink"], bad["req_open"] = "", ""
+	list, err := s.List(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range list {
+		seen[r.ID] = true
+		switch {
+		case r.ID == good.ID:
+			if r.Status != StatusPending || r.Problem != "" {
+				t.Errorf("good request listed as %+v", r)
+			}
+		case r.Status != StatusTampered || !strings.Contains(r.Problem, r.ID+".json"):
+			t.Errorf("List: %s is %s (%q), want tampered with the file named", r.ID, r.Status, r.Problem)
+		}
 	}
 	for name := range bad {
-		if mentioned := strings.Contains(err.Error(), name+".json"); mentioned == strings.HasPrefix(name, ".") {
-			t.Errorf("List error mentions %s: %v; error:\n%v", name, mentioned, err)
+		if listed := seen[name]; listed == strings.HasPrefix(name, ".") {
+			t.Errorf("List lists %s: %v; list:\n%+v", name, listed, list)
+		}
+	}
+	if !seen[good.ID] {
+		t.Errorf("List lacks %s", good.ID)
+	}
+	for _, want := range []string{"symlink", "mode 0644"} {
+		if !slices.ContainsFunc(list, func(r Request) bool { return strings.Contains(r.Problem, want) }) {
+			t.Errorf("no problem mentions %q: %+v", want, list)
 		}
 	}
 	// Check skips them and still answers.
@@ -346,7 +386,7 @@ func TestCorruptFile(t *testing.T) {
 	if _, err := s.Get("req_garbage"); err == nil || errors.Is(err, ErrNotFound) {
 		t.Errorf("Get of a corrupt file: %v", err)
 	}
-	if _, err := s.Approve("req_garbage", time.Hour, 1, t0); err == nil {
+	if _, err := s.Approve("req_garbage", time.Hour, 1, t0, testSigner); err == nil {
 		t.Error("Approve of a corrupt file: no error")
 	}
 }
@@ -355,7 +395,7 @@ func TestFilesOnDisk(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	r := mustCreate(t, s, "k", t0)
-	if _, err := s.Approve(r.ID, time.Hour, 2, t0); err != nil {
+	if _, err := s.Approve(r.ID, time.Hour, 2, t0, testSigner); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(filepath.Join(s.Dir(), "requests"))
@@ -398,7 +438,7 @@ func TestConsumeOnceGoroutines(t *testing.T) {
 			t.Parallel()
 			s := newStore(t)
 			r := mustCreate(t, s, "k", t0)
-			if _, err := s.Approve(r.ID, time.Hour, uses, t0); err != nil {
+			if _, err := s.Approve(r.ID, time.Hour, uses, t0, testSigner); err != nil {
 				t.Fatal(err)
 			}
 			const n = 120
@@ -415,7 +455,8 @@ func TestConsumeOnceGoroutines(t *testing.T) {
 						t.Error(err)
 						return
 					}
-					out, err := s.Check("k", t0.Add(time.Second))
+					s.Trust(testKeyring)
+					out, err := s.Check(context.Background(), "k", t0.Add(time.Second))
 					if err != nil {
 						t.Error(err)
 						return
@@ -438,7 +479,7 @@ func TestConsumeOnceProcesses(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	r := mustCreate(t, s, "k", t0)
-	if _, err := s.Approve(r.ID, time.Hour, 1, t0); err != nil {
+	if _, err := s.Approve(r.ID, time.Hour, 1, t0, testSigner); err != nil {
 		t.Fatal(err)
 	}
 	start := filepath.Join(t.TempDir(), "start")

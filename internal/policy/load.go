@@ -507,6 +507,7 @@ var lockableSetting = map[string]bool{
 	"builtin": true, "default": true, "default_for": true, "mode": true, "on_error": true,
 	"on_unparsable": true, "on_dynamic": true, "disable": true, "audit_log": true,
 	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true,
+	"approvers": true,
 }
 
 func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []Problem) {
@@ -706,6 +707,9 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string) []Prob
 	}
 	if allowed("safe_prefixes", s.SafePrefixes != nil) {
 		dst.SafePrefixes = s.SafePrefixes
+	}
+	if allowed("approvers", s.Approvers != nil) {
+		dst.Approvers = s.Approvers
 	}
 	allowed("disable", len(s.Disable) > 0) // a locked disable is enforced by merge
 	for _, name := range s.Locked {

@@ -48,6 +48,7 @@ type Settings struct {
 	StateDir     string
 	Workspace    string
 	SafePrefixes []string
+	Approvers    []string `toml:"approvers" json:"approvers,omitempty"`
 }
 
 // DefaultSettings are the settings before any layer: fail closed on

@@ -348,6 +348,8 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 			return once(&seen, 13) && strList(d, &s.SafePrefixes)
 		case "locked":
 			return once(&seen, 14) && strList(d, &s.Locked)
+		case "approvers":
+			return once(&seen, 15) && strList(d, &s.Approvers)
 		}
 		return false
 	})
