@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // system is everything toolguard takes from the process: streams,
@@ -24,7 +27,22 @@ type system struct {
 	getwd      func() (string, error)
 	executable func() (string, error)
 	etc        string // where /etc/toolguard/policy.toml is looked for; tests point it elsewhere
+
+	// started is when the process started: the hook deadline counts from
+	// it (zero: from the start of the hook command).
+	started time.Time
+	// exit ends the process when the hook deadline or memory cap is
+	// passed; nil (tests) returns instead.
+	exit func(code int)
+	// limits are the hook's deadline and memory cap (zero: the defaults).
+	limits hookLimits
+	// decide replaces decideCall in the hook (nil: decideCall); tests
+	// model a runaway decision with it.
+	decide decideFunc
 }
+
+// decideFunc is the signature of decideCall.
+type decideFunc func(ctx context.Context, sys *system, f *decideFlags, ps *policySet, codec protocol.Codec, c call.Call, project string) *outcome
 
 func realSystem() *system {
 	return &system{
@@ -36,6 +54,8 @@ func realSystem() *system {
 		getwd:      os.Getwd,
 		executable: os.Executable,
 		etc:        "/etc",
+		started:    processStart,
+		exit:       os.Exit,
 	}
 }
 
@@ -68,6 +88,10 @@ func execute(ctx context.Context, root *cobra.Command, args []string, sys *syste
 	root.SetOut(sys.stdout)
 	root.SetErr(sys.stderr)
 	err := root.ExecuteContext(ctx)
+	var hu *hookUsageError
+	if errors.As(err, &hu) {
+		return hookUsage(ctx, sys, args, hu)
+	}
 	if err != nil {
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.msg != "" {

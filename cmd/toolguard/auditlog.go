@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -56,7 +57,7 @@ func auditPath(sys *system, f *decideFlags, pol *policy.Policy) string {
 // recordAudit appends the outcome to the audit log: every decision but
 // pass, or every call with audit = "all". A failing write is reported on
 // stderr and never changes the decision.
-func recordAudit(sys *system, f *decideFlags, o *outcome) {
+func recordAudit(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 	var pol *policy.Policy
 	if o.ps != nil {
 		pol = o.ps.pol
