@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/metrics"
 	"strings"
@@ -51,10 +50,6 @@ func (l hookLimits) withDefaults() hookLimits {
 	}
 	return l
 }
-
-// errHookLimit is the cause of a hook run stopped by its deadline or its
-// memory cap.
-var errHookLimit = errors.New("hook limit")
 
 // hookGuard writes the one reply of a hook process and enforces its
 // limits. A watchdog goroutine watches the deadline and the heap; when
@@ -110,7 +105,7 @@ func (g *hookGuard) watch(deadline time.Time, lim hookLimits) {
 		case <-g.stop:
 			return
 		case <-timer.C:
-			g.fire(fmt.Errorf("%w: the hook did not finish within its deadline of %s", errHookLimit, lim.deadline))
+			g.fire(fmt.Errorf("the hook did not finish within its deadline of %s", lim.deadline))
 			return
 		case <-tick.C:
 			metrics.Read(samples)
@@ -121,7 +116,7 @@ func (g *hookGuard) watch(deadline time.Time, lim hookLimits) {
 				}
 			}
 			if used > lim.memory {
-				g.fire(fmt.Errorf("%w: the hook's memory passed its cap of %d MiB", errHookLimit, lim.memory>>20))
+				g.fire(fmt.Errorf("the hook's memory passed its cap of %d MiB", lim.memory>>20))
 				return
 			}
 		}

@@ -88,6 +88,9 @@ func runHook(ctx context.Context, sys *system, o *hookOptions) error {
 		g.setCodec(codec)
 	}
 	out := hookOutcome(g.ctx, sys, o, g, codec, &payload, readErr)
+	if out.codec == nil {
+		out.codec = codec
+	}
 	reply := protocol.EncodeFor(out.codec, out.call, out.verdict)
 	var msg string
 	if out.err != nil {
