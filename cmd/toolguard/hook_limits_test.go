@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/protocol"
 )
 
@@ -188,5 +189,14 @@ func TestHookMemoryCap(t *testing.T) {
 				t.Errorf("the runaway's allow was written: %q", out)
 			}
 		})
+	}
+}
+
+// The hook deadline sits well inside the timeout install pins on every
+// hook entry (and the shortest agent default, Copilot's 30 s): the agent
+// never gives up on toolguard before its on_error reply.
+func TestDeadlineInsideInstalledTimeout(t *testing.T) {
+	if 2*hookDeadline > install.HookTimeout || install.HookTimeout > 30*time.Second {
+		t.Errorf("hook deadline %s, installed timeout %s: want the timeout at least twice the deadline and at most 30 s", hookDeadline, install.HookTimeout)
 	}
 }
