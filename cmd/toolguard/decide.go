@@ -67,6 +67,11 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
 	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {
+		if err := ctx.Err(); err != nil {
+			// The watchdog has answered (deny): consume no approval use.
+			o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("toolguard: %v", context.Cause(ctx))}
+			return o
+		}
 		headlessAsk(sys, f, o)
 	}
 	return o

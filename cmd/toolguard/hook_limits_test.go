@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -198,5 +199,39 @@ func TestHookMemoryCap(t *testing.T) {
 func TestDeadlineInsideInstalledTimeout(t *testing.T) {
 	if 2*hookDeadline > install.HookTimeout || install.HookTimeout > 30*time.Second {
 		t.Errorf("hook deadline %s, installed timeout %s: want the timeout at least twice the deadline and at most 30 s", hookDeadline, install.HookTimeout)
+	}
+}
+
+// Once the hook context is done (the watchdog has answered), a headless
+// ask consumes nothing and creates no request: decideCall denies without
+// opening the approval store. Without the cancelled context the same call
+// creates a pending request (the look-alike).
+func TestDecideAfterDeadlineTouchesNoApproval(t *testing.T) {
+	payload, err := os.ReadFile("../../testdata/payloads/claude-code/write-workflow.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cancelled := range []bool{true, false} {
+		state := t.TempDir()
+		f, sys := newFake(t, payload, nil)
+		sys.decide = func(ctx context.Context, sys *system, fl *decideFlags, ps *policySet, codec protocol.Codec, c call.Call, project string) *outcome {
+			if cancelled {
+				var cancel context.CancelCauseFunc
+				ctx, cancel = context.WithCancelCause(ctx)
+				cancel(errors.New("the hook did not finish within its deadline of 10s"))
+			}
+			return decideCall(ctx, sys, fl, ps, codec, c, project)
+		}
+		code := run(context.Background(), []string{"hook", "--provider", "claude-code", "--mode", "headless", "--state-dir", state}, sys)
+		entries, _ := filepath.Glob(filepath.Join(state, "*", "*"))
+		if code != 0 || !isDenyReply(f.stdout.String()) {
+			t.Errorf("cancelled=%v: exit %d, stdout %q", cancelled, code, f.stdout.String())
+		}
+		if cancelled && (len(entries) != 0 || !strings.Contains(f.stdout.String(), "deadline")) {
+			t.Errorf("after the deadline: state %q, stdout %q", entries, f.stdout.String())
+		}
+		if !cancelled && len(entries) == 0 {
+			t.Errorf("look-alike: no pending request created (stdout %q)", f.stdout.String())
+		}
 	}
 }
