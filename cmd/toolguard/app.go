@@ -36,6 +36,9 @@ type system struct {
 	exit func(code int)
 	// limits are the hook's deadline and memory cap (zero: the defaults).
 	limits hookLimits
+	// limitData sets the process's memory backstop (nil: none, in tests,
+	// where it would bind the whole test binary).
+	limitData func(max uint64)
 	// decide replaces decideCall in the hook (nil: decideCall); tests
 	// model a runaway decision with it.
 	decide decideFunc
@@ -56,6 +59,7 @@ func realSystem() *system {
 		etc:        "/etc",
 		started:    processStart,
 		exit:       os.Exit,
+		limitData:  limitData,
 	}
 }
 

@@ -25,6 +25,10 @@ const (
 	// analyzes (a 1 MiB command) peaks near 100 MB of heap in its worst
 	// shapes; a runaway would otherwise grow until the machine kills it.
 	hookMemoryCap = 256 << 20
+	// hookDataLimit is the backstop under hookMemoryCap: the kernel
+	// refuses the process more memory than this (Linux RLIMIT_DATA; see
+	// limitData). Past it the Go runtime exits 2, which blocks too.
+	hookDataLimit = 1 << 30
 	// hookWatchEvery is how often the watchdog reads the heap size. Most
 	// hook runs end before its first look.
 	hookWatchEvery = 5 * time.Millisecond
@@ -63,14 +67,22 @@ type hookGuard struct {
 	sys    *system
 	ctx    context.Context
 	cancel context.CancelCauseFunc
-	stop   chan struct{}
-	once   sync.Once
+	lim    hookLimits
 
-	mu    sync.Mutex
-	codec protocol.Codec // dialect of the on_error reply; nil until known
-	event string         // the call's event, for Cursor's narrower replies
-	done  bool           // the reply is written
-	code  int            // its exit code
+	// The watchdog is two runtime timers, not a goroutine: nothing runs
+	// on a hook's fast path until one of them fires (starting a goroutine
+	// that blocks costs the fast path a thread wake-up).
+	stopDeadline func() bool // unregisters the deadline callback
+	heapTimer    *time.Timer // next look at the heap
+	samples      []metrics.Sample
+	once         sync.Once
+
+	mu       sync.Mutex
+	finished bool
+	codec    protocol.Codec // dialect of the on_error reply; nil until known
+	event    string         // the call's event, for Cursor's narrower replies
+	done     bool           // the reply is written
+	code     int            // its exit code
 }
 
 // startGuard starts the watchdog of a hook process. codec is the dialect
@@ -78,49 +90,52 @@ type hookGuard struct {
 // The deadline counts from sys.started, the process start.
 func startGuard(parent context.Context, sys *system, codec protocol.Codec) *hookGuard {
 	lim := sys.limits.withDefaults()
+	if sys.limitData != nil {
+		sys.limitData(hookDataLimit)
+	}
 	start := sys.started
 	if start.IsZero() {
 		start = time.Now()
 	}
-	deadline := start.Add(lim.deadline)
-	dctx, dcancel := context.WithDeadline(parent, deadline)
+	dctx, dcancel := context.WithDeadline(parent, start.Add(lim.deadline))
 	ctx, cancel := context.WithCancelCause(dctx)
-	g := &hookGuard{sys: sys, ctx: ctx, codec: codec, stop: make(chan struct{})}
+	g := &hookGuard{sys: sys, ctx: ctx, codec: codec, lim: lim}
 	g.cancel = func(cause error) { cancel(cause); dcancel() }
-	go g.watch(deadline, lim)
+	g.stopDeadline = context.AfterFunc(dctx, func() {
+		g.fire(fmt.Errorf("the hook did not finish within its deadline of %s", lim.deadline))
+	})
+	g.heapTimer = time.AfterFunc(lim.every, g.lookAtHeap)
 	return g
 }
 
-func (g *hookGuard) watch(deadline time.Time, lim hookLimits) {
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
-	tick := time.NewTicker(lim.every)
-	defer tick.Stop()
-	samples := []metrics.Sample{
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/heap/stacks:bytes"},
+// lookAtHeap fires when the heap (objects and goroutine stacks) is past
+// the cap, and otherwise looks again after lim.every.
+func (g *hookGuard) lookAtHeap() {
+	g.mu.Lock()
+	if g.finished {
+		g.mu.Unlock()
+		return
 	}
-	for {
-		select {
-		case <-g.stop:
-			return
-		case <-timer.C:
-			g.fire(fmt.Errorf("the hook did not finish within its deadline of %s", lim.deadline))
-			return
-		case <-tick.C:
-			metrics.Read(samples)
-			var used uint64
-			for _, s := range samples {
-				if s.Value.Kind() == metrics.KindUint64 {
-					used += s.Value.Uint64()
-				}
-			}
-			if used > lim.memory {
-				g.fire(fmt.Errorf("the hook's memory passed its cap of %d MiB", lim.memory>>20))
-				return
-			}
+	if g.samples == nil {
+		g.samples = []metrics.Sample{
+			{Name: "/memory/classes/heap/objects:bytes"},
+			{Name: "/memory/classes/heap/stacks:bytes"},
 		}
 	}
+	metrics.Read(g.samples)
+	var used uint64
+	for _, s := range g.samples {
+		if s.Value.Kind() == metrics.KindUint64 {
+			used += s.Value.Uint64()
+		}
+	}
+	if used <= g.lim.memory {
+		g.heapTimer.Reset(g.lim.every)
+		g.mu.Unlock()
+		return
+	}
+	g.mu.Unlock()
+	g.fire(fmt.Errorf("the hook's memory passed its cap of %d MiB", g.lim.memory>>20))
 }
 
 // setCodec names the dialect of the on_error reply once it is known.
@@ -141,9 +156,13 @@ func (g *hookGuard) setEvent(ev string) {
 // fire answers on_error (deny) with cause, unless the reply is out
 // already, and exits.
 func (g *hookGuard) fire(cause error) {
-	g.cancel(cause)
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.finished {
+		return
+	}
+	g.finished = true
+	g.cancel(cause)
 	if !g.done {
 		r := blockReply(g.codec, call.Call{Event: g.event}, fmt.Sprintf("toolguard: %v (on_error = deny)", cause))
 		g.sys.stdout.Write(r.Stdout)
@@ -184,7 +203,11 @@ func (g *hookGuard) reply(r protocol.Reply, msg string) (int, bool, error) {
 // finish stops the watchdog.
 func (g *hookGuard) finish() {
 	g.once.Do(func() {
-		close(g.stop)
+		g.mu.Lock()
+		g.finished = true
+		g.mu.Unlock()
+		g.stopDeadline()
+		g.heapTimer.Stop()
 		g.cancel(nil)
 	})
 }

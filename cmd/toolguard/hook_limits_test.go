@@ -235,3 +235,14 @@ func TestDecideAfterDeadlineTouchesNoApproval(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHookGuard is what the watchdog adds to every hook run: its
+// contexts, goroutine and ticker, started and stopped.
+func BenchmarkHookGuard(b *testing.B) {
+	sys := &system{stdout: io.Discard, stderr: io.Discard}
+	b.ReportAllocs()
+	for b.Loop() {
+		g := startGuard(context.Background(), sys, nil)
+		g.finish()
+	}
+}
