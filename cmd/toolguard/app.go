@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // system is everything toolguard takes from the process: streams,
@@ -26,7 +29,25 @@ type system struct {
 	etc        string // where /etc/toolguard/policy.toml is looked for; tests point it elsewhere
 	// isTerminal reports whether stdin is a terminal (approvals approve|reject want one).
 	isTerminal func() bool
+
+	// started is when the process started: the hook deadline counts from
+	// it (zero: from the start of the hook command).
+	started time.Time
+	// exit ends the process when the hook deadline or memory cap is
+	// passed; nil (tests) returns instead.
+	exit func(code int)
+	// limits are the hook's deadline and memory cap (zero: the defaults).
+	limits hookLimits
+	// limitData sets the process's memory backstop (nil: none, in tests,
+	// where it would bind the whole test binary).
+	limitData func(max uint64)
+	// decide replaces decideCall in the hook (nil: decideCall); tests
+	// model a runaway decision with it.
+	decide decideFunc
 }
+
+// decideFunc is the signature of decideCall.
+type decideFunc func(ctx context.Context, sys *system, f *decideFlags, ps *policySet, codec protocol.Codec, c call.Call, project string) *outcome
 
 func realSystem() *system {
 	return &system{
@@ -39,6 +60,9 @@ func realSystem() *system {
 		executable: os.Executable,
 		etc:        "/etc",
 		isTerminal: stdinIsTerminal,
+		started:    processStart,
+		exit:       os.Exit,
+		limitData:  limitData,
 	}
 }
 
@@ -71,6 +95,10 @@ func execute(ctx context.Context, root *cobra.Command, args []string, sys *syste
 	root.SetOut(sys.stdout)
 	root.SetErr(sys.stderr)
 	err := root.ExecuteContext(ctx)
+	var hu *hookUsageError
+	if errors.As(err, &hu) {
+		return hookUsage(ctx, sys, args, hu)
+	}
 	if err != nil {
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.msg != "" {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"time"
 
@@ -24,16 +26,9 @@ func newAuditCmd(sys *system) *cobra.Command {
 		Short: "Summarize the audit log: counts by decision, rule and agent; the most-blocked calls",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			path := o.file
-			if path == "" {
-				ps, err := o.load(sys, projectDir(sys))
-				if err != nil {
-					return err
-				}
-				path = auditPath(sys, &o.decideFlags, ps.pol)
-			}
-			if path == "" {
-				return fmt.Errorf("auditing is off (settings.audit = \"off\") and no --file was given")
+			path, err := o.path(sys)
+			if err != nil {
+				return err
 			}
 			fh, err := os.Open(path)
 			if err != nil {
@@ -55,9 +50,85 @@ func newAuditCmd(sys *system) *cobra.Command {
 			return sum.WriteText(sys.stdout)
 		},
 	}
+	cmd.AddCommand(newAuditVerifyCmd(sys))
 	cmd.Flags().DurationVar(&o.since, "since", 0, "only decisions newer than this (e.g. 24h)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	cmd.Flags().StringVar(&o.file, "file", "", "audit log to read (default: the policy's audit_log)")
+	o.register(cmd)
+	cmd.Flags().StringVar(&o.stateDir, "state-dir", "", "state directory (for the default audit log location)")
+	cmd.Flags().StringVar(&o.auditLog, "audit-log", "", "audit log file")
+	return cmd
+}
+
+// path is the audit log to read: --file, else the policy's.
+func (o *auditOptions) path(sys *system) (string, error) {
+	path := absFrom(cwdOf(sys), o.file)
+	if path == "" {
+		ps, err := o.load(sys, projectDir(sys))
+		if err != nil {
+			return "", err
+		}
+		path = auditPath(sys, &o.decideFlags, ps.pol)
+	}
+	if path == "" {
+		return "", fmt.Errorf("auditing is off (settings.audit = \"off\") and no --file was given")
+	}
+	return path, nil
+}
+
+func cwdOf(sys *system) string {
+	cwd, _ := sys.getwd()
+	return cwd
+}
+
+func newAuditVerifyCmd(sys *system) *cobra.Command {
+	var o auditOptions
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Check the audit log's chain: exit 0 if it holds, 1 at the first break, a cut line, or no log",
+		Long: `verify checks that each line of the audit log carries the SHA-256 of the line
+before it (prev), that the log ends in a newline, and that it exists and is not empty.
+It prints the first problem with its line number and exits 1, or prints the number of
+lines and exits 0. A line removed, inserted or changed breaks the chain at the line
+after it. A rewrite of the whole chain is not detected: the chain has no key.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			path, err := o.path(sys)
+			if err != nil {
+				return err
+			}
+			fh, err := os.Open(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: no audit log where one was expected (removed, or nothing logged yet)", path)}
+			}
+			if err != nil {
+				return err
+			}
+			defer fh.Close()
+			rep, err := audit.Verify(fh)
+			if err != nil {
+				return fmt.Errorf("%s: %v", path, err)
+			}
+			if o.json {
+				if err := writeJSON(sys, rep); err != nil {
+					return err
+				}
+			}
+			if rep.Problem != nil {
+				return &exitError{code: exitFailure, msg: fmt.Sprintf("%s:%d: %s: %s", path, rep.Problem.Line, rep.Problem.Kind, rep.Problem.Detail)}
+			}
+			if !o.json {
+				fmt.Fprintf(sys.stdout, "%s: %d lines, chain intact", path, rep.Lines)
+				if rep.Unchained > 0 {
+					fmt.Fprintf(sys.stdout, " (the first %d written before the chain, unchecked)", rep.Unchained)
+				}
+				fmt.Fprintln(sys.stdout)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the report as JSON")
+	cmd.Flags().StringVar(&o.file, "file", "", "audit log to check (default: the policy's audit_log)")
 	o.register(cmd)
 	cmd.Flags().StringVar(&o.stateDir, "state-dir", "", "state directory (for the default audit log location)")
 	cmd.Flags().StringVar(&o.auditLog, "audit-log", "", "audit log file")

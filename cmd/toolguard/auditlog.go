@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -54,9 +55,11 @@ func auditPath(sys *system, f *decideFlags, pol *policy.Policy) string {
 }
 
 // recordAudit appends the outcome to the audit log: every decision but
-// pass, or every call with audit = "all". A failing write is reported on
+// pass, or every call with audit = "all". The hook calls it after its
+// reply is out, with the hook context: the append gives up at the
+// deadline or after audit.LockTimeout. A failing write is reported on
 // stderr and never changes the decision.
-func recordAudit(sys *system, f *decideFlags, o *outcome) {
+func recordAudit(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 	var pol *policy.Policy
 	if o.ps != nil {
 		pol = o.ps.pol
@@ -99,7 +102,7 @@ func recordAudit(sys *system, f *decideFlags, o *outcome) {
 		rec.Error = audit.Redact(o.err.Error())
 		rec.Rule = "on_error"
 	}
-	if err := audit.Append(path, rec); err != nil {
-		fmt.Fprintf(sys.stderr, "toolguard: audit log: %v\n", err)
+	if err := audit.AppendContext(ctx, path, rec); err != nil {
+		fmt.Fprintf(sys.stderr, "toolguard: %v; the decision (%s) stands, its audit line is missing\n", err, rec.Decision)
 	}
 }

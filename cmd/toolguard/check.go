@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -134,7 +135,7 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	out := decideCall(sys, &o.decideFlags, ps, codec, c, project)
+	out := decideCall(context.Background(), sys, &o.decideFlags, ps, codec, c, project)
 	return printCheck(sys, o, out)
 }
 

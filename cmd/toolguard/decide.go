@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,8 +48,10 @@ type outcome struct {
 
 // decideCall evaluates a decoded call against the policy in effect and
 // applies the mode: in headless mode (or for an agent without ask) an ask
-// becomes a deny with a pending approval. project is callProject(c).
-func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec, c call.Call, project string) *outcome {
+// becomes a deny with a pending approval. project is callProject(c). ctx
+// is the hook's deadline (cancelled when the watchdog has answered): past
+// it nothing may be consumed.
+func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet, codec protocol.Codec, c call.Call, project string) *outcome {
 	o := &outcome{call: c, codec: codec, ps: ps, started: sys.now()}
 	pol := ps.pol
 	o.workspace = workspaceRoot(sys, f.workspace, pol.Settings.Workspace, &c, project)
@@ -66,7 +69,12 @@ func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
 	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {
-		headlessAsk(sys, f, o)
+		if err := ctx.Err(); err != nil {
+			// The watchdog has answered (deny): consume no approval use.
+			o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("toolguard: %v", context.Cause(ctx))}
+			return o
+		}
+		headlessAskWithin(ctx, sys, f, o)
 	}
 	return o
 }

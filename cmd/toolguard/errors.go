@@ -28,6 +28,14 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
+// hookUsageError is a hook command line that cannot be run as given (an
+// unknown flag, provider or mode, extra arguments). It never ends in a
+// bare exit 1 — which most agents treat as "go ahead" — but in the
+// agent's deny (hookUsage).
+type hookUsageError struct{ msg string }
+
+func (e *hookUsageError) Error() string { return e.msg }
+
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
 // exitCode maps an error returned by a command to the process exit code.

@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,16 +16,10 @@ import (
 	"github.com/toolguard/toolguard/internal/protocol"
 )
 
-// Limits on what the hook reads: payloads beyond maxPayload, or stdin
-// that stays open past stdinTimeout, get the on_error decision.
+// Limits on what the hook reads and holds. The deadline and the memory
+// cap of the whole process are in deadline.go.
 const (
-	maxPayload   = 16 << 20
-	stdinTimeout = 20 * time.Second
-	// evalTimeout bounds decoding, loading and evaluating, so that the
-	// hook answers on_error (deny) well inside every agent's hook timeout
-	// (Copilot 30 s, Gemini and CodeBuddy 60 s) instead of being killed —
-	// which most agents treat as an allow.
-	evalTimeout = 10 * time.Second
+	maxPayload = 16 << 20
 	// hookMemoryLimit is the heap size past which the hook collects
 	// garbage (it does not otherwise).
 	hookMemoryLimit = 30 << 20
@@ -46,55 +41,70 @@ an unrecognised shape gets a reply that blocks in every agent when the call is d
 
 A payload that cannot be read, or a policy that does not load, gets the on_error
 decision (deny unless the policy says otherwise) — never a silent allow.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runHook(sys, &o) },
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &hookUsageError{fmt.Sprintf("%s takes no arguments (got %q)", cmd.CommandPath(), strings.Join(args, " "))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runHook(cmd.Context(), sys, &o) },
 	}
+	// A flag error is answered with a deny, not a bare exit 1 (which most
+	// agents treat as "go ahead"): see hookUsage.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &hookUsageError{err.Error()} })
 	cmd.Flags().StringVar(&o.provider, "provider", "", "agent dialect: claude-code (claude), codebuddy, codex, gemini, cursor, copilot")
 	o.register(cmd)
 	o.registerDecide(cmd.Flags())
 	return cmd
 }
 
-func runHook(sys *system, o *hookOptions) error {
-	// A hook process lives for milliseconds: collect garbage only if the
-	// heap nears the limit (a 1 MiB command), not on the way to a decision.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
+// runHook answers one hook call. Everything it does runs under the hook
+// deadline and memory cap (hookGuard): past either, the watchdog answers
+// on_error and exits. The reply is written before the audit line, which
+// is bounded by the same deadline.
+func runHook(ctx context.Context, sys *system, o *hookOptions) error {
 	var codec protocol.Codec
 	if o.provider != "" {
 		c, err := protocol.Lookup(o.provider)
 		if err != nil {
-			return usagef("%v", err)
+			return &hookUsageError{err.Error()}
 		}
 		codec = c
 	}
 	if o.mode != "" {
 		if _, ok := policy.ParseMode(o.mode); !ok {
-			return usagef("unknown --mode %q (want interactive or headless)", o.mode)
+			return &hookUsageError{fmt.Sprintf("unknown --mode %q (want interactive or headless)", o.mode)}
 		}
 	}
+	g := startGuard(ctx, sys, codec)
+	defer g.finish()
+	// A hook process lives for milliseconds: collect garbage only if the
+	// heap nears the limit (a 1 MiB command), not on the way to a decision.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
 	payload, readErr := readPayload(sys.stdin)
 	if codec == nil {
 		codec = protocol.Detect(payload)
+		g.setCodec(codec)
 	}
-	out := decideWithin(evalTimeout, func() *outcome { return hookOutcome(sys, o, codec, &payload, readErr) },
-		func() *outcome {
-			return failed(sys, codec, &policySet{}, call.Deny,
-				fmt.Errorf("the decision took longer than %s", evalTimeout))
-		})
+	out := hookOutcome(g.ctx, sys, o, g, codec, &payload, readErr)
+	if out.codec == nil {
+		out.codec = codec
+	}
 	reply := protocol.EncodeFor(out.codec, out.call, out.verdict)
+	var msg string
 	if out.err != nil {
-		fmt.Fprintf(sys.stderr, "toolguard: %v\n", out.err)
+		msg = out.err.Error()
 	}
-	recordAudit(sys, &o.decideFlags, out)
-	if _, err := sys.stdout.Write(reply.Stdout); err != nil {
-		return &exitError{code: 2, msg: fmt.Sprintf("writing the reply: %v", err)}
+	code, ours, err := g.reply(reply, msg)
+	if err != nil {
+		return &exitError{code: code, msg: err.Error()}
 	}
-	if len(reply.Stderr) > 0 {
-		sys.stderr.Write(reply.Stderr)
+	if ours {
+		recordAudit(g.ctx, sys, &o.decideFlags, out)
 	}
-	if reply.ExitCode != 0 {
-		return &exitError{code: reply.ExitCode}
+	if code != 0 {
+		return &exitError{code: code}
 	}
 	return nil
 }
@@ -105,7 +115,7 @@ func runHook(sys *system, o *hookOptions) error {
 // The payload is let go of once decoded (*payload = nil, the call's input
 // copied out of it): with a 1 MiB command it is megabytes that the
 // analysis no longer needs.
-func hookOutcome(sys *system, o *hookOptions, codec protocol.Codec, payload *[]byte, readErr error) (out *outcome) {
+func hookOutcome(ctx context.Context, sys *system, o *hookOptions, g *hookGuard, codec protocol.Codec, payload *[]byte, readErr error) (out *outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = failed(sys, codec, &policySet{pol: nil}, call.Deny, fmt.Errorf("internal error: %v", r))
@@ -117,6 +127,7 @@ func hookOutcome(sys *system, o *hookOptions, codec protocol.Codec, payload *[]b
 		c, decodeErr = protocol.DecodeWith(codec, *payload, protocol.DecodeOptions{Home: sys.home()})
 		c.Input = bytes.Clone(c.Input)
 		*payload = nil
+		g.setEvent(c.Event)
 	}
 	project := callProject(sys, &c)
 	o.lazy = true // a materialized policy's rules are decoded as calls reach them
@@ -127,49 +138,24 @@ func hookOutcome(sys *system, o *hookOptions, codec protocol.Codec, payload *[]b
 	if decodeErr != nil {
 		return failed(sys, codec, ps, ps.pol.Settings.OnError, fmt.Errorf("cannot read the hook payload: %w", decodeErr))
 	}
-	return decideCall(sys, &o.decideFlags, ps, codec, c, project)
+	decide := decideCall
+	if sys.decide != nil {
+		decide = sys.decide
+	}
+	return decide(ctx, sys, &o.decideFlags, ps, codec, c, project)
 }
 
-// readPayload reads stdin up to maxPayload bytes, giving up after
-// stdinTimeout.
+// readPayload reads stdin up to maxPayload bytes. It does not time out
+// itself: stdin that stays open is ended by the hook deadline.
 func readPayload(r io.Reader) ([]byte, error) {
-	type result struct {
-		b   []byte
-		err error
+	b, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %w", err)
 	}
-	done := make(chan result, 1)
-	go func() {
-		b, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
-		done <- result{b, err}
-	}()
-	select {
-	case res := <-done:
-		if res.err != nil {
-			return nil, fmt.Errorf("reading stdin: %w", res.err)
-		}
-		if len(res.b) > maxPayload {
-			return nil, errPayloadTooLarge
-		}
-		return res.b, nil
-	case <-time.After(stdinTimeout):
-		return nil, fmt.Errorf("stdin still open after %s", stdinTimeout)
+	if len(b) > maxPayload {
+		return nil, errPayloadTooLarge
 	}
+	return b, nil
 }
 
 var errPayloadTooLarge = errors.New("payload larger than 16 MiB")
-
-// decideWithin runs decide, and answers with late() if it has not finished
-// within d. The slow decision is abandoned: the process exits after the
-// reply.
-func decideWithin(d time.Duration, decide, late func() *outcome) *outcome {
-	done := make(chan *outcome, 1)
-	go func() { done <- decide() }()
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case o := <-done:
-		return o
-	case <-timer.C:
-		return late()
-	}
-}

@@ -6,7 +6,12 @@ package main
 import (
 	"context"
 	"os"
+	"time"
 )
+
+// processStart is when the process started (as near as Go lets a program
+// see it): the hook deadline counts from here.
+var processStart = time.Now()
 
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], realSystem()))

@@ -210,23 +210,6 @@ func TestNoopPolicy(t *testing.T) {
 	}
 }
 
-// A decision that outlives its deadline is answered with on_error (deny),
-// not left to the agent's own timeout.
-func TestDecideWithin(t *testing.T) {
-	block := make(chan struct{})
-	defer close(block)
-	got := decideWithin(10*time.Millisecond,
-		func() *outcome { <-block; return &outcome{} },
-		func() *outcome { return &outcome{err: fmt.Errorf("late")} })
-	if got.err == nil || got.err.Error() != "late" {
-		t.Fatalf("got %+v, want the late outcome", got)
-	}
-	got = decideWithin(time.Second, func() *outcome { return &outcome{approval: "fast"} }, nil)
-	if got.approval != "fast" {
-		t.Fatalf("got %+v, want the fast outcome", got)
-	}
-}
-
 // The hook's own command tree (run builds only the hook command for it)
 // answers every hook command line as the full tree does: help, flag errors,
 // usage errors and replies alike.

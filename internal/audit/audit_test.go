@@ -110,6 +110,10 @@ func checkLog(t *testing.T, path string, workers, lines int) {
 	if want := workers * lines; n != want {
 		t.Errorf("log has %d lines, want %d", n, want)
 	}
+	rep, err := Verify(bytes.NewReader(data))
+	if err != nil || rep.Problem != nil || rep.Lines != workers*lines {
+		t.Errorf("chain of the concurrent appends: %+v %v %v", rep, rep.Problem, err)
+	}
 }
 
 func TestAppendConcurrentGoroutines(t *testing.T) {
@@ -227,7 +231,7 @@ func TestMarshalLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"time":"2026-03-01T12:00:00.123456789Z","event":"policy.decision","provider":"claude-code","session":"s-1","tool":"Bash","kind":"shell","summary":"make && make test <x>","cwd":"/r","workspace":"","decision":"deny","rule":"git-push-force","layer":"","source":"","reason":"","policy_hash":"","duration_ms":0.5,"mode":"interactive"}` + "\n"
+	want := `{"time":"2026-03-01T12:00:00.123456789Z","event":"policy.decision","provider":"claude-code","session":"s-1","tool":"Bash","kind":"shell","summary":"make && make test <x>","cwd":"/r","workspace":"","decision":"deny","rule":"git-push-force","layer":"","source":"","reason":"","policy_hash":"","duration_ms":0.5,"mode":"interactive","prev":""}` + "\n"
 	if string(line) != want {
 		t.Errorf("MarshalLine:\n got %s\nwant %s", line, want)
 	}

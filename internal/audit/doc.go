@@ -3,14 +3,36 @@
 //
 // # Contract
 //
-//   - [Append] writes one [Record] as a single line. The file is opened with
-//     O_APPEND|O_CREATE|O_WRONLY (mode 0600, parent directories 0700), and
-//     the line is written with one write call while an exclusive advisory
-//     lock (flock) is held, so concurrent hook processes never interleave or
-//     lose lines, whatever the line length. The lock is held only for the
-//     write.
-//   - A failed write is returned as an error; the caller reports it and never
-//     changes the decision because of it.
+//   - [Append] (and [AppendContext], with the caller's deadline) writes one
+//     [Record] as a single line. The file is opened with
+//     O_APPEND|O_CREATE|O_RDWR|O_NONBLOCK (mode 0600, parent directories
+//     0700) and must be a regular file: a FIFO, a device, a socket or a
+//     directory at the path is refused at once (opening a FIFO for writing
+//     would wait for a reader forever). The line is written with one write
+//     call while an exclusive advisory lock (flock) is held, so concurrent
+//     hook processes never interleave or lose lines, whatever the line
+//     length. The lock is held only for the append.
+//   - Every append is bounded: the wait for the lock ends after
+//     [LockTimeout] (500 ms) or at the caller's deadline, whichever comes
+//     first, with [ErrLockBusy]. Appends of one process take turns before
+//     the file lock.
+//   - A failed or short write is rolled back under the lock (the file is
+//     truncated to its size before the write); an append to a file whose
+//     last byte is not a newline (a line cut by a crash) starts with one. So
+//     one bad write never costs a neighbouring record.
+//   - A failed append is returned as an error; the caller reports it and
+//     never changes the decision because of it.
+//   - The log is a hash chain: every line's prev is the SHA-256 (hex) of the
+//     previous line's bytes, newline excluded, and a file's first line has
+//     prev = [Genesis] (the SHA-256 of no bytes). Append reads back only the
+//     file's tail to find the last line (in 4 KiB, 32 KiB, then at most
+//     [MaxLineBack] = 256 KiB reads); a longer last line is chained with an
+//     empty prev. [Verify] reports the first line where the chain does not
+//     hold, a last line without newline (truncated), a line that is not
+//     JSON, or an empty file. The chain has no key: it shows lines removed,
+//     inserted, edited or cut, not a rewrite of the whole file, nor lines
+//     removed from the end (a shorter valid chain) — for that, ship the log
+//     off the machine.
 //   - The package reads no environment variables and no clock (the caller
 //     sets [Record.Time]) and prints nothing except through the io.Writer it
 //     is given.
@@ -27,7 +49,7 @@
 // UTF-8 JSON Lines. Every line is one object with these fields (snake_case):
 //
 //	time         string  RFC 3339 with nanoseconds, UTC
-//	event        string  "policy.decision" (the only event so far)
+//	event        string  "policy.decision" (the hook) or "approval.decision" (a human)
 //	provider     string  agent codec name: claude-code, codex, gemini, …
 //	session      string  the agent's session id, "" if none
 //	tool         string  the tool name as the agent sent it
@@ -45,6 +67,25 @@
 //	duration_ms  number  time spent deciding, in milliseconds
 //	mode         string  interactive or headless
 //	error        string  internal error text (omitted when none)
+//	prev         string  SHA-256 (hex) of the previous line, Genesis on the first
+//
+// An "approval.decision" record ([EventApproval]) is written when a human
+// approves or rejects a request; besides time, event and session, tool,
+// kind, summary, cwd and workspace of the call asked about, it uses:
+//
+//	decision      string  "approve" or "reject"
+//	approval_id   string  the request id (req_…)
+//	reason        string  the human's reason, if given
+//	approver      string  who decided: the user name
+//	approver_key  string  fingerprint of the key that signed the grant, if any
+//	call_key      string  the key of the approved call
+//	uses          number  uses granted (approve)
+//	expires       string  RFC 3339, when the grant expires (approve)
+//
+// Example:
+//
+//	audit.Append(path, audit.Record{Time: now, Event: audit.EventApproval, Decision: "approve",
+//		ApprovalID: id, Approver: user, ApproverKey: fp, CallKey: key, Uses: 1, Expires: exp})
 //
 // Example line:
 //

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 )
 
 // Scopes accepted by Options.Scope and SettingsPath.
@@ -13,12 +14,18 @@ const (
 	ScopeUser    = "user"
 )
 
-// Hook timeouts written by Install: well under every host's limit (Copilot
-// and the fail-closed CodeBuddy default to 30 and 60 s) and far above what a
-// hook run takes.
+// HookTimeout is the timeout Install pins on every hook entry whose agent
+// has a timeout field (all six): three times the hook's own deadline of
+// 10 s (cmd/toolguard, docs/limits.md), so that toolguard answers — with
+// on_error at worst — before the agent gives up on it, which most agents
+// treat as an allow; and no longer than the shortest agent default
+// (Copilot 30 s).
+const HookTimeout = 30 * time.Second
+
+// The timeout in each agent's unit.
 const (
-	timeoutSeconds = 30
-	timeoutMillis  = 30000
+	timeoutSeconds = int(HookTimeout / time.Second)
+	timeoutMillis  = int(HookTimeout / time.Millisecond)
 )
 
 // agent describes where and how one provider's hook is configured.
@@ -112,7 +119,7 @@ var agents = []*agent{
 		user:    ".cursor/hooks.json",
 		events:  []string{"preToolUse", "beforeShellExecution", "beforeMCPExecution"},
 		flat:    true,
-		handler: func(cmd string) *object { return obj("command", cmd) },
+		handler: func(cmd string) *object { return obj("command", cmd, "timeout", num(timeoutSeconds)) },
 		notes: func(scope string) []string {
 			n := []string{"Cursor reloads hooks.json on save; check Settings > Hooks if the hook does not show up."}
 			if scope == ScopeProject {

@@ -21,6 +21,37 @@ func IsToolguardCommand(cmd string) bool {
 	return false
 }
 
+// PathLookup returns the toolguard program word of a hook command line when
+// it is not an absolute path — a bare "toolguard" found through PATH, or a
+// path relative to wherever the agent runs the hook — and "" otherwise.
+// Such a command runs whichever toolguard comes first on the agent's PATH
+// (or none: the agent then treats the failed hook as an allow in most
+// cases), which a program that can write a directory earlier on PATH
+// chooses.
+func PathLookup(cmd string) string {
+	words := splitWords(cmd)
+	for i := 0; i+1 < len(words); i++ {
+		if isToolguardProgram(words[i]) && words[i+1] == "hook" {
+			if isAbs(words[i]) {
+				return ""
+			}
+			return words[i]
+		}
+	}
+	return ""
+}
+
+// isAbs reports a path that no PATH lookup resolves, on any system
+// toolguard runs on: /…, a Windows drive path, or one starting with a
+// backslash (a UNC path, or the current drive's root).
+func isAbs(p string) bool {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		return true
+	}
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') &&
+		('a' <= p[0]|0x20 && p[0]|0x20 <= 'z')
+}
+
 func isToolguardProgram(word string) bool {
 	base := word
 	if i := strings.LastIndexAny(base, `/\`); i >= 0 {

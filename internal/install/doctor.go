@@ -139,6 +139,9 @@ func (p probe) run() AgentStatus {
 				continue
 			}
 			st.Guarded = true
+			if w := PathLookup(r.command); w != "" {
+				notes = append(notes, fmt.Sprintf("%s: the hook runs %q, found through PATH (or the agent's cwd): whichever toolguard comes first there runs, or none; use an absolute path (toolguard install writes one)", s.path, w))
+			}
 			if !slices.Contains(st.Commands, r.command) {
 				st.Commands = append(st.Commands, r.command)
 			}

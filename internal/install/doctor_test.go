@@ -35,8 +35,9 @@ func TestInspect(t *testing.T) {
 				"p/.claude/settings.json": claudeHook("*", tg+"claude-code"),
 			},
 			want: map[string]want{
-				"claude-code": {detected: true, guarded: true, enforceable: true, commands: []string{tg + "claude-code"}, files: []string{"p/.claude/settings.json"}},
-				"copilot":     {guarded: true, enforceable: true, commands: []string{tg + "claude-code"}, files: []string{"p/.claude/settings.json"}, note: "guarded through Claude Code settings"},
+				"claude-code": {detected: true, guarded: true, enforceable: true, commands: []string{tg + "claude-code"}, files: []string{"p/.claude/settings.json"},
+					note: `the hook runs "toolguard", found through PATH`},
+				"copilot": {guarded: true, enforceable: true, commands: []string{tg + "claude-code"}, files: []string{"p/.claude/settings.json"}, note: "guarded through Claude Code settings"},
 			},
 		},
 		{
@@ -49,7 +50,7 @@ func TestInspect(t *testing.T) {
 			},
 			want: map[string]want{
 				"claude-code": {detected: true, guarded: true, enforceable: true, commands: []string{"toolguard hook"},
-					files: []string{"h/.claude/settings.json", "p/.claude/settings.json", "p/.claude/settings.local.json"}},
+					files: []string{"h/.claude/settings.json", "p/.claude/settings.json", "p/.claude/settings.local.json"}, note: "found through PATH"},
 				"copilot": {guarded: true, enforceable: true, commands: []string{"toolguard hook"},
 					files: []string{"p/.claude/settings.json", "p/.claude/settings.local.json"}, note: "guarded through"},
 				"cursor": {detected: true, enforceable: true, files: []string{"h/.cursor/hooks.json"}, note: "third-party hooks"},
@@ -122,12 +123,28 @@ func TestInspect(t *testing.T) {
 			},
 		},
 		{
+			// An absolute program path draws no PATH warning; a relative
+			// one (resolved from the agent's cwd) does.
+			name: "absolute and relative hook commands",
+			files: map[string]string{
+				"p/.codex/hooks.json":     `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/usr/local/bin/toolguard hook --provider codex"}]}]}}`,
+				"h/.gemini/settings.json": `{"hooks":{"BeforeTool":[{"matcher":"*","hooks":[{"command":"bin/toolguard hook --provider gemini"}]}]}}`,
+			},
+			want: map[string]want{
+				"codex": {detected: true, guarded: true, enforceable: true, commands: []string{"/usr/local/bin/toolguard hook --provider codex"},
+					files: []string{"p/.codex/hooks.json"}, note: "Codex runs the hook only after it is trusted"},
+				"gemini": {detected: true, guarded: true, enforceable: true, commands: []string{"bin/toolguard hook --provider gemini"},
+					files: []string{"h/.gemini/settings.json"}, note: `the hook runs "bin/toolguard", found through PATH`},
+			},
+		},
+		{
 			name: "cursor old-style event counts",
 			files: map[string]string{
 				"p/.cursor/hooks.json": `{"version":1,"hooks":{"beforeShellExecution":[{"command":"toolguard hook --provider cursor"}]}}`,
 			},
 			want: map[string]want{
-				"cursor": {detected: true, guarded: true, enforceable: true, commands: []string{tg + "cursor"}, files: []string{"p/.cursor/hooks.json"}},
+				"cursor": {detected: true, guarded: true, enforceable: true, commands: []string{tg + "cursor"}, files: []string{"p/.cursor/hooks.json"},
+					note: `the hook runs "toolguard", found through PATH`},
 			},
 		},
 		{

@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Options says which hook to install or remove, and where.
@@ -62,6 +64,9 @@ func Install(o Options) (Result, error) {
 		scope = ScopeProject
 	}
 	res := Result{File: file, Notes: a.notes(scope)}
+	if w := PathLookup(o.Command); w != "" {
+		res.Notes = append(res.Notes, fmt.Sprintf("the hook command runs %q, found through PATH when the agent runs it: a toolguard earlier on that PATH would take over the hook; prefer an absolute path", w))
+	}
 	doc, err := readDoc(file)
 	if err != nil {
 		return res, err
@@ -224,11 +229,17 @@ func installEvent(a *agent, hooks *object, event, cmd, file string, log *changeL
 			return nil, true
 		}
 		found = true
-		if nh, changed := retarget(a, h, cmd); changed {
+		nh, changed := retarget(a, h, cmd)
+		if changed {
 			log.add("replace %s hook: %s -> %s", event, old, cmd)
-			return nh, true
 		}
-		return h, false
+		if o, ok := nh.(*object); ok {
+			if key, v, pinned := pinTimeout(a, o); pinned {
+				log.add("set %s hook %s: %s (above toolguard's own deadline)", event, key, v)
+				changed = true
+			}
+		}
+		return nh, changed
 	})
 	if !found {
 		entry := any(a.handler(cmd))
@@ -267,6 +278,38 @@ func retarget(a *agent, h *object, cmd string) (any, bool) {
 		}
 	}
 	return h, changed
+}
+
+// minTimeout is the shortest hook timeout Install leaves in place: the
+// hook's deadline (10 s) plus time for the process to start on a loaded
+// machine. A shorter or missing one is set to HookTimeout.
+const minTimeout = 15 * time.Second
+
+// pinTimeout gives a toolguard handler the agent's timeout field when it
+// has none or one below minTimeout, and reports the key and value set.
+// Agents without a timeout field (none today) are left alone.
+func pinTimeout(a *agent, h *object) (key string, val json.Number, changed bool) {
+	tmpl := a.handler("toolguard hook")
+	for _, k := range []string{"timeout", "timeoutSec"} {
+		v, ok := tmpl.get(k)
+		if !ok {
+			continue
+		}
+		unit := time.Second
+		if a.name == "gemini" {
+			unit = time.Millisecond
+		}
+		if cur, ok := h.get(k); ok {
+			if n, ok := cur.(json.Number); ok {
+				if f, err := n.Float64(); err == nil && time.Duration(f*float64(unit)) >= minTimeout {
+					return "", "", false
+				}
+			}
+		}
+		h.set(k, v)
+		return k, v.(json.Number), true
+	}
+	return "", "", false
 }
 
 // filterEvent walks the entries of one event array — handlers, or matcher

@@ -22,7 +22,10 @@ func TestMergeCases(t *testing.T) {
 		summary   string
 	}{
 		{
-			name:     "replace in place keeps other fields and handlers",
+			// A timeout of 10 s is the hook's own deadline: the agent could
+			// give up (an allow, in most agents) before the on_error reply,
+			// so Install raises it to 30 s.
+			name:     "replace in place keeps other fields and handlers, raises a short timeout",
 			provider: "claude-code",
 			in: `{
   "hooks": {
@@ -59,7 +62,7 @@ func TestMergeCases(t *testing.T) {
           {
             "type": "command",
             "command": "/usr/local/bin/toolguard hook --provider claude-code",
-            "timeout": 10,
+            "timeout": 30,
             "statusMessage": "checking"
           }
         ]
@@ -74,8 +77,27 @@ func TestMergeCases(t *testing.T) {
 			name:     "duplicate toolguard groups collapse to the first",
 			provider: "claude-code",
 			in:       `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `"}]},{"matcher":"Bash","hooks":[{"type":"command","command":"toolguard hook"}]}]}}`,
-			want:     `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `"}]}]}}`,
+			want:     `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
 			summary:  "remove duplicate PreToolUse hook: toolguard hook",
+		},
+		{
+			name:     "a timeout above the minimum stays",
+			provider: "gemini",
+			in:       `{"hooks":{"BeforeTool":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":60000}]}]}}`,
+			summary:  "already installed",
+		},
+		{
+			name:     "a gemini timeout in seconds is raised",
+			provider: "gemini",
+			in:       `{"hooks":{"BeforeTool":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
+			want:     `{"hooks":{"BeforeTool":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30000}]}]}}`,
+			summary:  "set BeforeTool hook timeout: 30000",
+		},
+		{
+			name:     "copilot timeoutSec pinned",
+			provider: "copilot",
+			in:       `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"` + newCmd + `"}]}}`,
+			want:     `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"` + newCmd + `","timeoutSec":30}]}}`,
 		},
 		{
 			name:     "exec form replaced whole",
@@ -116,7 +138,7 @@ func TestMergeCases(t *testing.T) {
 			name:     "cursor adds version first and only missing events",
 			provider: "cursor",
 			in:       `{"hooks":{"preToolUse":[{"command":"toolguard hook --provider claude-code"}]}}`,
-			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `"}],"beforeShellExecution":[{"command":"` + newCmd + `"}],"beforeMCPExecution":[{"command":"` + newCmd + `"}]}}`,
+			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `","timeout":30}],"beforeShellExecution":[{"command":"` + newCmd + `","timeout":30}],"beforeMCPExecution":[{"command":"` + newCmd + `","timeout":30}]}}`,
 		},
 		{
 			name:     "toolguard under another event follows the new command",

@@ -1,0 +1,278 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/protocol"
+)
+
+// The limits of one hook process (docs/limits.md).
+const (
+	// hookDeadline bounds the whole hook process, from its start (reading
+	// stdin included) to its exit. It sits well inside the shortest hook
+	// timeout toolguard installs (30 s, internal/install) and the shortest
+	// agent default (Copilot 30 s), because most agents treat a hook that
+	// is killed at their timeout as an allow.
+	hookDeadline = 10 * time.Second
+	// hookMemoryCap is the heap (objects and goroutine stacks) past which
+	// the hook stops and answers on_error. The largest payload the hook
+	// analyzes (a 1 MiB command) peaks near 100 MB of heap in its worst
+	// shapes; a runaway would otherwise grow until the machine kills it.
+	hookMemoryCap = 256 << 20
+	// hookDataLimit is the backstop under hookMemoryCap: the kernel
+	// refuses the process more memory than this (Linux RLIMIT_DATA; see
+	// limitData). Past it the Go runtime exits 2, which blocks too.
+	hookDataLimit = 1 << 30
+	// hookWatchEvery is how often the watchdog reads the heap size. Most
+	// hook runs end before its first look.
+	hookWatchEvery = 5 * time.Millisecond
+)
+
+// hookLimits are the deadline, memory cap and polling interval of a hook
+// run; a zero field takes the default above. Tests shorten them.
+type hookLimits struct {
+	deadline time.Duration
+	memory   uint64
+	every    time.Duration
+}
+
+func (l hookLimits) withDefaults() hookLimits {
+	if l.deadline <= 0 {
+		l.deadline = hookDeadline
+	}
+	if l.memory == 0 {
+		l.memory = hookMemoryCap
+	}
+	if l.every <= 0 {
+		l.every = hookWatchEvery
+	}
+	return l
+}
+
+// hookGuard writes the one reply of a hook process and enforces its
+// limits. A watchdog goroutine watches the deadline and the heap; when
+// either is passed it writes the on_error reply (deny) — unless the reply
+// was written already — and exits the process through sys.exit, whatever
+// the other goroutines are doing (reading stdin, waiting on a lock,
+// allocating, parsing). ctx is cancelled at that moment, with the cause;
+// code that consumes something (an approval use) or appends (the audit
+// log) checks it first.
+type hookGuard struct {
+	sys    *system
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	lim    hookLimits
+
+	// The watchdog is two runtime timers, not a goroutine: nothing runs
+	// on a hook's fast path until one of them fires (starting a goroutine
+	// that blocks costs the fast path a thread wake-up).
+	stopDeadline func() bool // unregisters the deadline callback
+	heapTimer    *time.Timer // next look at the heap
+	samples      []metrics.Sample
+	once         sync.Once
+
+	mu       sync.Mutex
+	finished bool
+	codec    protocol.Codec // dialect of the on_error reply; nil until known
+	event    string         // the call's event, for Cursor's narrower replies
+	done     bool           // the reply is written
+	code     int            // its exit code
+}
+
+// startGuard starts the watchdog of a hook process. codec is the dialect
+// the on_error reply is written in (nil: not known yet, see setCodec).
+// The deadline counts from sys.started, the process start.
+func startGuard(parent context.Context, sys *system, codec protocol.Codec) *hookGuard {
+	lim := sys.limits.withDefaults()
+	if sys.limitData != nil {
+		sys.limitData(hookDataLimit)
+	}
+	start := sys.started
+	if start.IsZero() {
+		start = time.Now()
+	}
+	dctx, dcancel := context.WithDeadline(parent, start.Add(lim.deadline))
+	ctx, cancel := context.WithCancelCause(dctx)
+	g := &hookGuard{sys: sys, ctx: ctx, codec: codec, lim: lim}
+	g.cancel = func(cause error) { cancel(cause); dcancel() }
+	g.stopDeadline = context.AfterFunc(dctx, func() {
+		g.fire(fmt.Errorf("the hook did not finish within its deadline of %s", lim.deadline))
+	})
+	g.heapTimer = time.AfterFunc(lim.every, g.lookAtHeap)
+	return g
+}
+
+// lookAtHeap fires when the heap (objects and goroutine stacks) is past
+// the cap, and otherwise looks again after lim.every.
+func (g *hookGuard) lookAtHeap() {
+	g.mu.Lock()
+	if g.finished {
+		g.mu.Unlock()
+		return
+	}
+	if g.samples == nil {
+		g.samples = []metrics.Sample{
+			{Name: "/memory/classes/heap/objects:bytes"},
+			{Name: "/memory/classes/heap/stacks:bytes"},
+		}
+	}
+	metrics.Read(g.samples)
+	var used uint64
+	for _, s := range g.samples {
+		if s.Value.Kind() == metrics.KindUint64 {
+			used += s.Value.Uint64()
+		}
+	}
+	if used <= g.lim.memory {
+		g.heapTimer.Reset(g.lim.every)
+		g.mu.Unlock()
+		return
+	}
+	g.mu.Unlock()
+	g.fire(fmt.Errorf("the hook's memory passed its cap of %d MiB", g.lim.memory>>20))
+}
+
+// setCodec names the dialect of the on_error reply once it is known.
+func (g *hookGuard) setCodec(c protocol.Codec) {
+	g.mu.Lock()
+	g.codec = c
+	g.mu.Unlock()
+}
+
+// setEvent records the call's event (Cursor's beforeReadFile takes a
+// narrower reply).
+func (g *hookGuard) setEvent(ev string) {
+	g.mu.Lock()
+	g.event = ev
+	g.mu.Unlock()
+}
+
+// fire answers on_error (deny) with cause, unless the reply is out
+// already, and exits.
+func (g *hookGuard) fire(cause error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.finished {
+		return
+	}
+	g.finished = true
+	g.cancel(cause)
+	if !g.done {
+		r := blockReply(g.codec, call.Call{Event: g.event}, fmt.Sprintf("toolguard: %v (on_error = deny)", cause))
+		g.sys.stdout.Write(r.Stdout)
+		fmt.Fprintf(g.sys.stderr, "toolguard: %v\n", cause)
+		g.sys.stderr.Write(r.Stderr)
+		g.done, g.code = true, r.ExitCode
+	} else {
+		fmt.Fprintf(g.sys.stderr, "toolguard: %v (after the reply; exiting)\n", cause)
+	}
+	if g.sys.exit != nil {
+		g.sys.exit(g.code) // under the lock: nothing else is written
+	}
+}
+
+// reply writes r (and msg, a line for stderr, if any) unless the watchdog
+// answered first. It returns the exit code of the reply that went out and
+// whether it was r.
+func (g *hookGuard) reply(r protocol.Reply, msg string) (int, bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.done {
+		return g.code, false, nil
+	}
+	g.done, g.code = true, r.ExitCode
+	if msg != "" {
+		fmt.Fprintf(g.sys.stderr, "toolguard: %s\n", msg)
+	}
+	if _, err := g.sys.stdout.Write(r.Stdout); err != nil {
+		g.code = 2
+		return 2, true, fmt.Errorf("writing the reply: %v", err)
+	}
+	if len(r.Stderr) > 0 {
+		g.sys.stderr.Write(r.Stderr)
+	}
+	return g.code, true, nil
+}
+
+// finish stops the watchdog.
+func (g *hookGuard) finish() {
+	g.once.Do(func() {
+		g.mu.Lock()
+		g.finished = true
+		g.mu.Unlock()
+		g.stopDeadline()
+		g.heapTimer.Stop()
+		g.cancel(nil)
+	})
+}
+
+// blockReply is the deny of a call toolguard could not decide, in codec's
+// dialect. Where the dialect is unknown (nil or the universal codec) it is
+// the universal deny with exit 2, which blocks in every agent even when
+// the agent ignores the JSON (Codex reads the stderr line the caller
+// writes).
+func blockReply(codec protocol.Codec, c call.Call, reason string) protocol.Reply {
+	if codec == nil {
+		codec, _ = protocol.Lookup(protocol.NameUniversal)
+	}
+	r := protocol.EncodeFor(codec, c, call.Verdict{Decision: call.Deny, Reason: reason})
+	if codec.Name() == protocol.NameUniversal && r.ExitCode == 0 {
+		r.ExitCode = 2
+	}
+	return r
+}
+
+// providerArg returns the codec named by the last well-formed --provider
+// of a hook command line (before "--"), or nil.
+func providerArg(args []string) protocol.Codec {
+	var name string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--provider="); ok {
+			name = v
+		} else if a == "--provider" && i+1 < len(args) {
+			name = args[i+1]
+			i++
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	c, err := protocol.Lookup(name)
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// hookUsage answers a hook command line that cannot be run (an unknown
+// flag, provider or mode, extra arguments) as the agent's deny: the
+// payload is read (under the deadline) to learn the dialect, unless a
+// valid --provider names it; the message goes to stderr too.
+func hookUsage(ctx context.Context, sys *system, args []string, uerr error) int {
+	codec := providerArg(args)
+	g := startGuard(ctx, sys, codec)
+	defer g.finish()
+	payload, _ := readPayload(sys.stdin)
+	if codec == nil {
+		codec = protocol.Detect(payload)
+		g.setCodec(codec)
+	}
+	c, _ := protocol.DecodeWith(codec, payload, protocol.DecodeOptions{Home: sys.home()})
+	r := blockReply(codec, call.Call{Event: c.Event},
+		fmt.Sprintf("toolguard: the hook command line is wrong (%v); on_error = deny. A human must fix the toolguard hook entry in the agent's settings.", uerr))
+	code, _, err := g.reply(r, uerr.Error()+"\nRun 'toolguard hook --help' for usage.")
+	if err != nil {
+		fmt.Fprintf(sys.stderr, "toolguard: %v\n", err)
+	}
+	return code
+}
