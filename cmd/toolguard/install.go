@@ -159,6 +159,8 @@ type doctorPolicy struct {
 	Hash   string         `json:"hash"`
 	Rules  int            `json:"rules"`
 	Error  string         `json:"error,omitempty"`
+	// Ignored: what an untrusted project policy could not do (trust.go).
+	Ignored []ignoredPart `json:"ignored,omitempty"`
 }
 
 func runDoctor(sys *system, o *doctorOptions) error {
@@ -174,6 +176,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 	} else {
 		rep.Policy.Layers = ps.pol.Layers
 		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules())
+		rep.Policy.Ignored = ignoredParts(sys, ps.pol)
 	}
 	for _, a := range rep.Agents {
 		if a.Detected && !a.Guarded {
@@ -211,6 +214,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 			for _, l := range rep.Policy.Layers {
 				fmt.Fprintf(w, "    %-10s %s %s\n", l.Name, l.File, l.Hash)
 			}
+			writeIgnored(w, rep.Policy.Ignored)
 		}
 	}
 	if o.require && len(rep.Unguarded) > 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -65,10 +66,21 @@ func projectOf(dir string) string {
 	return dir
 }
 
-// callProject is the project whose policy a call is decided by: the
-// agent's project directory, else the project of the call's cwd, else of
-// toolguard's own.
+// callProject is the project whose policy a call is decided by — the
+// workspace root, never the call's cwd itself: the agent's project
+// directory (payload, then environment), else the git top level above the
+// call's cwd, else that cwd (else toolguard's own). A .toolguard/ below
+// the root (a planted sub/.toolguard/policy.toml, then `cd sub`) is not
+// discovered.
 func callProject(sys *system, c *call.Call) string {
+	if c.ProjectDir != "" && filepath.IsAbs(c.ProjectDir) {
+		return filepath.Clean(c.ProjectDir)
+	}
+	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR"} {
+		if w := sys.getenv(name); w != "" && filepath.IsAbs(w) {
+			return filepath.Clean(w)
+		}
+	}
 	dir := c.ProjectDir
 	if dir == "" {
 		dir = c.Cwd

@@ -33,6 +33,7 @@ type fileSettings struct {
 	StateDir     *string           `toml:"state_dir" json:"state_dir,omitempty"`
 	Workspace    *string           `toml:"workspace" json:"workspace,omitempty"`
 	SafePrefixes []string          `toml:"safe_prefixes" json:"safe_prefixes,omitempty"`
+	Approvers    []string          `toml:"approvers" json:"approvers,omitempty"`
 	Locked       []string          `toml:"locked" json:"locked,omitempty"`
 }
 

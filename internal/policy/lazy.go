@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // The materialized layout. `toolguard materialize` writes one JSON
@@ -324,10 +323,7 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if q < 0 || !bytes.HasSuffix(data[:q+1], []byte(indexKey)) {
 		return nil
 	}
-	// The index is read in place: the policy keeps data for its rules
-	// anyway, Load's caller does not change a Source's bytes, and a mapped
-	// file (ReadSource) is only read under guardFault (Load, Evaluate).
-	raw := unsafe.String(&data[q+1], nl-2-(q+1))
+	raw := string(data[q+1 : nl-2])
 	hl := q + 1 - len(indexKey)
 	head := make([]byte, hl+1)
 	copy(head, data[:hl])
@@ -354,11 +350,6 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	ix, blocks, ok := readIndex(raw, body)
 	if !ok {
 		return nil
-	}
-	if s.mapped {
-		// The checksum read every page; the rules a call reaches are few:
-		// the pages leave the resident set (the page cache keeps them).
-		releasePages(data)
 	}
 	n := ix.n
 	ld := named(&layerDoc{src: s, doc: fileDoc{Version: h.Version, Settings: h.Settings, Tests: h.Tests, Meta: h.Meta}})
@@ -434,11 +425,7 @@ func (l *lazyRules) get(i int) (*Rule, error) {
 	if err := l.errs[i]; err != nil {
 		return nil, err
 	}
-	var r *Rule
-	var err error
-	if ferr := guardFault(l.ld.src.Path, func() { r, err = l.decode(i) }); ferr != nil {
-		err = ferr
-	}
+	r, err := l.decode(i)
 	if err != nil {
 		if l.errs == nil {
 			l.errs = map[int]error{}

@@ -17,6 +17,7 @@ func settingsDoc(s Settings) fileSettings {
 		OnDynamic:    dec(s.OnDynamic),
 		Audit:        str(s.Audit),
 		SafePrefixes: s.SafePrefixes,
+		Approvers:    s.Approvers,
 	}
 	if s.AuditLog != "" {
 		fs.AuditLog = str(s.AuditLog)
