@@ -40,7 +40,7 @@ type policySet struct {
 func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, error) {
 	type named struct {
 		layer, name, path string
-		project         bool
+		project           bool
 	}
 	var list []named
 	for _, p := range f.files {

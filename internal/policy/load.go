@@ -589,7 +589,7 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 	p := &Policy{Settings: DefaultSettings()}
 	var builtinRules []*Rule
 	var rules []*Rule
-	byID := map[string]int{} // index into rules
+	byID := map[string]int{}              // index into rules
 	lockedSettings := map[string]string{} // setting -> name of the layer that locked it
 	var tests []test
 	var untrustedAsk []*Rule
