@@ -21,12 +21,18 @@ import (
 // (device, inode, size, modification time) is taken before and after the
 // read, the path must still name the same file, and a file of up to doubleReadMax bytes is read
 // twice and compared (a rewrite within one timestamp tick keeps the
-// times). When anything differs the read starts again; after
-// readAttempts changed reads it is an error (on_error).
+// times). A file modified less than settleTime ago may be half written
+// (`>` truncates first, then the program writes): it is read again once
+// settleTime has passed since its modification, and must not have
+// changed. When anything differs the read starts again; after
+// readAttempts changed reads it is an error (on_error). An empty policy
+// file is an error too: it is what a reader sees between the truncation
+// and the write.
 const (
 	maxPolicyFile = 16 << 20
 	doubleReadMax = 1 << 20
 	readAttempts  = 3
+	settleTime    = 10 * time.Millisecond
 )
 
 var errPolicyChanging = errors.New("the file kept changing while it was read (replace policy files atomically: write a temporary file and rename it)")
@@ -34,9 +40,26 @@ var errPolicyChanging = errors.New("the file kept changing while it was read (re
 // readPolicyFile reads one policy file under the rules above.
 func readPolicyFile(path string) ([]byte, error) {
 	for attempt := 0; attempt < readAttempts; attempt++ {
-		data, stable, err := readOnce(path)
-		if err != nil || stable {
-			return data, err
+		data, mtime, stable, err := readOnce(path)
+		if err != nil {
+			return nil, err
+		}
+		if stable {
+			if wait := settleTime - time.Since(mtime); wait > 0 {
+				// Modified just now: wait, and check it did not change.
+				time.Sleep(min(wait, settleTime))
+				st, err := os.Stat(path)
+				if err != nil {
+					return nil, err
+				}
+				if !st.ModTime().Equal(mtime) || st.Size() != int64(len(data)) {
+					continue
+				}
+			}
+			if len(data) == 0 {
+				return nil, errors.New("the file is empty (a policy file being rewritten in place? replace it atomically)")
+			}
+			return data, nil
 		}
 		time.Sleep(time.Duration(attempt+1) * time.Millisecond)
 	}
@@ -44,51 +67,51 @@ func readPolicyFile(path string) ([]byte, error) {
 }
 
 // readOnce reads the file once; stable is false when it changed meanwhile.
-func readOnce(path string) (data []byte, stable bool, err error) {
+func readOnce(path string) (data []byte, mtime time.Time, stable bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, false, err
+		return nil, mtime, false, err
 	}
 	defer f.Close()
 	before, err := f.Stat()
 	if err != nil {
-		return nil, false, err
+		return nil, mtime, false, err
 	}
 	if !before.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("not a regular file (%s)", fileKind(before.Mode()))
+		return nil, mtime, false, fmt.Errorf("not a regular file (%s)", fileKind(before.Mode()))
 	}
 	size := before.Size()
 	if size > maxPolicyFile {
-		return nil, false, fmt.Errorf("larger than %d MiB (%d bytes)", maxPolicyFile>>20, size)
+		return nil, mtime, false, fmt.Errorf("larger than %d MiB (%d bytes)", maxPolicyFile>>20, size)
 	}
 	data, err = readAll(f, size)
 	if err != nil {
-		return nil, false, err
+		return nil, mtime, false, err
 	}
 	if len(data) > maxPolicyFile {
-		return nil, false, fmt.Errorf("larger than %d MiB", maxPolicyFile>>20)
+		return nil, mtime, false, fmt.Errorf("larger than %d MiB", maxPolicyFile>>20)
 	}
 	if int64(len(data)) != size {
-		return nil, false, nil
+		return nil, mtime, false, nil
 	}
 	if size <= doubleReadMax {
 		again, err := readAll(io.NewSectionReader(f, 0, maxPolicyFile+1), size)
 		if err != nil {
-			return nil, false, err
+			return nil, mtime, false, err
 		}
 		if !bytes.Equal(again, data) {
-			return nil, false, nil
+			return nil, mtime, false, nil
 		}
 	}
 	after, err := f.Stat()
 	if err != nil {
-		return nil, false, err
+		return nil, mtime, false, err
 	}
 	now, err := os.Stat(path)
 	if err != nil {
-		return nil, false, err
+		return nil, mtime, false, err
 	}
-	return data, sameFile(before, after) && os.SameFile(before, now), nil
+	return data, before.ModTime(), sameFile(before, after) && os.SameFile(before, now), nil
 }
 
 // readAll reads r to its end, at most maxPolicyFile+1 bytes, sized for
