@@ -79,12 +79,19 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 	for _, n := range list {
 		path := expandTilde(n.path, sys.home())
 		path = absFrom(cwd, path)
-		data, err := readPolicyFile(path)
+		var src policy.Source
+		var err error
+		if n.project {
+			// Trust is over the bytes: a project file is read in full.
+			src.Data, err = readPolicyFile(path)
+			src.Untrusted = err == nil && !isTrusted(sys, path, src.Data)
+		} else {
+			src, err = policySource(path)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("policy %s: %w", n.path, err)
 		}
-		src := policy.Source{Layer: n.layer, Name: n.name, Path: path, Data: data}
-		src.Untrusted = n.project && !isTrusted(sys, path, data)
+		src.Layer, src.Name, src.Path = n.layer, n.name, path
 		out = append(out, src)
 	}
 	return out, nil

@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,10 +42,44 @@ type Source struct {
 	// gives one ("system", "user", "project" for discovered files); ""
 	// takes the file's base name.
 	Name string
+	// File, when set instead of Data, is the open file to read: a large
+	// materialized policy in the indexed layout (lazy.go) is checked by
+	// streaming it through a small buffer, and a block of its rules is
+	// read when a call first reaches one (LoadOptions.Lazy); anything
+	// else is read in full. A read error, or File.Check failing, is an
+	// error of the load or of the call (on_error), never a crash.
+	File File
 	// Untrusted marks a project policy the user has not trusted
 	// (`toolguard trust`): it may only tighten the layers before it.
 	// What it would loosen is left out and listed in Policy.Ignored.
 	Untrusted bool
+}
+
+// File is a policy file read in place (Source.File). The caller opens it;
+// policy only reads through this interface.
+type File interface {
+	io.ReaderAt
+	Size() int64
+	// Check returns an error when the file is no longer as it was opened
+	// (written to in place since): it is called after reading.
+	Check() error
+}
+
+// memFile is a File over bytes already read.
+type memFile struct{ *bytes.Reader }
+
+func (memFile) Check() error { return nil }
+
+// readFull reads a whole File.
+func readFull(f File) ([]byte, error) {
+	data := make([]byte, f.Size())
+	if _, err := f.ReadAt(data, 0); err != nil && !(err == io.EOF && len(data) == 0) {
+		return nil, err
+	}
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // LoadOptions direct Load.
@@ -80,8 +116,26 @@ type layerDoc struct {
 // load must not be used (the hook answers on_error instead).
 func Load(sources []Source, opts LoadOptions) (*Policy, error) {
 	if opts.Lazy && len(sources) == 1 && !sources[0].Untrusted {
-		if p := loadLazy(sources[0], opts); p != nil {
+		s := sources[0]
+		f := s.File
+		if f == nil {
+			f = memFile{bytes.NewReader(s.Data)}
+		}
+		if p := loadLazy(s, f, opts); p != nil {
 			return p, nil
+		}
+	}
+	if slices.ContainsFunc(sources, func(s Source) bool { return s.File != nil }) {
+		sources = slices.Clone(sources)
+		for i, s := range sources {
+			if s.File == nil {
+				continue
+			}
+			data, err := readFull(s.File)
+			if err != nil {
+				return nil, &Error{Problems: []Problem{{File: s.Path, Msg: err.Error()}}}
+			}
+			sources[i].Data, sources[i].File = data, nil
 		}
 	}
 	var problems []Problem
