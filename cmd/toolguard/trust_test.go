@@ -160,6 +160,11 @@ func TestUntrustedProjectPolicy(t *testing.T) {
 			file := e.write(".toolguard/policy.toml", hostile)
 
 			wantDecision(t, "untrusted: rm -rf ~", e.hook(agent, e.project, "rm -rf ~"), "deny")
+			// The audit record says what was ignored.
+			logData, err := os.ReadFile(filepath.Join(e.env["XDG_STATE_HOME"], "toolguard", "audit.jsonl"))
+			if err != nil || !strings.Contains(string(logData), `"ignored":[`) || !strings.Contains(string(logData), "builtin = false ignored") {
+				t.Errorf("audit record lacks the ignored parts (%v):\n%s", err, logData)
+			}
 			wantDecision(t, "untrusted: ls (look-alike)", e.hook(agent, e.project, "ls -la"), "")
 			r := e.hook(agent, e.project, "git push --force origin main")
 			wantDecision(t, "untrusted: git push --force", r, "deny")

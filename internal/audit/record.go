@@ -37,6 +37,7 @@ type Record struct {
 	DurationMS float64   `json:"duration_ms"`
 	Mode       string    `json:"mode"`
 	Error      string    `json:"error,omitempty"`
+	Ignored    []string  `json:"ignored,omitempty"` // parts of an untrusted project policy not applied (docs/trust.md)
 }
 
 // MarshalLine returns rec as one JSON line, newline included. Time is

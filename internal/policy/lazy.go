@@ -124,12 +124,12 @@ func blockOffsets(body []byte) string {
 // readIndex checks an index string against the rule lines (bodyLen
 // bytes of f from bodyOff, streamed through a small buffer) and returns
 // the index it holds and the block offsets, or false.
-func readIndex(raw string, f File, bodyOff, bodyLen int64) (index, []int32, bool) {
-	i := strings.IndexByte(raw, '|')
-	if i < 0 || strings.IndexByte(raw, '\\') >= 0 {
+func readIndex(rawBytes []byte, f File, bodyOff, bodyLen int64) (index, []int32, bool) {
+	i := bytes.IndexByte(rawBytes, '|')
+	if i < 0 || bytes.IndexByte(rawBytes, '\\') >= 0 {
 		return index{}, nil, false
 	}
-	head, lists := raw[:i], raw[i:]
+	head, listBytes := string(rawBytes[:i]), rawBytes[i:]
 	var n int
 	var crc uint32
 	var cats, blocks string
@@ -137,7 +137,7 @@ func readIndex(raw string, f File, bodyOff, bodyLen int64) (index, []int32, bool
 		head != fmt.Sprintf("v2 n=%d crc=%d cats=%s blocks=%s", n, crc, cats, blocks) {
 		// An empty policy: no lists, no blocks.
 		if _, err := fmt.Sscanf(head, "v2 n=%d crc=%d cats= blocks=", &n, &crc); err != nil || n != 0 ||
-			head != fmt.Sprintf("v2 n=0 crc=%d cats= blocks=", crc) || lists != "|" {
+			head != fmt.Sprintf("v2 n=0 crc=%d cats= blocks=", crc) || string(listBytes) != "|" {
 			return index{}, nil, false
 		}
 		cats, blocks = "", ""
@@ -146,12 +146,12 @@ func readIndex(raw string, f File, bodyOff, bodyLen int64) (index, []int32, bool
 	if !ok {
 		return index{}, nil, false
 	}
-	sum := crc32.Update(crc32.ChecksumIEEE([]byte(lists)), crc32.IEEETable, []byte(blocks))
+	sum := crc32.Update(crc32.ChecksumIEEE(listBytes), crc32.IEEETable, []byte(blocks))
 	sum, ok = checkBody(sum, f, bodyOff, bodyLen, starts)
 	if !ok || sum != crc {
 		return index{}, nil, false
 	}
-	ix, ok := parseIndex(lists, n, cats)
+	ix, ok := parseIndex(string(listBytes), n, cats)
 	return ix, starts, ok
 }
 
@@ -362,7 +362,7 @@ func loadLazy(s Source, f File, opts LoadOptions) *Policy {
 	if q < 0 || !bytes.HasSuffix(line1[:q+1], []byte(indexKey)) {
 		return nil
 	}
-	raw := string(line1[q+1 : nl-2])
+	raw := line1[q+1 : nl-2]
 	hl := q + 1 - len(indexKey)
 	head := make([]byte, hl+1)
 	copy(head, line1[:hl])
