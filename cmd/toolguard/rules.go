@@ -31,7 +31,11 @@ func newRulesCmd(sys *system) *cobra.Command {
 			if o.json {
 				enc := json.NewEncoder(sys.stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(map[string]any{"rules": info, "layers": ps.pol.Layers, "hash": ps.pol.Hash()})
+				out := map[string]any{"rules": info, "layers": ps.pol.Layers, "hash": ps.pol.Hash()}
+				if ig := ignoredParts(sys, ps.pol); len(ig) > 0 {
+					out["ignored"] = ig
+				}
+				return enc.Encode(out)
 			}
 			tw := tabwriter.NewWriter(sys.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tDECISION\tPRIO\tLAYER\tSOURCE\tDESCRIPTION")
@@ -42,7 +46,11 @@ func newRulesCmd(sys *system) *cobra.Command {
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", r.ID, d, r.Priority, r.Layer, r.Source, r.Description)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			writeIgnored(sys.stdout, ignoredParts(sys, ps.pol))
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")

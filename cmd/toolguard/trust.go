@@ -295,3 +295,39 @@ func writeIgnored(w io.Writer, parts []ignoredPart) {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
 }
+
+// nestedMax bounds the directories nestedPolicies looks at.
+const nestedMax = 20000
+
+// nestedPolicies lists the .toolguard/policy.toml files below the
+// workspace root (not the root's own), which discovery never reads, for
+// doctor. It looks at most at nestedMax directories and skips .git and
+// node_modules.
+func nestedPolicies(root string) []string {
+	if root == "" {
+		return nil
+	}
+	var out []string
+	seen := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if seen++; seen > nestedMax {
+			return filepath.SkipAll
+		}
+		switch d.Name() {
+		case ".git", "node_modules":
+			return filepath.SkipDir
+		case ".toolguard":
+			if filepath.Dir(p) != root {
+				if _, err := os.Lstat(filepath.Join(p, "policy.toml")); err == nil {
+					out = append(out, filepath.Join(p, "policy.toml"))
+				}
+			}
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out
+}

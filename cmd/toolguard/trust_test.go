@@ -193,8 +193,12 @@ func TestUntrustedProjectPolicy(t *testing.T) {
 				t.Errorf("check --json: ignored %d parts, layers %+v", len(j.Ignored), j.Layers)
 			}
 			out, _ = e.cli(e.project, "doctor")
-			if !strings.Contains(out, "allow rule ignored") || !strings.Contains(out, "toolguard trust") {
+			if !strings.Contains(out, "allow rule ignored") || !strings.Contains(out, "toolguard trust") || !strings.Contains(out, "(untrusted: it can only tighten)") {
 				t.Errorf("doctor does not report the ignored parts:\n%s", out)
+			}
+
+			if out, _ := e.cli(e.project, "rules"); !strings.Contains(out, "allow rule ignored") {
+				t.Errorf("rules does not report the ignored parts:\n%s", out)
 			}
 
 			// The user trusts it: now it applies (builtin off, default allow).
@@ -317,6 +321,9 @@ func TestPlantedSubdirPolicy(t *testing.T) {
 			e.cli(sub, "trust", filepath.Join(sub, ".toolguard", "policy.toml"))
 			wantDecision(t, "cwd sub: rm -rf ~", e.hook(agent, sub, "rm -rf ~"), "deny")
 			wantDecision(t, "cd sub && rm -rf ~", e.hook(agent, e.project, "cd sub && rm -rf ~"), "deny")
+			if out, _ := e.cli(sub, "doctor"); !strings.Contains(out, "not read: "+filepath.Join(sub, ".toolguard", "policy.toml")) {
+				t.Errorf("doctor does not report the nested policy:\n%s", out)
+			}
 			// The agent's project directory from the environment is the
 			// root even without a .git.
 			os.RemoveAll(filepath.Join(e.project, ".git"))
