@@ -46,11 +46,16 @@ func trustDir(sys *system) string {
 }
 
 // trustKey is the path a record is kept under: absolute, with the
-// directory's symlinks resolved (so that /home and its real path agree).
+// symlinks of the project directory resolved (so that /home and its real
+// path agree) but not those of its last two elements: a repository whose
+// .toolguard is a link to a trusted project's .toolguard is not that
+// project (its policy applies to another tree).
 func trustKey(path string) string {
 	path = filepath.Clean(path)
-	if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
-		return filepath.Join(dir, filepath.Base(path))
+	dir, file := filepath.Split(path)
+	parent, sub := filepath.Split(filepath.Clean(dir))
+	if root, err := filepath.EvalSymlinks(parent); err == nil {
+		return filepath.Join(root, sub, file)
 	}
 	return path
 }

@@ -335,6 +335,40 @@ func TestPlantedSubdirPolicy(t *testing.T) {
 	}
 }
 
+// TestTrustNotShared: trusting one project's policy does not trust a
+// second repository whose .toolguard (or policy.toml) links to it, nor a
+// copy of its bytes.
+func TestTrustNotShared(t *testing.T) {
+	for _, agent := range []string{"claude-code", "gemini"} {
+		t.Run(agent, func(t *testing.T) {
+			e := newTrustEnv(t)
+			e.write(".toolguard/policy.toml", hostile)
+			if _, code := e.cli(e.project, "trust"); code != 0 {
+				t.Fatal("trust failed")
+			}
+			wantDecision(t, "trusted project", e.hook(agent, e.project, "rm -rf ~"), "allow")
+			for _, plant := range []string{"dir-link", "file-link", "copy"} {
+				other := filepath.Join(e.home, "src", plant)
+				os.MkdirAll(filepath.Join(other, ".git"), 0o755)
+				var err error
+				switch plant {
+				case "dir-link":
+					err = os.Symlink(filepath.Join(e.project, ".toolguard"), filepath.Join(other, ".toolguard"))
+				case "file-link":
+					os.MkdirAll(filepath.Join(other, ".toolguard"), 0o755)
+					err = os.Symlink(filepath.Join(e.project, ".toolguard", "policy.toml"), filepath.Join(other, ".toolguard", "policy.toml"))
+				case "copy":
+					e.write(filepath.Join(other, ".toolguard", "policy.toml"), hostile)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantDecision(t, plant+": rm -rf ~", e.hook(agent, other, "rm -rf ~"), "deny")
+			}
+		})
+	}
+}
+
 // TestExplicitPoliciesTrusted: files the user names (--policy,
 // TOOLGUARD_POLICY) are the user's choice and are not subject to trust.
 func TestExplicitPoliciesTrusted(t *testing.T) {
