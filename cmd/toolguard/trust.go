@@ -111,7 +111,12 @@ file makes it untrusted again. See docs/trust.md.
   toolguard trust                     trust this project's .toolguard/policy.toml
   toolguard trust --list              the trusted files, and whether each still matches
   toolguard trust --revoke [FILE]     forget every trust record of the file`,
-		Args: cobra.MaximumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("trust takes at most one file (got %q)", strings.Join(args, " "))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error { return runTrust(sys, &o, args) },
 	}
 	cmd.Flags().BoolVar(&o.list, "list", false, "list the trusted project policies")
