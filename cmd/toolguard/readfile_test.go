@@ -61,6 +61,17 @@ func TestPolicySourceInPlace(t *testing.T) {
 	if err != nil || full.RuleCount() != p.RuleCount() {
 		t.Fatalf("full load: %v, %d rules vs %d", err, full.RuleCount(), p.RuleCount())
 	}
+	// A large JSON file not in the indexed layout is read in place too,
+	// and loaded in full from it.
+	indented := filepath.Join(t.TempDir(), "indented.json")
+	if err := os.WriteFile(indented, append([]byte("{\n  \"version\": 1"), append(bytes.Repeat([]byte(" "), readInPlaceMin), '}')...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if src, err := policySource(indented); err != nil || src.File == nil {
+		t.Errorf("indented.json: in place %v, %v", src.File != nil, err)
+	} else if p, err := policy.Load([]policy.Source{src}, policy.LoadOptions{Lazy: true}); err != nil || p.RuleCount() == 0 {
+		t.Errorf("indented.json: %v, %d rules (want the builtin ones)", err, p.RuleCount())
+	}
 	for name, data := range map[string][]byte{
 		"small.json": []byte(`{"version":1}`),
 		"big.toml":   append([]byte("version = 1\n"), bytes.Repeat([]byte("# pad\n"), readInPlaceMin/6+1)...),

@@ -325,8 +325,18 @@ func TestPlantedSubdirPolicy(t *testing.T) {
 				t.Errorf("doctor does not report the nested policy:\n%s", out)
 			}
 			// The agent's project directory from the environment is the
-			// root even without a .git.
+			// root even without a .git; so is Gemini's session cwd when the
+			// call runs in dir_path.
 			os.RemoveAll(filepath.Join(e.project, ".git"))
+			if agent == "gemini" {
+				in := []byte(`{"session_id":"s","cwd":"` + e.project + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~","dir_path":"sub"}}`)
+				f, sys := newFake(t, in, e.env)
+				sys.etc = filepath.Join(e.home, "etc")
+				code := run(context.Background(), []string{"hook", "--provider", "gemini"}, sys)
+				if got := decisionOf(t, agent, f.stdout.String()); got != "deny" || code != 0 {
+					t.Errorf("gemini dir_path sub: %q exit %d: %s", got, code, f.stderr.String())
+				}
+			}
 			e.env["CLAUDE_PROJECT_DIR"], e.env["GEMINI_PROJECT_DIR"] = e.project, e.project
 			if agent != "codex" {
 				wantDecision(t, "no .git, project dir env: rm -rf ~", e.hook(agent, sub, "rm -rf ~"), "deny")
