@@ -731,6 +731,10 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 		p.rules = append(p.rules, r)
 	}
 	capAskPriority(p.rules, untrustedAsk, &p.Ignored)
+	for name := range lockedSettings {
+		p.Settings.Locked = append(p.Settings.Locked, name)
+	}
+	sort.Strings(p.Settings.Locked)
 	p.tests = tests
 	if len(layers) == 1 && layers[0].doc.Meta != nil {
 		p.materialHash = layers[0].doc.Meta.Hash // computed by materialize over these rules

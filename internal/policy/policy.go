@@ -49,6 +49,9 @@ type Settings struct {
 	Workspace    string
 	SafePrefixes []string
 	Approvers    []string // public keys whose grants verify ("ed25519:…")
+	// Locked lists the settings some layer locked (sorted): a materialized
+	// policy carries it, so that its locks bind the layers loaded after it.
+	Locked []string
 }
 
 // DefaultSettings are the settings before any layer: fail closed on

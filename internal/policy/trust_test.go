@@ -211,3 +211,27 @@ func TestLockByPosition(t *testing.T) {
 		}
 	}
 }
+
+// TestMaterializedLocksBind: the settings a layer locked stay locked in
+// its materialized form, binding layers loaded after the JSON.
+func TestMaterializedLocksBind(t *testing.T) {
+	platform := Source{Path: "/etc/platform.toml", Data: []byte("version = 1\n[settings]\ndefault = \"ask\"\nlocked = [\"default\", \"on_error\"]\n")}
+	p, err := loadLayers(t, platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := p.Materialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := Source{Path: "/p/project.toml", Layer: "project", Data: []byte("version = 1\n[settings]\ndefault = \"allow\"\non_error = \"allow\"\n")}
+	for _, lazy := range []bool{false, true} {
+		q, err := Load([]Source{{Path: "/etc/policy.json", Data: data}, project}, LoadOptions{NoBuiltin: true, Lazy: lazy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Settings.Default != call.Ask || q.Settings.OnError != call.Deny || len(q.Warnings) != 2 {
+			t.Errorf("lazy %v: default %s, on_error %s, warnings %v; want the platform's locks to bind", lazy, q.Settings.Default, q.Settings.OnError, q.Warnings)
+		}
+	}
+}
