@@ -124,7 +124,7 @@ func blockOffsets(body []byte) string {
 // readIndex checks an index string against the rule lines (bodyLen
 // bytes of f from bodyOff, streamed through a small buffer) and returns
 // the index it holds and the block offsets, or false.
-func readIndex(rawBytes []byte, f File, bodyOff, bodyLen int64) (index, []int32, bool) {
+func readIndex(rawBytes []byte, f File, bodyOff, bodyLen int64, buf []byte) (index, []int32, bool) {
 	i := bytes.IndexByte(rawBytes, '|')
 	if i < 0 || bytes.IndexByte(rawBytes, '\\') >= 0 {
 		return index{}, nil, false
@@ -147,7 +147,7 @@ func readIndex(rawBytes []byte, f File, bodyOff, bodyLen int64) (index, []int32,
 		return index{}, nil, false
 	}
 	sum := crc32.Update(crc32.ChecksumIEEE(listBytes), crc32.IEEETable, []byte(blocks))
-	sum, ok = checkBody(sum, f, bodyOff, bodyLen, starts)
+	sum, ok = checkBody(sum, f, bodyOff, bodyLen, starts, buf)
 	if !ok || sum != crc {
 		return index{}, nil, false
 	}
@@ -157,8 +157,7 @@ func readIndex(rawBytes []byte, f File, bodyOff, bodyLen int64) (index, []int32,
 
 // checkBody streams the rule lines through the CRC and checks that each
 // block offset starts a line.
-func checkBody(sum uint32, f File, off, n int64, starts []int32) (uint32, bool) {
-	buf := make([]byte, 64<<10)
+func checkBody(sum uint32, f File, off, n int64, starts []int32, buf []byte) (uint32, bool) {
 	next := 0 // the next block start to check (starts[0] is 0)
 	if len(starts) > 0 {
 		next = 1
@@ -353,7 +352,8 @@ func loadLazy(s Source, f File, opts LoadOptions) *Policy {
 	if !strings.EqualFold(filepath.Ext(s.Path), ".json") || size < int64(len(lazyPrefix)) {
 		return nil
 	}
-	line1, ok := readLine1(f, size)
+	scratch := make([]byte, 64<<10) // for the line and the checksum pass
+	line1, ok := readLine1(f, size, scratch)
 	if !ok || !bytes.HasPrefix(line1, []byte(lazyPrefix)) || !bytes.HasSuffix(line1, []byte(`",`)) {
 		return nil
 	}
@@ -384,7 +384,7 @@ func loadLazy(s Source, f File, opts LoadOptions) *Policy {
 	if bodyLen < 0 || !readIs(f, int64(nl+1), rulesOpen) || !readIs(f, size-int64(len(rulesClose)), rulesClose) {
 		return nil
 	}
-	ix, blocks, ok := readIndex(raw, f, bodyOff, bodyLen)
+	ix, blocks, ok := readIndex(raw, f, bodyOff, bodyLen, scratch)
 	if !ok || f.Check() != nil {
 		return nil
 	}
@@ -404,22 +404,29 @@ func loadLazy(s Source, f File, opts LoadOptions) *Policy {
 	return p
 }
 
-// readLine1 reads the file's first line, without its newline.
-func readLine1(f File, size int64) ([]byte, bool) {
-	buf := make([]byte, min(size, 256<<10))
-	for off := 0; ; {
-		if _, err := f.ReadAt(buf[off:], int64(off)); err != nil {
+// readLine1 reads the file's first line, without its newline: it finds
+// the newline through scratch, then reads the line into a slice of its
+// own size.
+func readLine1(f File, size int64, scratch []byte) ([]byte, bool) {
+	for off := int64(0); off < size; {
+		chunk := scratch[:min(int64(len(scratch)), size-off)]
+		if _, err := f.ReadAt(chunk, off); err != nil {
 			return nil, false
 		}
-		if i := bytes.IndexByte(buf[off:], '\n'); i >= 0 {
-			return buf[:off+i], true
+		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
+			n := off + int64(i)
+			if n <= int64(len(scratch)) {
+				return bytes.Clone(chunk[:i]), true
+			}
+			line := make([]byte, n)
+			if _, err := f.ReadAt(line, 0); err != nil {
+				return nil, false
+			}
+			return line, true
 		}
-		if int64(len(buf)) == size {
-			return nil, false
-		}
-		off = len(buf)
-		buf = append(buf, make([]byte, min(size-int64(len(buf)), int64(len(buf))))...)
+		off += int64(len(chunk))
 	}
+	return nil, false
 }
 
 // readIs reports whether f holds want at off.
