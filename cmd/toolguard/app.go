@@ -127,6 +127,7 @@ func newRootCmd(sys *system) *cobra.Command {
 		newInstallCmd(sys, true),
 		newDoctorCmd(sys),
 		newApprovalsCmd(sys),
+		newTrustCmd(sys),
 		newAuditCmd(sys),
 		newVersionCmd(sys),
 	)

@@ -97,6 +97,9 @@ func recordAudit(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 	}
 	if pol != nil {
 		rec.PolicyHash = pol.Hash()
+		for _, p := range ignoredParts(sys, pol) {
+			rec.Ignored = append(rec.Ignored, p.String())
+		}
 	}
 	if o.err != nil {
 		rec.Error = audit.Redact(o.err.Error())

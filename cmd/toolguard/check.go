@@ -215,6 +215,7 @@ type checkJSON struct {
 	Error     string          `json:"error,omitempty"`
 	Policy    []policy.Layer  `json:"layers,omitempty"`
 	Hash      string          `json:"policy_hash,omitempty"`
+	Ignored   []ignoredPart   `json:"ignored,omitempty"` // what an untrusted project policy could not do
 }
 
 type replyJSON struct {
@@ -236,6 +237,7 @@ func printCheck(sys *system, o *checkOptions, out *outcome) error {
 	}
 	if out.ps != nil && out.ps.pol != nil {
 		j.Policy, j.Hash = out.ps.pol.Layers, out.ps.pol.Hash()
+		j.Ignored = ignoredParts(sys, out.ps.pol)
 	}
 	if o.payload != "" && out.codec != nil {
 		r := protocol.EncodeFor(out.codec, out.call, out.verdict)
@@ -307,6 +309,7 @@ func writeCheckText(w io.Writer, j *checkJSON) {
 		}
 		fmt.Fprintf(w, "  %-5s %s (layer %s, %s%s)\n", m.Decision, m.Rule, m.Layer, m.Source, lock)
 	}
+	writeIgnored(w, j.Ignored)
 	if j.Reply != nil {
 		fmt.Fprintf(w, "reply (%s, exit %d):\n", j.Reply.Provider, j.Reply.ExitCode)
 		if j.Reply.Stdout == "" {

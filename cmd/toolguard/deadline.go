@@ -104,7 +104,11 @@ func startGuard(parent context.Context, sys *system, codec protocol.Codec) *hook
 	g.stopDeadline = context.AfterFunc(dctx, func() {
 		g.fire(fmt.Errorf("the hook did not finish within its deadline of %s", lim.deadline))
 	})
+	// Under mu: on a loaded machine the first look can fire before
+	// AfterFunc returns, and lookAtHeap resets g.heapTimer.
+	g.mu.Lock()
 	g.heapTimer = time.AfterFunc(lim.every, g.lookAtHeap)
+	g.mu.Unlock()
 	return g
 }
 

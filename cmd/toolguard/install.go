@@ -159,6 +159,11 @@ type doctorPolicy struct {
 	Hash   string         `json:"hash"`
 	Rules  int            `json:"rules"`
 	Error  string         `json:"error,omitempty"`
+	// Ignored: what an untrusted project policy could not do (trust.go).
+	Ignored []ignoredPart `json:"ignored,omitempty"`
+	// Nested: .toolguard/policy.toml files below the workspace root, which
+	// are never read (docs/trust.md).
+	Nested []string `json:"nested,omitempty"`
 }
 
 func runDoctor(sys *system, o *doctorOptions) error {
@@ -174,7 +179,9 @@ func runDoctor(sys *system, o *doctorOptions) error {
 	} else {
 		rep.Policy.Layers = ps.pol.Layers
 		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules())
+		rep.Policy.Ignored = ignoredParts(sys, ps.pol)
 	}
+	rep.Policy.Nested = nestedPolicies(project)
 	for _, a := range rep.Agents {
 		if a.Detected && !a.Guarded {
 			rep.Unguarded = append(rep.Unguarded, a.Agent)
@@ -209,8 +216,16 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		} else {
 			fmt.Fprintf(w, "policy: %d rules, %s\n", rep.Policy.Rules, rep.Policy.Hash)
 			for _, l := range rep.Policy.Layers {
-				fmt.Fprintf(w, "    %-10s %s %s\n", l.Name, l.File, l.Hash)
+				trust := ""
+				if l.Untrusted {
+					trust = " (untrusted: it can only tighten)"
+				}
+				fmt.Fprintf(w, "    %-10s %s %s%s\n", l.Name, l.File, l.Hash, trust)
 			}
+			writeIgnored(w, rep.Policy.Ignored)
+		}
+		for _, n := range rep.Policy.Nested {
+			fmt.Fprintf(w, "    not read: %s (below the workspace root; only <root>/.toolguard/policy.toml is)\n", n)
 		}
 	}
 	if o.require && len(rep.Unguarded) > 0 {

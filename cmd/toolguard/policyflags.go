@@ -33,19 +33,25 @@ type policySet struct {
 
 // sources lists the policy files in effect, in order: --policy and
 // --layer when given, else TOOLGUARD_POLICY, else the discovery paths
-// that exist (/etc, the user's config dir, the project's .toolguard/).
+// that exist (/etc, the user's config dir, the project's .toolguard/ at
+// the workspace root). Files named explicitly and the system and user
+// files are trusted; the project file is untrusted (it only tightens)
+// unless the user ran `toolguard trust` on these exact bytes.
 func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, error) {
-	type named struct{ layer, path string }
+	type named struct {
+		layer, name, path string
+		project           bool
+	}
 	var list []named
 	for _, p := range f.files {
-		list = append(list, named{"", p})
+		list = append(list, named{path: p})
 	}
 	for _, l := range f.layers {
 		name, file, ok := strings.Cut(l, "=")
 		if !ok || name == "" || file == "" {
 			return nil, usagef("--layer wants NAME=FILE, got %q", l)
 		}
-		list = append(list, named{name, file})
+		list = append(list, named{layer: name, path: file})
 	}
 	explicit := len(list) > 0
 	if !explicit {
@@ -53,15 +59,18 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 			explicit = true
 			for _, p := range filepath.SplitList(env) {
 				if p != "" {
-					list = append(list, named{"", p})
+					list = append(list, named{path: p})
 				}
 			}
 		}
 	}
 	if !explicit {
-		for _, p := range discoveryPaths(sys, project) {
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				list = append(list, named{"", p})
+		for _, d := range discoveryPaths(sys, project) {
+			// Lstat: a symlink is read (and refused unless it leads to a
+			// regular file), so that a link to /dev/zero is an error, not
+			// a file that is silently not there.
+			if _, err := os.Lstat(d.path); err == nil {
+				list = append(list, named{name: d.name, path: d.path, project: d.name == "project"})
 			}
 		}
 	}
@@ -70,30 +79,45 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 	for _, n := range list {
 		path := expandTilde(n.path, sys.home())
 		path = absFrom(cwd, path)
-		src, err := policy.ReadSource(n.layer, path)
+		var src policy.Source
+		var err error
+		if n.project {
+			// Trust is over the bytes: a project file is read in full.
+			src.Data, err = readPolicyFile(path)
+			src.Untrusted = err == nil && !isTrusted(sys, path, src.Data)
+		} else {
+			src, err = policySource(path)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("policy %s: %w", n.path, err)
 		}
+		src.Layer, src.Name, src.Path = n.layer, n.name, path
 		out = append(out, src)
 	}
 	return out, nil
 }
 
-// discoveryPaths are the places a policy is looked for when none is named.
-func discoveryPaths(sys *system, project string) []string {
-	var paths []string
+// discovered is one place a policy is looked for, with the name its
+// layer takes unless the file names itself.
+type discovered struct{ name, path string }
+
+// discoveryPaths are the places a policy is looked for when none is named:
+// the system's, the user's, and the project's at the workspace root
+// (never below it, never at the call's cwd).
+func discoveryPaths(sys *system, project string) []discovered {
+	var paths []discovered
 	if sys.etc != "" {
-		paths = append(paths, filepath.Join(sys.etc, "toolguard", "policy.toml"))
+		paths = append(paths, discovered{"system", filepath.Join(sys.etc, "toolguard", "policy.toml")})
 	}
 	cfg := sys.getenv("XDG_CONFIG_HOME")
 	if cfg == "" && sys.home() != "" {
 		cfg = filepath.Join(sys.home(), ".config")
 	}
 	if cfg != "" {
-		paths = append(paths, filepath.Join(cfg, "toolguard", "policy.toml"))
+		paths = append(paths, discovered{"user", filepath.Join(cfg, "toolguard", "policy.toml")})
 	}
 	if project != "" {
-		paths = append(paths, filepath.Join(project, ".toolguard", "policy.toml"))
+		paths = append(paths, discovered{"project", filepath.Join(project, ".toolguard", "policy.toml")})
 	}
 	return paths
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -30,7 +31,11 @@ func newRulesCmd(sys *system) *cobra.Command {
 			if o.json {
 				enc := json.NewEncoder(sys.stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(map[string]any{"rules": info, "layers": ps.pol.Layers, "hash": ps.pol.Hash()})
+				out := map[string]any{"rules": info, "layers": ps.pol.Layers, "hash": ps.pol.Hash()}
+				if ig := ignoredParts(sys, ps.pol); len(ig) > 0 {
+					out["ignored"] = ig
+				}
+				return enc.Encode(out)
 			}
 			tw := tabwriter.NewWriter(sys.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tDECISION\tPRIO\tLAYER\tSOURCE\tDESCRIPTION")
@@ -41,7 +46,11 @@ func newRulesCmd(sys *system) *cobra.Command {
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", r.ID, d, r.Priority, r.Layer, r.Source, r.Description)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			writeIgnored(sys.stdout, ignoredParts(sys, ps.pol))
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
@@ -65,10 +74,21 @@ func projectOf(dir string) string {
 	return dir
 }
 
-// callProject is the project whose policy a call is decided by: the
-// agent's project directory, else the project of the call's cwd, else of
-// toolguard's own.
+// callProject is the project whose policy a call is decided by — the
+// workspace root, never the call's cwd itself: the agent's project
+// directory (payload, then environment), else the git top level above the
+// call's cwd, else that cwd (else toolguard's own). A .toolguard/ below
+// the root (a planted sub/.toolguard/policy.toml, then `cd sub`) is not
+// discovered.
 func callProject(sys *system, c *call.Call) string {
+	if c.ProjectDir != "" && filepath.IsAbs(c.ProjectDir) {
+		return filepath.Clean(c.ProjectDir)
+	}
+	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR"} {
+		if w := sys.getenv(name); w != "" && filepath.IsAbs(w) {
+			return filepath.Clean(w)
+		}
+	}
 	dir := c.ProjectDir
 	if dir == "" {
 		dir = c.Cwd

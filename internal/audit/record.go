@@ -59,7 +59,8 @@ type Record struct {
 	// Prev chains the log: the SHA-256 (hex) of the previous line's bytes,
 	// newline excluded; [Genesis] on a file's first line. [Append] sets it;
 	// whatever the caller puts here is replaced.
-	Prev string `json:"prev"`
+	Prev    string   `json:"prev"`
+	Ignored []string `json:"ignored,omitempty"` // parts of an untrusted project policy not applied (docs/trust.md)
 }
 
 // Genesis is the prev of a log's first line: the SHA-256 of no bytes.

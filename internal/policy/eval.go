@@ -187,17 +187,7 @@ func (e *evalEnv) outside(forms []string) bool {
 // Evaluate decides one call. It is a pure function of the policy, the
 // call and env.
 func (p *Policy) Evaluate(c call.Call, env Env) *Result {
-	if p.lazy == nil || p.lazy.data == nil {
-		return p.evaluate(c, env)
-	}
-	// A materialized policy's index and rules are read from its file,
-	// which may be mapped (ReadSource): a file truncated underneath faults,
-	// and the call gets on_error instead of the process crashing.
-	var res *Result
-	if err := guardFault(p.lazy.ld.src.Path, func() { res = p.evaluate(c, env) }); err != nil {
-		return p.policyError(&Result{Targets: []Target{}, Matches: []Match{}}, err)
-	}
-	return res
+	return p.evaluate(c, env)
 }
 
 func (p *Policy) evaluate(c call.Call, env Env) *Result {

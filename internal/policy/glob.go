@@ -8,12 +8,15 @@ import (
 )
 
 // Glob limits: a shell glob in a hook call is expanded to at most
-// globMaxMatches paths, reading at most globMaxNames directory entries in
-// all; past them the paths found so far are the targets (and the glob's
-// own text, as always).
+// globMaxMatches paths, reading at most globMaxNames directory entries
+// and globMaxBytes bytes of names and paths in all (directories are read
+// globChunk names at a time); past them the paths found so far are the
+// targets (and the glob's own text, as always).
 const (
 	globMaxMatches = 256
 	globMaxNames   = 20000
+	globMaxBytes   = 2 << 20
+	globChunk      = 512
 )
 
 // ExpandGlob expands an absolute path holding shell wildcards (*, ?,
@@ -29,7 +32,7 @@ func ExpandGlob(pattern string) (paths []string, complete bool) {
 		return nil, true
 	}
 	parts := strings.Split(strings.TrimPrefix(filepath.Clean(pattern), "/"), "/")
-	g := globber{names: globMaxNames}
+	g := globber{names: globMaxNames, bytes: globMaxBytes}
 	g.walk("/", parts)
 	return g.out, !g.cut
 }
@@ -42,6 +45,7 @@ func hasGlobMeta(p string) bool {
 type globber struct {
 	out   []string
 	names int  // directory entries still allowed to read
+	bytes int  // bytes of names and paths still allowed
 	cut   bool // a bound stopped the expansion
 }
 
@@ -49,7 +53,7 @@ func (g *globber) walk(dir string, parts []string) {
 	if len(parts) == 0 {
 		return
 	}
-	if len(g.out) >= globMaxMatches || g.names <= 0 {
+	if len(g.out) >= globMaxMatches || g.names <= 0 || g.bytes <= 0 {
 		g.cut = true
 		return
 	}
@@ -58,23 +62,14 @@ func (g *globber) walk(dir string, parts []string) {
 		next := filepath.Join(dir, unescapeGlob(part))
 		if len(rest) == 0 {
 			if _, err := os.Lstat(next); err == nil {
-				g.out = append(g.out, next)
+				g.add(next)
 			}
 			return
 		}
 		g.walk(next, rest)
 		return
 	}
-	f, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	names, _ := f.Readdirnames(g.names)
-	f.Close()
-	g.names -= len(names)
-	if g.names <= 0 {
-		g.cut = true // this directory may hold more
-	}
+	names := g.readNames(dir)
 	pat := bashClass(strings.ReplaceAll(part, "**", "*"))
 	dotOK := strings.HasPrefix(part, ".")
 	slices.Sort(names) // as bash sorts an expansion: a bounded one keeps the first names
@@ -91,13 +86,48 @@ func (g *globber) walk(dir string, parts []string) {
 		}
 		next := filepath.Join(dir, name)
 		if len(rest) == 0 {
-			g.out = append(g.out, next)
+			g.add(next)
 			continue
 		}
 		if st, err := os.Stat(next); err == nil && st.IsDir() {
 			g.walk(next, rest)
 		}
 	}
+}
+
+// add records a match, within the byte bound.
+func (g *globber) add(p string) {
+	if g.bytes -= len(p); g.bytes < 0 {
+		g.cut = true
+		return
+	}
+	g.out = append(g.out, p)
+}
+
+// readNames reads dir's entry names, globChunk at a time, within the name
+// and byte bounds (a directory of a million long names costs no more).
+func (g *globber) readNames(dir string) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var names []string
+	for g.names > 0 && g.bytes > 0 {
+		chunk, err := f.Readdirnames(min(globChunk, g.names))
+		for _, n := range chunk {
+			g.names--
+			if g.bytes -= len(n); g.bytes < 0 {
+				break
+			}
+			names = append(names, n)
+		}
+		if err != nil || len(chunk) == 0 {
+			return names
+		}
+	}
+	g.cut = true // this directory may hold more
+	return names
 }
 
 // bashClass turns bash's [!…] into filepath.Match's [^…].

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -116,5 +117,41 @@ func TestGlobTargets(t *testing.T) {
 		if got := p.Evaluate(c, env).Decision; got != want {
 			t.Errorf("expansion complete=%v: %v, want %v", complete, got, want)
 		}
+	}
+}
+
+// TestExpandGlobByteBound: the names a glob reads are bounded in bytes as
+// well as in count: a directory of many long names cuts the expansion
+// short instead of holding them all. (Run with a small byte bound; the
+// real one, globMaxBytes, is 2 MiB.)
+func TestExpandGlobByteBound(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("n", 240)
+	const bound = 64 << 10
+	n := bound/len(long) + 20 // over the byte bound, under the count bound
+	for i := 0; i < n; i++ {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s%05d", long, i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expand := func(pattern string, bytes int) ([]string, bool) {
+		parts := strings.Split(strings.TrimPrefix(filepath.Clean(pattern), "/"), "/")
+		g := globber{names: globMaxNames, bytes: bytes}
+		g.walk("/", parts)
+		return g.out, !g.cut
+	}
+	if paths, complete := expand(filepath.Join(dir, "x*"), bound); complete || len(paths) != 0 {
+		t.Errorf("x* over %d long names: %d paths, complete %v; want none, cut short", n, len(paths), complete)
+	}
+	if paths, complete := expand(filepath.Join(dir, "n*"), bound); complete {
+		t.Errorf("n* over %d long names: %d paths, complete; want it cut short", n, len(paths))
+	} else if total := len(strings.Join(paths, "")); total > bound {
+		t.Errorf("n*: %d bytes of paths, over the %d-byte bound", total, bound)
+	}
+	if paths, complete := expand(filepath.Join(dir, "x*"), globMaxBytes); !complete || len(paths) != 0 {
+		t.Errorf("x* with the real bound: %d paths, complete %v; want none, complete", len(paths), complete)
+	}
+	if paths, complete := ExpandGlob(filepath.Join(dir, "*00007")); !complete || len(paths) != 1 {
+		t.Errorf("ExpandGlob *00007: %v, complete %v", paths, complete)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // The materialized layout. `toolguard materialize` writes one JSON
@@ -122,14 +121,15 @@ func blockOffsets(body []byte) string {
 	return string(b)
 }
 
-// readIndex checks an index string against the rule lines and returns
+// readIndex checks an index string against the rule lines (bodyLen
+// bytes of f from bodyOff, streamed through a small buffer) and returns
 // the index it holds and the block offsets, or false.
-func readIndex(raw string, body []byte) (index, []int32, bool) {
-	i := strings.IndexByte(raw, '|')
-	if i < 0 || strings.IndexByte(raw, '\\') >= 0 {
+func readIndex(rawBytes []byte, f File, bodyOff, bodyLen int64, buf []byte) (index, []int32, bool) {
+	i := bytes.IndexByte(rawBytes, '|')
+	if i < 0 || bytes.IndexByte(rawBytes, '\\') >= 0 {
 		return index{}, nil, false
 	}
-	head, lists := raw[:i], raw[i:]
+	head, listBytes := string(rawBytes[:i]), rawBytes[i:]
 	var n int
 	var crc uint32
 	var cats, blocks string
@@ -137,34 +137,68 @@ func readIndex(raw string, body []byte) (index, []int32, bool) {
 		head != fmt.Sprintf("v2 n=%d crc=%d cats=%s blocks=%s", n, crc, cats, blocks) {
 		// An empty policy: no lists, no blocks.
 		if _, err := fmt.Sscanf(head, "v2 n=%d crc=%d cats= blocks=", &n, &crc); err != nil || n != 0 ||
-			head != fmt.Sprintf("v2 n=0 crc=%d cats= blocks=", crc) || lists != "|" {
+			head != fmt.Sprintf("v2 n=0 crc=%d cats= blocks=", crc) || string(listBytes) != "|" {
 			return index{}, nil, false
 		}
 		cats, blocks = "", ""
 	}
-	if crc32.Update(crc32.Update(crc32.ChecksumIEEE([]byte(lists)), crc32.IEEETable, []byte(blocks)), crc32.IEEETable, body) != crc {
-		return index{}, nil, false
-	}
-	starts, ok := parseBlocks(blocks, n, body)
+	starts, ok := parseBlocks(blocks, n, bodyLen)
 	if !ok {
 		return index{}, nil, false
 	}
-	ix, ok := parseIndex(lists, n, cats)
+	sum := crc32.Update(crc32.ChecksumIEEE(listBytes), crc32.IEEETable, []byte(blocks))
+	sum, ok = checkBody(sum, f, bodyOff, bodyLen, starts, buf)
+	if !ok || sum != crc {
+		return index{}, nil, false
+	}
+	ix, ok := parseIndex(string(listBytes), n, cats)
 	return ix, starts, ok
 }
 
-// parseBlocks reads the block offsets of n rule lines in body: one per
-// blockLines lines, the first 0, ascending, each at the start of a line.
-func parseBlocks(blocks string, n int, body []byte) ([]int32, bool) {
+// checkBody streams the rule lines through the CRC and checks that each
+// block offset starts a line.
+func checkBody(sum uint32, f File, off, n int64, starts []int32, buf []byte) (uint32, bool) {
+	next := 0 // the next block start to check (starts[0] is 0)
+	if len(starts) > 0 {
+		next = 1
+	}
+	prev := byte('\n')
+	for done := int64(0); done < n; {
+		chunk := buf[:min(int64(len(buf)), n-done)]
+		if _, err := f.ReadAt(chunk, off+done); err != nil {
+			return 0, false
+		}
+		for next < len(starts) && int64(starts[next]) <= done+int64(len(chunk)) {
+			at := int64(starts[next]) - 1 - done // the byte before the block
+			b := prev
+			if at >= 0 {
+				b = chunk[at]
+			}
+			if b != '\n' {
+				return 0, false
+			}
+			next++
+		}
+		sum = crc32.Update(sum, crc32.IEEETable, chunk)
+		prev = chunk[len(chunk)-1]
+		done += int64(len(chunk))
+	}
+	return sum, next == len(starts)
+}
+
+// parseBlocks reads the block offsets of n rule lines in a body of
+// bodyLen bytes: one per blockLines lines, the first 0, ascending (that
+// each starts a line, checkBody checks).
+func parseBlocks(blocks string, n int, bodyLen int64) ([]int32, bool) {
 	want := (n + blockLines - 1) / blockLines
 	if n == 0 {
-		return nil, blocks == "" && len(body) == 0
+		return nil, blocks == "" && bodyLen == 0
 	}
 	out := make([]int32, 0, want)
 	for f := range strings.SplitSeq(blocks, ",") {
 		v, err := strconv.ParseInt(f, 10, 32)
-		if err != nil || v < 0 || int(v) >= len(body) || (len(out) == 0) != (v == 0) ||
-			(len(out) > 0 && int32(v) <= out[len(out)-1]) || (v > 0 && body[v-1] != '\n') {
+		if err != nil || v < 0 || v >= bodyLen || (len(out) == 0) != (v == 0) ||
+			(len(out) > 0 && int32(v) <= out[len(out)-1]) {
 			return nil, false
 		}
 		out = append(out, int32(v))
@@ -310,27 +344,28 @@ func (p *Policy) Materialize() ([]byte, error) {
 
 // loadLazy loads a materialized file in the indexed layout with its rules
 // left undecoded, or returns nil when the file is not exactly that (the
-// caller then loads it in full, which reports whatever is wrong).
-func loadLazy(s Source, opts LoadOptions) *Policy {
-	data := s.Data
-	if !strings.EqualFold(filepath.Ext(s.Path), ".json") || !bytes.HasPrefix(data, []byte(lazyPrefix)) {
+// caller then loads it in full, which reports whatever is wrong). It reads
+// line 1, streams the rest through the checksum, and keeps f to read a
+// block of rule lines when a call first reaches it.
+func loadLazy(s Source, f File, opts LoadOptions) *Policy {
+	size := f.Size()
+	if !strings.EqualFold(filepath.Ext(s.Path), ".json") || size < int64(len(lazyPrefix)) {
 		return nil
 	}
-	nl := bytes.IndexByte(data, '\n')
-	if nl < 0 || !bytes.HasSuffix(data[:nl], []byte(`",`)) {
+	scratch := make([]byte, 64<<10) // for the line and the checksum pass
+	line1, ok := readLine1(f, size, scratch)
+	if !ok || !bytes.HasPrefix(line1, []byte(lazyPrefix)) || !bytes.HasSuffix(line1, []byte(`",`)) {
 		return nil
 	}
-	q := bytes.LastIndexByte(data[:nl-2], '"')
-	if q < 0 || !bytes.HasSuffix(data[:q+1], []byte(indexKey)) {
+	nl := len(line1)
+	q := bytes.LastIndexByte(line1[:nl-2], '"')
+	if q < 0 || !bytes.HasSuffix(line1[:q+1], []byte(indexKey)) {
 		return nil
 	}
-	// The index is read in place: the policy keeps data for its rules
-	// anyway, Load's caller does not change a Source's bytes, and a mapped
-	// file (ReadSource) is only read under guardFault (Load, Evaluate).
-	raw := unsafe.String(&data[q+1], nl-2-(q+1))
+	raw := line1[q+1 : nl-2]
 	hl := q + 1 - len(indexKey)
 	head := make([]byte, hl+1)
-	copy(head, data[:hl])
+	copy(head, line1[:hl])
 	head[hl] = '}'
 	h, ok := decodeHeaderJSON(head) // rulejson.go; encoding/json for anything it leaves
 	if !ok {
@@ -344,21 +379,14 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 	if h.Version != 1 || h.Meta == nil {
 		return nil
 	}
-	rest := data[nl+1:]
-	if !bytes.HasPrefix(rest, []byte(rulesOpen)) || !bytes.HasSuffix(rest, []byte(rulesClose)) ||
-		len(rest) < len(rulesOpen)+len(rulesClose) {
+	bodyOff := int64(nl+1) + int64(len(rulesOpen))
+	bodyLen := size - bodyOff - int64(len(rulesClose))
+	if bodyLen < 0 || !readIs(f, int64(nl+1), rulesOpen) || !readIs(f, size-int64(len(rulesClose)), rulesClose) {
 		return nil
 	}
-	bodyOff := nl + 1 + len(rulesOpen)
-	body := data[bodyOff : len(data)-len(rulesClose)]
-	ix, blocks, ok := readIndex(raw, body)
-	if !ok {
+	ix, blocks, ok := readIndex(raw, f, bodyOff, bodyLen, scratch)
+	if !ok || f.Check() != nil {
 		return nil
-	}
-	if s.mapped {
-		// The checksum read every page; the rules a call reaches are few:
-		// the pages leave the resident set (the page cache keeps them).
-		releasePages(data)
 	}
 	n := ix.n
 	ld := named(&layerDoc{src: s, doc: fileDoc{Version: h.Version, Settings: h.Settings, Tests: h.Tests, Meta: h.Meta}})
@@ -370,10 +398,42 @@ func loadLazy(s Source, opts LoadOptions) *Policy {
 		return nil
 	}
 	p.idx = ix
-	p.lazy = &lazyRules{data: data, body: body, bodyOff: bodyOff, blocks: blocks,
-		starts: make([]int32, n), ends: make([]int32, n), split: make([]bool, len(blocks)),
+	p.lazy = &lazyRules{file: f, bodyOff: bodyOff, bodyLen: bodyLen, blocks: blocks,
+		starts: make([]int32, n), ends: make([]int32, n), lines: make([][]byte, len(blocks)),
 		ld: ld, opts: opts, got: make([]*Rule, n)}
 	return p
+}
+
+// readLine1 reads the file's first line, without its newline: it finds
+// the newline through scratch, then reads the line into a slice of its
+// own size.
+func readLine1(f File, size int64, scratch []byte) ([]byte, bool) {
+	for off := int64(0); off < size; {
+		chunk := scratch[:min(int64(len(scratch)), size-off)]
+		if _, err := f.ReadAt(chunk, off); err != nil {
+			return nil, false
+		}
+		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
+			n := off + int64(i)
+			if n <= int64(len(scratch)) {
+				return bytes.Clone(chunk[:i]), true
+			}
+			line := make([]byte, n)
+			if _, err := f.ReadAt(line, 0); err != nil {
+				return nil, false
+			}
+			return line, true
+		}
+		off += int64(len(chunk))
+	}
+	return nil, false
+}
+
+// readIs reports whether f holds want at off.
+func readIs(f File, off int64, want string) bool {
+	b := make([]byte, len(want))
+	_, err := f.ReadAt(b, off)
+	return err == nil && string(b) == want
 }
 
 // loadLazyBuiltin loads the embedded defaults alone — the default policy
@@ -401,16 +461,16 @@ func loadLazyBuiltin(layers []*layerDoc, opts LoadOptions) *Policy {
 }
 
 // lazyRules are the rules of a lazily loaded policy: rule i is the JSON
-// object data[starts[i]:ends[i]] (a materialized file; its block of lines
-// is split on first use), or docs[i] (the build-time decoded defaults),
-// decoded and compiled on first use.
+// object lines[i/blockLines][starts[i]:ends[i]] (a materialized file; its
+// block of lines is read and split on first use), or docs[i] (the
+// build-time decoded defaults), decoded and compiled on first use.
 type lazyRules struct {
-	data         []byte
-	body         []byte  // the rule lines
-	bodyOff      int     // where body starts in data
-	blocks       []int32 // offset in body of lines 0, blockLines, …
-	split        []bool  // the block's starts and ends are set
-	starts, ends []int32
+	file         File
+	bodyOff      int64    // where the rule lines start in file
+	bodyLen      int64    // their length
+	blocks       []int32  // offset in the rule lines of lines 0, blockLines, …
+	lines        [][]byte // a block's bytes, once read
+	starts, ends []int32  // a rule's line within its block's bytes
 	docs         []fileRule
 	ld           *layerDoc
 	opts         LoadOptions
@@ -434,11 +494,7 @@ func (l *lazyRules) get(i int) (*Rule, error) {
 	if err := l.errs[i]; err != nil {
 		return nil, err
 	}
-	var r *Rule
-	var err error
-	if ferr := guardFault(l.ld.src.Path, func() { r, err = l.decode(i) }); ferr != nil {
-		err = ferr
-	}
+	r, err := l.decode(i)
 	if err != nil {
 		if l.errs == nil {
 			l.errs = map[int]error{}
@@ -462,7 +518,7 @@ func (l *lazyRules) decode(i int) (*Rule, error) {
 	if err := l.splitBlock(i / blockLines); err != nil {
 		return nil, err
 	}
-	line := l.data[l.starts[i]:l.ends[i]]
+	line := l.lines[i/blockLines][l.starts[i]:l.ends[i]]
 	lineNo := 3 + i
 	fr, ok := decodeRuleJSON(line) // rulejson.go; encoding/json for anything it leaves, and its errors
 	if !ok {
@@ -491,26 +547,34 @@ func (l *lazyRules) decode(i int) (*Rule, error) {
 	return r, nil
 }
 
-// splitBlock finds the lines of block b: blockLines lines "{…}," (the
-// last rule's line "{…}") from the block's offset to the next one's.
+// splitBlock reads block b and finds its lines: blockLines lines "{…},"
+// (the last rule's line "{…}") from the block's offset to the next one's.
+// The file must still be the one the checksum was taken of (File.Check).
 func (l *lazyRules) splitBlock(b int) error {
-	if l.split[b] {
+	if l.lines[b] != nil {
 		return nil
 	}
-	end := len(l.body)
+	end := l.bodyLen
 	if b+1 < len(l.blocks) {
-		end = int(l.blocks[b+1])
+		end = int64(l.blocks[b+1])
+	}
+	data := make([]byte, end-int64(l.blocks[b]))
+	if _, err := l.file.ReadAt(data, l.bodyOff+int64(l.blocks[b])); err != nil {
+		return fmt.Errorf("%s: reading rules %d-: %v", l.ld.src.Path, b*blockLines, err)
+	}
+	if err := l.file.Check(); err != nil {
+		return fmt.Errorf("%s: %v", l.ld.src.Path, err)
 	}
 	n := len(l.got)
 	first := b * blockLines
 	last := min(first+blockLines, n) // exclusive
-	off := int(l.blocks[b])
+	off := 0
 	for i := first; i < last; i++ {
-		j := bytes.IndexByte(l.body[off:end], '\n')
+		j := bytes.IndexByte(data[off:], '\n')
 		if j < 0 {
 			return l.layoutErr(i)
 		}
-		line := l.body[off : off+j]
+		line := data[off : off+j]
 		e := off + j
 		if i < n-1 {
 			if len(line) < 3 || line[len(line)-1] != ',' {
@@ -518,16 +582,16 @@ func (l *lazyRules) splitBlock(b int) error {
 			}
 			e--
 		}
-		if len(line) < 2 || line[0] != '{' || l.body[e-1] != '}' {
+		if len(line) < 2 || line[0] != '{' || data[e-1] != '}' {
 			return l.layoutErr(i)
 		}
-		l.starts[i], l.ends[i] = int32(l.bodyOff+off), int32(l.bodyOff+e)
+		l.starts[i], l.ends[i] = int32(off), int32(e)
 		off += j + 1
 	}
-	if off != end {
+	if off != len(data) {
 		return l.layoutErr(last - 1)
 	}
-	l.split[b] = true
+	l.lines[b] = data
 	return nil
 }
 

@@ -337,7 +337,7 @@ func TestLazyLayoutIsStrict(t *testing.T) {
 			t.Errorf("%s: no change", name)
 			continue
 		}
-		if p := loadLazy(Source{Path: "policy.json", Data: fixCRCIfPossible(data)}, LoadOptions{}); p != nil {
+		if p := loadLazy(Source{Path: "policy.json"}, memFile{bytes.NewReader(fixCRCIfPossible(data))}, LoadOptions{}); p != nil {
 			t.Errorf("%s: read lazily", name)
 		}
 	}

@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,8 +38,48 @@ type Source struct {
 	Layer string // layer name; "" takes [settings] layer, else the file's base name
 	Path  string // for messages and provenance; ".json" selects the JSON form
 	Data  []byte // not to be changed after Load: a lazily loaded policy reads its rules from it
+	// Name is the layer's name when neither Layer nor [settings] layer
+	// gives one ("system", "user", "project" for discovered files); ""
+	// takes the file's base name.
+	Name string
+	// File, when set instead of Data, is the open file to read: a large
+	// materialized policy in the indexed layout (lazy.go) is checked by
+	// streaming it through a small buffer, and a block of its rules is
+	// read when a call first reaches one (LoadOptions.Lazy); anything
+	// else is read in full. A read error, or File.Check failing, is an
+	// error of the load or of the call (on_error), never a crash.
+	File File
+	// Untrusted marks a project policy the user has not trusted
+	// (`toolguard trust`): it may only tighten the layers before it.
+	// What it would loosen is left out and listed in Policy.Ignored.
+	Untrusted bool
+}
 
-	mapped bool // Data is a read-only mapping of the file (ReadSource)
+// File is a policy file read in place (Source.File). The caller opens it;
+// policy only reads through this interface.
+type File interface {
+	io.ReaderAt
+	Size() int64
+	// Check returns an error when the file is no longer as it was opened
+	// (written to in place since): it is called after reading.
+	Check() error
+}
+
+// memFile is a File over bytes already read.
+type memFile struct{ *bytes.Reader }
+
+func (memFile) Check() error { return nil }
+
+// readFull reads a whole File.
+func readFull(f File) ([]byte, error) {
+	data := make([]byte, f.Size())
+	if _, err := f.ReadAt(data, 0); err != nil && !(err == io.EOF && len(data) == 0) {
+		return nil, err
+	}
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // LoadOptions direct Load.
@@ -59,6 +101,8 @@ type layerDoc struct {
 	name string
 	doc  fileDoc
 	ix   *keyIndex // nil for JSON
+	// explicit: the name came from Source.Layer or [settings] layer.
+	explicit bool
 	// trusted marks the build-time decoded defaults, whose regexes the
 	// tests have already compiled: loading skips checking them again.
 	trusted bool
@@ -70,27 +114,28 @@ type layerDoc struct {
 // of increasing specificity, on top of the embedded defaults. Every
 // problem found is returned at once in an *Error; a policy that fails to
 // load must not be used (the hook answers on_error instead).
-func Load(sources []Source, opts LoadOptions) (p *Policy, err error) {
-	// A mapped policy file (ReadSource) that shrinks underneath faults when
-	// read: that is an error here, not a crash.
-	if ferr := guardFault(sourcePaths(sources), func() { p, err = loadSources(sources, opts) }); ferr != nil {
-		return nil, ferr
-	}
-	return p, err
-}
-
-func sourcePaths(sources []Source) string {
-	paths := make([]string, len(sources))
-	for i, s := range sources {
-		paths[i] = s.Path
-	}
-	return strings.Join(paths, ", ")
-}
-
-func loadSources(sources []Source, opts LoadOptions) (*Policy, error) {
-	if opts.Lazy && len(sources) == 1 {
-		if p := loadLazy(sources[0], opts); p != nil {
+func Load(sources []Source, opts LoadOptions) (*Policy, error) {
+	if opts.Lazy && len(sources) == 1 && !sources[0].Untrusted {
+		s := sources[0]
+		f := s.File
+		if f == nil {
+			f = memFile{bytes.NewReader(s.Data)}
+		}
+		if p := loadLazy(s, f, opts); p != nil {
 			return p, nil
+		}
+	}
+	if slices.ContainsFunc(sources, func(s Source) bool { return s.File != nil }) {
+		sources = slices.Clone(sources)
+		for i, s := range sources {
+			if s.File == nil {
+				continue
+			}
+			data, err := readFull(s.File)
+			if err != nil {
+				return nil, &Error{Problems: []Problem{{File: s.Path, Msg: err.Error()}}}
+			}
+			sources[i].Data, sources[i].File = data, nil
 		}
 	}
 	var problems []Problem
@@ -105,6 +150,7 @@ func loadSources(sources []Source, opts LoadOptions) (*Policy, error) {
 			layers = append(layers, ld)
 		}
 	}
+	problems = append(problems, uniqueNames(layers)...)
 	if len(problems) > 0 {
 		return nil, &Error{Problems: problems}
 	}
@@ -255,18 +301,51 @@ func finishDecode(ld *layerDoc) (*layerDoc, []Problem) {
 	return named(ld), nil
 }
 
-// named gives a layer its name: the Source's, else [settings] layer, else
-// the file's base name.
+// named gives a layer its name: the Source's Layer, else [settings]
+// layer (both explicit), else the Source's Name, else the file's base name.
 func named(ld *layerDoc) *layerDoc {
 	s := ld.src
 	ld.name = s.Layer
 	if ld.name == "" && ld.doc.Settings.Layer != nil {
 		ld.name = *ld.doc.Settings.Layer
 	}
+	ld.explicit = ld.name != ""
+	if ld.name == "" {
+		ld.name = s.Name
+	}
 	if ld.name == "" {
 		ld.name = strings.TrimSuffix(filepath.Base(s.Path), filepath.Ext(s.Path))
 	}
 	return ld
+}
+
+// uniqueNames checks that no layer takes an earlier layer's name: a lock
+// binds by position, and a name is how check, rules and the audit log say
+// which layer decided. An explicit name (Source.Layer, [settings] layer)
+// that repeats an earlier one is an error; a derived name (a file's base
+// name) that does gets a suffix ("policy-2").
+func uniqueNames(layers []*layerDoc) []Problem {
+	var probs []Problem
+	taken := map[string]*layerDoc{}
+	for _, ld := range layers {
+		if first, ok := taken[ld.name]; ok {
+			if ld.explicit {
+				key := "settings.layer"
+				if ld.src.Layer != "" {
+					key = ""
+				}
+				probs = append(probs, ld.problem(key, "",
+					fmt.Sprintf("layer name %q is taken by an earlier layer (%s); a layer cannot take an earlier layer's name", ld.name, first.src.Path)))
+				continue
+			}
+			base := ld.name
+			for n := 2; taken[ld.name] != nil; n++ {
+				ld.name = fmt.Sprintf("%s-%d", base, n)
+			}
+		}
+		taken[ld.name] = ld
+	}
+	return probs
 }
 
 func isFreeForm(k toml.Key) bool {
@@ -506,8 +585,7 @@ func checkTests(ld *layerDoc) []Problem {
 var lockableSetting = map[string]bool{
 	"builtin": true, "default": true, "default_for": true, "mode": true, "on_error": true,
 	"on_unparsable": true, "on_dynamic": true, "disable": true, "audit_log": true,
-	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true,
-	"approvers": true,
+	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true, "approvers": true,
 }
 
 func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []Problem) {
@@ -557,22 +635,31 @@ func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []P
 }
 
 // merge applies the layers in order: later rules replace earlier ones by
-// id, disable removes them, locked rules and settings resist both.
+// id, disable removes them, locked rules and settings resist both. A lock
+// binds by position: what a layer locks binds every later layer, whatever
+// it is called. An untrusted layer (Source.Untrusted) only tightens: what
+// it would loosen is left out and listed in Policy.Ignored.
 func merge(layers []*layerDoc) (*Policy, []Problem) {
 	p := &Policy{Settings: DefaultSettings()}
 	var builtinRules []*Rule
 	var rules []*Rule
-	byID := map[string]int{} // index into rules
-	lockedSettings := map[string]string{}
+	byID := map[string]int{}              // index into rules
+	lockedSettings := map[string]string{} // setting -> name of the layer that locked it
 	var tests []test
+	var untrustedAsk []*Rule
 
 	for _, ld := range layers {
-		p.Layers = append(p.Layers, Layer{Name: ld.name, File: ld.src.Path, Hash: ld.hash})
-		p.Warnings = append(p.Warnings, mergeSettings(&p.Settings, ld, lockedSettings)...)
+		untrusted := ld.src.Untrusted
+		p.Layers = append(p.Layers, Layer{Name: ld.name, File: ld.src.Path, Hash: ld.hash, Untrusted: untrusted})
+		p.Warnings = append(p.Warnings, mergeSettings(&p.Settings, ld, lockedSettings, &p.Ignored)...)
 
 		for _, id := range ld.doc.Settings.Disable {
-			if lockedSettings["disable"] != "" && lockedSettings["disable"] != ld.name {
-				break
+			if untrusted {
+				p.Ignored = append(p.Ignored, ld.problem("settings.disable", id, "disable ignored: "+untrustedWhy))
+				continue
+			}
+			if owner, locked := lockedSettings["disable"]; locked && owner != ld.name {
+				break // locked by an earlier layer (names are unique: uniqueNames)
 			}
 			j, ok := byID[id]
 			switch {
@@ -589,6 +676,30 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 		}
 		for _, r := range ld.rules {
 			j, ok := byID[r.ID]
+			if untrusted {
+				why := ""
+				switch {
+				case r.Decision < call.Ask:
+					why = fmt.Sprintf("%s rule ignored: %s", r.Decision, untrustedWhy)
+				case ok:
+					why = fmt.Sprintf("rule ignored: it replaces rule %q of layer %s (%s), which could weaken it; %s",
+						r.ID, rules[j].Layer, rules[j].Source, untrustedWhy)
+				}
+				if why != "" {
+					p.Ignored = append(p.Ignored, Problem{File: ld.src.Path, Rule: r.ID, Line: posLine(r.Source), Col: 1, Msg: why})
+					continue
+				}
+				if r.Decision == call.Ask {
+					// An ask must never out-rank a deny: not locked, and
+					// no higher priority than the lowest deny (below).
+					if r.Locked {
+						p.Ignored = append(p.Ignored, Problem{File: ld.src.Path, Rule: r.ID, Line: posLine(r.Source), Col: 1,
+							Msg: "locked ignored on an ask rule (a locked ask would out-rank unlocked denies): " + untrustedWhy})
+						r.Locked, r.spec.Locked = false, false
+					}
+					untrustedAsk = append(untrustedAsk, r)
+				}
+			}
 			switch {
 			case !ok:
 				byID[r.ID] = len(rules)
@@ -619,11 +730,45 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 		r.ord = len(p.rules)
 		p.rules = append(p.rules, r)
 	}
+	capAskPriority(p.rules, untrustedAsk, &p.Ignored)
+	for name := range lockedSettings {
+		p.Settings.Locked = append(p.Settings.Locked, name)
+	}
+	sort.Strings(p.Settings.Locked)
 	p.tests = tests
 	if len(layers) == 1 && layers[0].doc.Meta != nil {
 		p.materialHash = layers[0].doc.Meta.Hash // computed by materialize over these rules
 	}
 	return p, nil
+}
+
+// untrustedWhy ends every message about what an untrusted layer may not do.
+const untrustedWhy = "untrusted project policy (it can only tighten)"
+
+// capAskPriority lowers the priority of an untrusted layer's ask rules to
+// that of the lowest-priority deny rule, so that such an ask never beats a
+// deny (equal priorities go to the stricter decision).
+func capAskPriority(rules, asks []*Rule, ignored *[]Problem) {
+	if len(asks) == 0 {
+		return
+	}
+	lowest, any := 0, false
+	for _, r := range rules {
+		if r.Decision == call.Deny && (!any || r.Priority < lowest) {
+			lowest, any = r.Priority, true
+		}
+	}
+	if !any {
+		return
+	}
+	for _, r := range asks {
+		if r.Priority > lowest {
+			*ignored = append(*ignored, Problem{File: r.Source[:max(0, strings.LastIndexByte(r.Source, ':'))], Rule: r.ID,
+				Line: posLine(r.Source), Col: 1,
+				Msg: fmt.Sprintf("priority %d lowered to %d (an ask may not out-rank a deny): %s", r.Priority, lowest, untrustedWhy)})
+			r.Priority, r.spec.Priority = lowest, lowest
+		}
+	}
 }
 
 func (ld *layerDoc) testPos(i int) srcPos {
@@ -648,69 +793,108 @@ func posLine(source string) int {
 	return n
 }
 
+// tightens reports whether an untrusted layer may set a decision setting
+// from cur to v: to ask or deny, and no looser than cur (pass and allow
+// are both looser than ask).
+func tightens(v, cur call.Decision) bool {
+	return v == cur || v >= call.Ask && v >= cur
+}
+
 // mergeSettings lays one layer's settings over the merged ones. A later
 // layer may change any setting, loosening included, unless an earlier
-// layer listed it in `locked`.
-func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string) []Problem {
+// layer listed it in `locked` — and an untrusted layer only what
+// tightens: a stricter default, default_for or on_* decision, headless
+// mode, audit = "all". Its builtin = false, disable, audit_log, state_dir,
+// workspace, safe_prefixes and approvers are ignored, into *ignored.
+func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignored *[]Problem) []Problem {
 	s := ld.doc.Settings
+	untrusted := ld.src.Untrusted
 	var warn []Problem
 	allowed := func(name string, set bool) bool {
 		if !set {
 			return false
 		}
-		if owner, ok := locked[name]; ok && owner != ld.name {
+		if owner, ok := locked[name]; ok {
 			warn = append(warn, ld.problem("settings."+name, "",
 				fmt.Sprintf("%s is locked by layer %s; this value is ignored", name, owner)))
 			return false
 		}
 		return true
 	}
+	ignore := func(key, what string) {
+		*ignored = append(*ignored, ld.problem("settings."+key, "", what+" ignored: "+untrustedWhy))
+	}
 	dec := func(v *string) call.Decision { d, _ := call.ParseDecision(*v); return d }
+	decision := func(name string, v *string, cur *call.Decision) {
+		if !allowed(name, v != nil) {
+			return
+		}
+		if d := dec(v); !untrusted || tightens(d, *cur) {
+			*cur = d
+		} else {
+			ignore(name, fmt.Sprintf("%s = %q (looser than %s)", name, *v, *cur))
+		}
+	}
 	if allowed("builtin", s.Builtin != nil) {
-		dst.Builtin = *s.Builtin
+		if untrusted && !*s.Builtin {
+			ignore("builtin", "builtin = false")
+		} else {
+			dst.Builtin = *s.Builtin
+		}
 	}
-	if allowed("default", s.Default != nil) {
-		dst.Default = dec(s.Default)
-	}
+	decision("default", s.Default, &dst.Default)
 	if allowed("default_for", s.DefaultFor != nil) {
 		if dst.DefaultFor == nil {
 			dst.DefaultFor = map[call.Kind]call.Decision{}
 		}
-		for k, v := range s.DefaultFor {
+		for _, k := range sortedKeys(s.DefaultFor) {
+			v := s.DefaultFor[k]
 			kind, _ := call.ParseKind(k)
-			dst.DefaultFor[kind] = dec(&v)
+			cur, ok := dst.DefaultFor[kind]
+			if !ok {
+				cur = dst.Default
+			}
+			if d := dec(&v); !untrusted || tightens(d, cur) {
+				dst.DefaultFor[kind] = d
+			} else {
+				*ignored = append(*ignored, ld.problem("settings.default_for."+k, "",
+					fmt.Sprintf("default_for.%s = %q (looser than %s) ignored: %s", k, v, cur, untrustedWhy)))
+			}
 		}
 	}
 	if allowed("mode", s.Mode != nil) {
-		dst.Mode, _ = ParseMode(*s.Mode)
+		m, _ := ParseMode(*s.Mode)
+		if untrusted && m != Headless && dst.Mode == Headless {
+			ignore("mode", fmt.Sprintf("mode = %q", *s.Mode))
+		} else {
+			dst.Mode = m
+		}
 	}
-	if allowed("on_error", s.OnError != nil) {
-		dst.OnError = dec(s.OnError)
-	}
-	if allowed("on_unparsable", s.OnUnparsable != nil) {
-		dst.OnUnparsable = dec(s.OnUnparsable)
-	}
-	if allowed("on_dynamic", s.OnDynamic != nil) {
-		dst.OnDynamic = dec(s.OnDynamic)
-	}
-	if allowed("audit_log", s.AuditLog != nil) {
-		dst.AuditLog = *s.AuditLog
-	}
+	decision("on_error", s.OnError, &dst.OnError)
+	decision("on_unparsable", s.OnUnparsable, &dst.OnUnparsable)
+	decision("on_dynamic", s.OnDynamic, &dst.OnDynamic)
 	if allowed("audit", s.Audit != nil) {
-		dst.Audit = *s.Audit
+		if untrusted && *s.Audit != "all" && *s.Audit != dst.Audit {
+			ignore("audit", fmt.Sprintf("audit = %q", *s.Audit))
+		} else {
+			dst.Audit = *s.Audit
+		}
 	}
-	if allowed("state_dir", s.StateDir != nil) {
-		dst.StateDir = *s.StateDir
+	str := func(name string, set bool, apply func()) {
+		if !allowed(name, set) {
+			return
+		}
+		if untrusted {
+			ignore(name, name)
+			return
+		}
+		apply()
 	}
-	if allowed("workspace", s.Workspace != nil) {
-		dst.Workspace = *s.Workspace
-	}
-	if allowed("safe_prefixes", s.SafePrefixes != nil) {
-		dst.SafePrefixes = s.SafePrefixes
-	}
-	if allowed("approvers", s.Approvers != nil) {
-		dst.Approvers = s.Approvers
-	}
+	str("audit_log", s.AuditLog != nil, func() { dst.AuditLog = *s.AuditLog })
+	str("state_dir", s.StateDir != nil, func() { dst.StateDir = *s.StateDir })
+	str("workspace", s.Workspace != nil, func() { dst.Workspace = *s.Workspace })
+	str("safe_prefixes", s.SafePrefixes != nil, func() { dst.SafePrefixes = s.SafePrefixes })
+	str("approvers", s.Approvers != nil, func() { dst.Approvers = s.Approvers })
 	allowed("disable", len(s.Disable) > 0) // a locked disable is enforced by merge
 	for _, name := range s.Locked {
 		if _, ok := locked[name]; !ok {
@@ -718,6 +902,15 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string) []Prob
 		}
 	}
 	return warn
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // hashPolicy is a content hash over what decides: settings and rules.

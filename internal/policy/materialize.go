@@ -18,6 +18,7 @@ func settingsDoc(s Settings) fileSettings {
 		Audit:        str(s.Audit),
 		SafePrefixes: s.SafePrefixes,
 		Approvers:    s.Approvers,
+		Locked:       s.Locked,
 	}
 	if s.AuditLog != "" {
 		fs.AuditLog = str(s.AuditLog)

@@ -48,7 +48,10 @@ type Settings struct {
 	StateDir     string
 	Workspace    string
 	SafePrefixes []string
-	Approvers    []string `toml:"approvers" json:"approvers,omitempty"`
+	Approvers    []string // public keys whose grants verify ("ed25519:…")
+	// Locked lists the settings some layer locked (sorted): a materialized
+	// policy carries it, so that its locks bind the layers loaded after it.
+	Locked []string
 }
 
 // DefaultSettings are the settings before any layer: fail closed on
@@ -87,6 +90,9 @@ type Layer struct {
 	Name string `json:"name"`
 	File string `json:"file"`
 	Hash string `json:"hash"`
+	// Untrusted: a project policy the user has not trusted; it only
+	// tightened (Policy.Ignored lists what it could not do).
+	Untrusted bool `json:"untrusted,omitempty"`
 }
 
 // Policy is a loaded, merged and compiled policy. Evaluate is safe for
@@ -100,6 +106,9 @@ type Policy struct {
 	// disabling an unknown id, changing a locked setting). validate
 	// reports them as errors; the hook ignores the offending part.
 	Warnings []Problem
+	// Ignored lists what untrusted layers (Source.Untrusted) asked for
+	// and did not get because it would have loosened the policy.
+	Ignored []Problem
 
 	rules []*Rule    // effective rules, in order; for a lazy policy see Rules
 	lazy  *lazyRules // set when the rules are decoded on demand (lazy.go)

@@ -1,5 +1,0 @@
-//go:build !linux
-
-package policy
-
-func releasePages([]byte) {}
