@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -436,6 +437,12 @@ func checkSettings(ld *layerDoc) []Problem {
 				fmt.Sprintf("mode: unknown mode %q (want interactive or headless)", *s.Mode)))
 		}
 	}
+	if s.PendingTTL != nil {
+		if d, err := time.ParseDuration(*s.PendingTTL); err != nil || d <= 0 {
+			probs = append(probs, ld.problem("settings.pending_ttl", "",
+				fmt.Sprintf("pending_ttl: %q is not a positive duration (e.g. \"24h\", \"30m\")", *s.PendingTTL)))
+		}
+	}
 	if s.Audit != nil {
 		switch *s.Audit {
 		case "decisions", "all", "off":
@@ -507,7 +514,7 @@ var lockableSetting = map[string]bool{
 	"builtin": true, "default": true, "default_for": true, "mode": true, "on_error": true,
 	"on_unparsable": true, "on_dynamic": true, "disable": true, "audit_log": true,
 	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true,
-	"approvers": true,
+	"approvers": true, "hold_session_on_pending": true, "pending_ttl": true,
 }
 
 func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []Problem) {
@@ -710,6 +717,14 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string) []Prob
 	}
 	if allowed("approvers", s.Approvers != nil) {
 		dst.Approvers = s.Approvers
+	}
+	if allowed("hold_session_on_pending", s.HoldSession != nil) {
+		dst.HoldSessionOnPending = *s.HoldSession
+	}
+	if allowed("pending_ttl", s.PendingTTL != nil) {
+		if d, err := time.ParseDuration(*s.PendingTTL); err == nil && d > 0 {
+			dst.PendingTTL = d
+		}
 	}
 	allowed("disable", len(s.Disable) > 0) // a locked disable is enforced by merge
 	for _, name := range s.Locked {

@@ -19,6 +19,12 @@ func settingsDoc(s Settings) fileSettings {
 		SafePrefixes: s.SafePrefixes,
 		Approvers:    s.Approvers,
 	}
+	if !s.HoldSessionOnPending {
+		fs.HoldSession = &s.HoldSessionOnPending
+	}
+	if s.PendingTTL != 0 && s.PendingTTL != DefaultPendingTTL {
+		fs.PendingTTL = str(s.PendingTTL.String())
+	}
 	if s.AuditLog != "" {
 		fs.AuditLog = str(s.AuditLog)
 	}
