@@ -71,6 +71,7 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 		cwd, _ := sys.getwd()
 		st.UseGrants(absFrom(cwd, expandTilde(f.grantsDir, sys.home())))
 	}
+	st.ExpirePending(o.ps.pol.Settings.PendingTTL)
 	now := sys.now()
 	key := approval.Key(o.call)
 	res, err := st.Check(ctx, key, now)
@@ -91,6 +92,18 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	case approval.Pending:
 		o.approval = res.ID
 	default:
+		// Not this call's own request: what holds the session (a stop, or
+		// another pending request) comes before a new request.
+		if o.call.SessionID != "" {
+			h, err := st.SessionHold(o.call.SessionID, now)
+			if err != nil {
+				deny(fmt.Sprintf("%s The approval store could not be read (%v), so the call was stopped.", ask, err))
+				return
+			}
+			if applyHold(o, h, false) {
+				return
+			}
+		}
 		rules := []string{}
 		if o.res != nil && o.res.Rule != nil {
 			rules = append(rules, o.res.Rule.ID)
@@ -435,6 +448,11 @@ func (o *approvalsOptions) store(sys *system) (*approval.Store, error) {
 		fmt.Fprintf(sys.stderr, "toolguard: warning: %s\n", p)
 	}
 	st.Trust(trusted)
+	ttl := policy.DefaultPendingTTL
+	if pol != nil {
+		ttl = pol.Settings.PendingTTL
+	}
+	st.ExpirePending(ttl)
 	return st, nil
 }
 

@@ -68,6 +68,7 @@ func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec
 	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {
 		headlessAsk(sys, f, o)
 	}
+	holdSession(sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
 	return o
 }
 

@@ -1,0 +1,106 @@
+package approval
+
+import (
+	"errors"
+	"math"
+	"time"
+)
+
+// SessionUses is the number of uses `approvals approve --session` grants:
+// the identical call (the key includes the session id, so only in that
+// session) as often as it comes until the grant expires. It is an
+// ordinary signed use count, so a hook of any version reads it the same.
+const SessionUses = math.MaxInt32
+
+// ExpirePending makes pending requests older than ttl (positive) expire:
+// Check, Create, List, Prune and SessionHold mark them StatusExpired (with
+// no grant) on the way. With ttl zero pending requests wait for ever.
+func (s *Store) ExpirePending(ttl time.Duration) { s.pendingTTL = ttl }
+
+// pendingExpired reports whether the pending request r has waited past the
+// store's pending TTL at now.
+func (s *Store) pendingExpired(r *Request, now time.Time) bool {
+	return r.Status == StatusPending && s.pendingTTL > 0 && !now.Before(r.Created.Add(s.pendingTTL))
+}
+
+// HoldKind is what SessionHold found for a session.
+type HoldKind int
+
+const (
+	NoHold      HoldKind = iota // nothing holds the session
+	HoldPending                 // a request of the session waits for a human
+	HoldStop                    // a human rejected a request with --stop: end the turn
+)
+
+// Hold is the answer of SessionHold.
+type Hold struct {
+	Kind    HoldKind
+	Request Request // the pending request (the oldest), or the stopping one
+}
+
+// SessionHold reports, under the store lock, what holds the calls of
+// session at now: a request rejected with stop whose stop has not been
+// delivered yet (HoldStop; it is marked delivered, so it stops one call),
+// else the oldest pending request of the session (HoldPending), else
+// NoHold. An empty session is never held. Pending requests past the
+// pending TTL are marked expired first and hold nothing.
+func (s *Store) SessionHold(session string, now time.Time) (Hold, error) {
+	var out Hold
+	if session == "" {
+		return out, nil
+	}
+	err := s.locked(func() error {
+		reqs, _, err := s.load(false)
+		if err != nil {
+			return err
+		}
+		if err := s.settle(reqs, now); err != nil {
+			return err
+		}
+		var stop, pending *Request
+		for i := range reqs {
+			r := &reqs[i]
+			if r.Session != session {
+				continue
+			}
+			switch {
+			case r.Status == StatusRejected && r.Stop && r.StopDelivered.IsZero():
+				if stop == nil || r.Decided.Before(stop.Decided) {
+					stop = r
+				}
+			case r.Status == StatusPending:
+				if pending == nil || r.Created.Before(pending.Created) {
+					pending = r
+				}
+			}
+		}
+		switch {
+		case stop != nil:
+			stop.StopDelivered = now
+			if err := s.write(*stop); err != nil {
+				return err
+			}
+			out = Hold{Kind: HoldStop, Request: *stop}
+		case pending != nil:
+			out = Hold{Kind: HoldPending, Request: *pending}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RejectStop is Reject that also ends the session's turn: the next call
+// of the request's session (SessionHold) is answered with a stop.
+func (s *Store) RejectStop(id, reason string, now time.Time) (Request, error) {
+	return s.update(id, func(r *Request) error {
+		if r.Session == "" {
+			return errors.New("the request has no session id, so there is no turn to stop")
+		}
+		r.Status = StatusRejected
+		r.Decided = now
+		r.RejectReason = reason
+		r.Grant = nil
+		r.Stop, r.StopDelivered = true, time.Time{}
+		return nil
+	})
+}
