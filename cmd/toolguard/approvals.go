@@ -104,6 +104,12 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 				return
 			}
 		}
+		// An edit that cannot apply is not put to a human (prevalidate.go).
+		if p := editProblem(o.call, readableBy(sys, o)); p != "" {
+			o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("%s This call would need a human's approval, "+
+				"but it cannot apply as written: %s Fix the call and retry it; no approval request was recorded.", ask, p)}
+			return
+		}
 		rules := []string{}
 		if o.res != nil && o.res.Rule != nil {
 			rules = append(rules, o.res.Rule.ID)
