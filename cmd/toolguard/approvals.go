@@ -83,11 +83,18 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	case approval.Granted:
 		o.approval = res.ID
 		o.verdict = call.Verdict{Decision: call.Allow, Reason: fmt.Sprintf("toolguard: allowed once by approval %s", res.ID)}
+		if res.UsesLeft >= approval.SessionUses/2 {
+			o.verdict.Reason = fmt.Sprintf("toolguard: allowed by approval %s (every identical call of this session until it expires)", res.ID)
+		}
 		return
 	case approval.Rejected:
 		o.approval = res.ID
 		o.verdict = call.Verdict{Decision: call.Deny,
 			Reason: fmt.Sprintf("toolguard: a human rejected this call (request %s): %s Do not retry it; choose another approach.", res.ID, res.Reason)}
+		// rejected with --stop, and the stop not given yet: end the turn
+		if h, err := st.SessionHold(o.call.SessionID, now); err == nil && h.Kind == approval.HoldStop {
+			applyHold(o, h, false)
+		}
 		return
 	case approval.Pending:
 		o.approval = res.ID
@@ -149,6 +156,14 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	}
 }
 
+// usesText describes a grant of uses for a human.
+func usesText(uses int, session string) string {
+	if uses == approval.SessionUses {
+		return "every identical call of session " + session
+	}
+	return fmt.Sprintf("%d use(s)", uses)
+}
+
 // approveCommand is what a human runs, at a terminal, to approve id.
 func approveCommand(id string) string { return "toolguard approvals approve " + id }
 
@@ -159,12 +174,14 @@ type approvalsOptions struct {
 	ttl       time.Duration
 	uses      int
 	reason    string
+	stop      bool // reject --stop
+	session   bool // approve --session
 	key       string
 	generate  bool
 	grantsDir string
 	// list filters
-	status, session, provider string
-	timeout                   time.Duration
+	status, sessionID, provider string
+	timeout                     time.Duration
 }
 
 // Exit codes of `approvals wait`.
@@ -220,7 +237,7 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 			}
 			reqs = slices.DeleteFunc(reqs, func(r approval.Request) bool {
 				return o.status != "" && string(r.Status) != o.status ||
-					o.session != "" && r.Session != o.session ||
+					o.sessionID != "" && r.Session != o.sessionID ||
 					o.provider != "" && r.Provider != o.provider
 			})
 			if o.json {
@@ -246,7 +263,7 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 	}
 	list.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	list.Flags().StringVar(&o.status, "status", "", "only requests with this status: pending, approved, rejected, consumed, expired, tampered or leftover")
-	list.Flags().StringVar(&o.session, "session", "", "only requests of this agent session")
+	list.Flags().StringVar(&o.sessionID, "session", "", "only requests of this agent session")
 	list.Flags().StringVar(&o.provider, "provider", "", "only requests of this provider (claude-code, codex, …)")
 
 	wait := &cobra.Command{
@@ -304,6 +321,12 @@ decision: wait warns once and goes on waiting.`,
 			if o.uses < 1 {
 				return usagef("--uses must be at least 1")
 			}
+			if o.session {
+				if cmd.Flags().Changed("uses") {
+					return usagef("--session and --uses exclude each other: --session allows every identical call of the session until the grant expires")
+				}
+				o.uses = approval.SessionUses
+			}
 			if o.ttl <= 0 {
 				return usagef("--ttl must be positive")
 			}
@@ -318,6 +341,15 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
+			if o.session {
+				r, err := st.Get(args[0])
+				if err != nil {
+					return err
+				}
+				if r.Session == "" {
+					return fmt.Errorf("approve --session %s: the request has no session id (the agent sent none); approve it with --uses instead", r.ID)
+				}
+			}
 			if o.grantsDir != "" {
 				return exportGrant(sys, st, args[0], &o, signer)
 			}
@@ -325,7 +357,7 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(sys.stdout, "approved %s: %s (%d use(s), until %s, signed by %s)\n", r.ID, r.Summary, o.uses,
+			fmt.Fprintf(sys.stdout, "approved %s: %s (%s, until %s, signed by %s)\n", r.ID, r.Summary, usesText(o.uses, r.Session),
 				r.Grant.Expires.UTC().Format(time.RFC3339), r.Grant.Approver.Fingerprint)
 			warnUntrusted(sys, st, signer, path)
 			return nil
@@ -333,6 +365,7 @@ decision: wait warns once and goes on waiting.`,
 	}
 	approve.Flags().DurationVar(&o.ttl, "ttl", defaultGrantTTL, "how long the grant is valid")
 	approve.Flags().IntVar(&o.uses, "uses", defaultGrantUses, "how many identical calls the grant allows")
+	approve.Flags().BoolVar(&o.session, "session", false, "allow every identical call of the request's session until the grant expires (--ttl)")
 	approve.Flags().StringVar(&o.grantsDir, "grants-dir", "", "write the signed grant as a file into `DIR` (for a hook run with --grants-dir) instead of into the state directory")
 	approve.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (default: the user's approver.key; needed without a terminal)")
 
@@ -356,15 +389,24 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
-			r, err := st.Reject(args[0], o.reason, sys.now())
+			reject := st.Reject
+			if o.stop {
+				reject = st.RejectStop
+			}
+			r, err := reject(args[0], o.reason, sys.now())
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(sys.stdout, "rejected %s: %s\n", r.ID, r.Summary)
+			if o.stop {
+				fmt.Fprintf(sys.stdout, "rejected %s: %s (the next call of session %s ends the turn)\n", r.ID, r.Summary, r.Session)
+			} else {
+				fmt.Fprintf(sys.stdout, "rejected %s: %s\n", r.ID, r.Summary)
+			}
 			return nil
 		},
 	}
 	reject.Flags().StringVar(&o.reason, "reason", "", "why, in words the model can act on")
+	reject.Flags().BoolVar(&o.stop, "stop", false, "also end the session's turn at its next call (continue:false where the agent supports it)")
 	reject.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (needed without a terminal)")
 
 	var olderThan time.Duration
@@ -478,7 +520,7 @@ func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(sys.stdout, "granted %s: %s (%d use(s), until %s, signed by %s) in %s\n", r.ID, r.Summary, o.uses,
+	fmt.Fprintf(sys.stdout, "granted %s: %s (%s, until %s, signed by %s) in %s\n", r.ID, r.Summary, usesText(o.uses, r.Session),
 		gf.Grant.Expires.UTC().Format(time.RFC3339), gf.Grant.Approver.Fingerprint, path)
 	warnUntrusted(sys, st, signer, o.key)
 	return nil
