@@ -74,6 +74,9 @@ func runHook(sys *system, o *hookOptions) error {
 		}
 	}
 	payload, readErr := readPayload(sys.stdin)
+	if ev, ok := protocol.DecodeTurnEvent(payload); ok && readErr == nil {
+		return runEvent(sys, o, ev) // prompt and session events: prompt.go (hitl)
+	}
 	if codec == nil {
 		codec = protocol.Detect(payload)
 	}

@@ -3,6 +3,8 @@ package approval
 import (
 	"errors"
 	"math"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -103,4 +105,73 @@ func (s *Store) RejectStop(id, reason string, now time.Time) (Request, error) {
 		r.Stop, r.StopDelivered = true, time.Time{}
 		return nil
 	})
+}
+
+// Told reports the requests of session whose decision the model has not
+// been told yet, oldest decision first, and marks them told at now (each
+// is told once): approved ones whose grant verifies and has uses left,
+// rejected ones, and expired ones (a grant that ran out unused, or a
+// pending request past the pending TTL). Consumed requests are marked told
+// without being reported: the call ran. The pending requests of the
+// session come in pending, unmarked (they are told at every turn until
+// decided). Tampered grants are neither reported nor marked. An empty
+// session reports nothing.
+func (s *Store) Told(session string, now time.Time) (decided, pending []Request, err error) {
+	if session == "" {
+		return nil, nil, nil
+	}
+	err = s.locked(func() error {
+		reqs, _, err := s.load(false)
+		if err != nil {
+			return err
+		}
+		for i := range reqs {
+			if reqs[i].Session == session {
+				s.check(&reqs[i])
+			}
+		}
+		if err := s.settle(reqs, now); err != nil {
+			return err
+		}
+		for i := range reqs {
+			r := &reqs[i]
+			if r.Session != session || !r.Told.IsZero() || r.Problem != "" {
+				continue
+			}
+			switch r.Status {
+			case StatusPending:
+				pending = append(pending, *r)
+				continue
+			case StatusApproved, StatusRejected, StatusExpired:
+				decided = append(decided, *r)
+			case StatusConsumed:
+			default:
+				continue
+			}
+			r.Told = now
+			if err := s.write(*r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	byTime := func(a, b Request) int {
+		ta, tb := a.Decided, b.Decided
+		if ta.IsZero() {
+			ta = a.Created
+		}
+		if tb.IsZero() {
+			tb = b.Created
+		}
+		if c := ta.Compare(tb); c != 0 {
+			return c
+		}
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	}
+	slices.SortStableFunc(decided, byTime)
+	slices.SortStableFunc(pending, byTime)
+	return decided, pending, err
 }
