@@ -234,6 +234,13 @@ func renderRequest(w io.Writer, r approval.Request) {
 		}
 		line("stop", stop)
 	}
+	for _, res := range r.Results {
+		v := res.Outcome
+		if res.ExitCode != nil {
+			v += fmt.Sprintf(", exit code %d", *res.ExitCode)
+		}
+		line("ran", res.Time.UTC().Format(time.RFC3339)+" "+v)
+	}
 	if !r.Told.IsZero() {
 		line("told", "the model was told at "+r.Told.UTC().Format(time.RFC3339))
 	}

@@ -75,7 +75,7 @@ func runHook(sys *system, o *hookOptions) error {
 	}
 	payload, readErr := readPayload(sys.stdin)
 	if ev, ok := protocol.DecodeTurnEvent(payload); ok && readErr == nil {
-		return runEvent(sys, o, ev) // prompt and session events: prompt.go (hitl)
+		return runEvent(sys, o, ev, payload) // prompt, session and tool result events: prompt.go (hitl)
 	}
 	if codec == nil {
 		codec = protocol.Detect(payload)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/protocol"
 )
@@ -24,7 +25,13 @@ import (
 // policy that does not load or a store that cannot be read adds nothing
 // to the context (the cause goes to stderr) and the prompt goes on. The
 // approve command is never in the text (docs/approvals.md).
-func runEvent(sys *system, o *hookOptions, ev protocol.TurnEvent) error {
+func runEvent(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []byte) error {
+	if protocol.IsResultEvent(ev.Name) {
+		if err := recordResult(sys, o, ev, payload); err != nil {
+			fmt.Fprintf(sys.stderr, "toolguard: %s: %v\n", ev.Name, err)
+		}
+		return nil // no reply: the call ran already
+	}
 	text, err := turnContext(sys, o, ev)
 	if err != nil {
 		fmt.Fprintf(sys.stderr, "toolguard: %s: %v\n", ev.Name, err)
@@ -66,6 +73,67 @@ func turnContext(sys *system, o *hookOptions, ev protocol.TurnEvent) (string, er
 	}
 	return turnText(decided, pending), nil
 }
+
+// recordResult records, after a call an approval allowed has run
+// (PostToolUse, PostToolUseFailure, Gemini's AfterTool), its outcome on
+// the request and as an approval.result audit event. A call no approval
+// allowed records nothing. Errors never change anything the agent does.
+func recordResult(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []byte) error {
+	if ev.SessionID == "" && ev.Cwd == "" {
+		return nil
+	}
+	codec := protocol.Codec(nil)
+	if o.provider != "" {
+		c, err := protocol.Lookup(o.provider)
+		if err != nil {
+			return err
+		}
+		codec = c
+	} else {
+		codec = protocol.Detect(payload)
+	}
+	c, err := protocol.DecodeWith(codec, payload, protocol.DecodeOptions{Home: sys.home()})
+	if err != nil {
+		return nil // not a tool call toolguard can key
+	}
+	ps, err := o.load(sys, callProject(sys, &c))
+	if err != nil {
+		return fmt.Errorf("the policy does not load: %w", err)
+	}
+	dir := stateDir(sys, o.stateDir, ps.pol)
+	if dir == "" {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	st, err := approval.Open(dir)
+	if err != nil {
+		return err
+	}
+	out := protocol.DecodeToolOutcome(ev, payload)
+	now := sys.now()
+	r, ok, err := st.RecordResult(approval.Key(c), approval.Result{Time: now, Outcome: out.Outcome, ExitCode: out.ExitCode})
+	if err != nil || !ok {
+		return err
+	}
+	path := auditPath(sys, &o.decideFlags, ps.pol)
+	if path == "" {
+		return nil
+	}
+	reason := out.Outcome
+	if out.ExitCode != nil {
+		reason += fmt.Sprintf(", exit code %d", *out.ExitCode)
+	}
+	return audit.Append(path, audit.Record{
+		Time: now, Event: eventApprovalResult, Provider: c.Provider, Session: c.SessionID,
+		Tool: c.Tool, Kind: c.Kind.String(), Summary: r.Summary, Cwd: c.Cwd,
+		Decision: out.Outcome, Reason: reason, ApprovalID: r.ID,
+	})
+}
+
+// eventApprovalResult is the audit event of a recorded result.
+const eventApprovalResult = "approval.result"
 
 // turnText words the decisions for the model.
 func turnText(decided, pending []approval.Request) string {

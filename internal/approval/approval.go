@@ -75,6 +75,9 @@ type Request struct {
 	// Told is when the model was told of the decision, at the start of a
 	// turn (prompt or session event); each decision is told once.
 	Told time.Time `json:"told,omitzero"`
+	// Results are what the agent reported after the approved call ran
+	// (PostToolUse), one per use, the last maxResults kept.
+	Results []Result `json:"results,omitempty"`
 	// Problem is why List reports the request tampered; never stored.
 	Problem string `json:"problem,omitempty"`
 }

@@ -175,3 +175,56 @@ func (s *Store) Told(session string, now time.Time) (decided, pending []Request,
 	slices.SortStableFunc(pending, byTime)
 	return decided, pending, err
 }
+
+// Result is what the agent reported after an approved call ran.
+type Result struct {
+	Time     time.Time `json:"time"`
+	Outcome  string    `json:"outcome"` // success, failure, or ran (not said)
+	ExitCode *int      `json:"exit_code,omitempty"`
+}
+
+// maxResults bounds the results kept on one request (a session grant may
+// allow many uses).
+const maxResults = 20
+
+// RecordResult records res on the request whose grant allowed the call
+// with key most recently, if that use has no result yet, and returns the
+// request; ok is false when no use of a grant for key awaits a result (the
+// call was not allowed by an approval, or its result is recorded already).
+func (s *Store) RecordResult(key string, res Result) (r Request, ok bool, err error) {
+	err = s.locked(func() error {
+		reqs, _, err := s.load(false)
+		if err != nil {
+			return err
+		}
+		var best *Request
+		for i := range reqs {
+			q := &reqs[i]
+			if q.Key != key || q.Grant == nil || q.Grant.LastUsed.IsZero() {
+				continue
+			}
+			if n := len(q.Results); n > 0 && !q.Results[n-1].Time.Before(q.Grant.LastUsed) {
+				continue // this use has its result
+			}
+			if best == nil || q.Grant.LastUsed.After(best.Grant.LastUsed) {
+				best = q
+			}
+		}
+		if best == nil {
+			return nil
+		}
+		if res.Time.Before(best.Grant.LastUsed) {
+			res.Time = best.Grant.LastUsed
+		}
+		best.Results = append(best.Results, res)
+		if len(best.Results) > maxResults {
+			best.Results = best.Results[len(best.Results)-maxResults:]
+		}
+		if err := s.write(*best); err != nil {
+			return err
+		}
+		r, ok = *best, true
+		return nil
+	})
+	return r, ok, err
+}
