@@ -156,6 +156,40 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	}
 }
 
+// amendFor proposes, shows and (once confirmed) writes the allow rule for
+// request id; nothing is approved unless it was written.
+func amendFor(sys *system, st *approval.Store, id string, o *approvalsOptions) error {
+	r, err := st.Get(id)
+	if err != nil {
+		return err
+	}
+	ps, err := o.load(sys, projectDir(sys))
+	if err != nil {
+		return fmt.Errorf("--amend: the policy does not load: %w", err)
+	}
+	prop, err := proposeAmend(r, ps.pol)
+	if err != nil {
+		return fmt.Errorf("--amend %s: %w; nothing changed", id, err)
+	}
+	file := o.amendFile
+	if file == "" {
+		file = userPolicyFile(sys)
+	}
+	if file == "" {
+		return errors.New("--amend: no policy file: set --amend-file, XDG_CONFIG_HOME or HOME")
+	}
+	cwd, _ := sys.getwd()
+	file = absFrom(cwd, expandTilde(file, sys.home()))
+	written, err := amendPolicy(sys, file, prop, o.yes)
+	if err != nil {
+		return err
+	}
+	if !written {
+		return &exitError{code: exitFailure, msg: "--amend: the policy was not changed and the request was not approved"}
+	}
+	return nil
+}
+
 // usesText describes a grant of uses for a human.
 func usesText(uses int, session string) string {
 	if uses == approval.SessionUses {
@@ -174,8 +208,11 @@ type approvalsOptions struct {
 	ttl       time.Duration
 	uses      int
 	reason    string
-	stop      bool // reject --stop
-	session   bool // approve --session
+	stop      bool   // reject --stop
+	session   bool   // approve --session
+	amend     bool   // approve --amend
+	amendFile string // approve --amend-file
+	yes       bool   // approve --amend --yes
 	key       string
 	generate  bool
 	grantsDir string
@@ -350,6 +387,11 @@ decision: wait warns once and goes on waiting.`,
 					return fmt.Errorf("approve --session %s: the request has no session id (the agent sent none); approve it with --uses instead", r.ID)
 				}
 			}
+			if o.amend {
+				if err := amendFor(sys, st, args[0], &o); err != nil {
+					return err
+				}
+			}
 			if o.grantsDir != "" {
 				return exportGrant(sys, st, args[0], &o, signer)
 			}
@@ -365,6 +407,9 @@ decision: wait warns once and goes on waiting.`,
 	}
 	approve.Flags().DurationVar(&o.ttl, "ttl", defaultGrantTTL, "how long the grant is valid")
 	approve.Flags().IntVar(&o.uses, "uses", defaultGrantUses, "how many identical calls the grant allows")
+	approve.Flags().BoolVar(&o.amend, "amend", false, "also add the smallest allow rule for this call (and a [[test]]) to a policy file, after showing the diff and asking")
+	approve.Flags().StringVar(&o.amendFile, "amend-file", "", "the policy `FILE` --amend writes (default: the user policy, $XDG_CONFIG_HOME/toolguard/policy.toml)")
+	approve.Flags().BoolVar(&o.yes, "yes", false, "with --amend: write without asking")
 	approve.Flags().BoolVar(&o.session, "session", false, "allow every identical call of the request's session until the grant expires (--ttl)")
 	approve.Flags().StringVar(&o.grantsDir, "grants-dir", "", "write the signed grant as a file into `DIR` (for a hook run with --grants-dir) instead of into the state directory")
 	approve.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (default: the user's approver.key; needed without a terminal)")
