@@ -140,9 +140,14 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 		}
 		o.approval = req.ID
 	}
+	then := "Do not retry it until then; wait, or go on with other work."
+	if o.call.SessionID != "" && o.ps.pol.Settings.HoldSessionOnPending {
+		// the pending-decision guard holds the session's other calls (hold.go)
+		then = "Do not retry it or work around it until then: this session's other calls are held until it is decided. End your turn and wait."
+	}
 	deny(fmt.Sprintf("%s No human can answer here, so the call was stopped and approval request %s was recorded. "+
-		"A human must approve request %s before this call can run. Do not retry it until then; wait, or go on with other work.",
-		ask, o.approval, o.approval))
+		"A human must approve request %s before this call can run. %s",
+		ask, o.approval, o.approval, then))
 	o.verdict.StopReason = fmt.Sprintf("toolguard: a tool call is waiting for human approval (request %s)", o.approval)
 	if ctx.Err() != nil {
 		return
