@@ -219,10 +219,31 @@ func renderRequest(w io.Writer, r approval.Request) {
 	}
 	if r.Grant != nil {
 		g := r.Grant
-		line("grant", fmt.Sprintf("%d of %d use(s) left, until %s, signed by %s (%s)", g.UsesLeft, g.Uses,
+		uses := fmt.Sprintf("%d of %d use(s) left", g.UsesLeft, g.Uses)
+		if g.Uses == approval.SessionUses {
+			uses = fmt.Sprintf("every identical call of session %s (%d used)", r.Session, g.Uses-g.UsesLeft)
+		}
+		line("grant", fmt.Sprintf("%s, until %s, signed by %s (%s)", uses,
 			g.Expires.UTC().Format(time.RFC3339), g.Approver.User, g.Approver.Fingerprint))
 	}
 	line("rejected", r.RejectReason)
+	if r.Stop {
+		stop := "the session's next call ends the turn"
+		if !r.StopDelivered.IsZero() {
+			stop = "the turn was ended at " + r.StopDelivered.UTC().Format(time.RFC3339)
+		}
+		line("stop", stop)
+	}
+	for _, res := range r.Results {
+		v := res.Outcome
+		if res.ExitCode != nil {
+			v += fmt.Sprintf(", exit code %d", *res.ExitCode)
+		}
+		line("ran", res.Time.UTC().Format(time.RFC3339)+" "+v)
+	}
+	if !r.Told.IsZero() {
+		line("told", "the model was told at "+r.Told.UTC().Format(time.RFC3339))
+	}
 	if r.Status == approval.StatusPending {
 		line("approve", r.Approve)
 	}

@@ -71,6 +71,7 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 		cwd, _ := sys.getwd()
 		st.UseGrants(absFrom(cwd, expandTilde(f.grantsDir, sys.home())))
 	}
+	st.ExpirePending(o.ps.pol.Settings.PendingTTL)
 	now := sys.now()
 	key := approval.Key(o.call)
 	res, err := st.Check(ctx, key, now)
@@ -82,15 +83,40 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	case approval.Granted:
 		o.approval = res.ID
 		o.verdict = call.Verdict{Decision: call.Allow, Reason: fmt.Sprintf("toolguard: allowed once by approval %s", res.ID)}
+		if res.UsesLeft >= approval.SessionUses/2 {
+			o.verdict.Reason = fmt.Sprintf("toolguard: allowed by approval %s (every identical call of this session until it expires)", res.ID)
+		}
 		return
 	case approval.Rejected:
 		o.approval = res.ID
 		o.verdict = call.Verdict{Decision: call.Deny,
 			Reason: fmt.Sprintf("toolguard: a human rejected this call (request %s): %s Do not retry it; choose another approach.", res.ID, res.Reason)}
+		// rejected with --stop, and the stop not given yet: end the turn
+		if h, err := st.SessionHold(o.call.SessionID, now); err == nil && h.Kind == approval.HoldStop {
+			applyHold(o, h, false)
+		}
 		return
 	case approval.Pending:
 		o.approval = res.ID
 	default:
+		// Not this call's own request: what holds the session (a stop, or
+		// another pending request) comes before a new request.
+		if o.call.SessionID != "" {
+			h, err := st.SessionHold(o.call.SessionID, now)
+			if err != nil {
+				deny(fmt.Sprintf("%s The approval store could not be read (%v), so the call was stopped.", ask, err))
+				return
+			}
+			if applyHold(o, h, false) {
+				return
+			}
+		}
+		// An edit that cannot apply is not put to a human (prevalidate.go).
+		if p := editProblem(o.call, readableBy(sys, o)); p != "" {
+			o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("%s This call would need a human's approval, "+
+				"but it cannot apply as written: %s Fix the call and retry it; no approval request was recorded.", ask, p)}
+			return
+		}
 		rules := []string{}
 		if o.res != nil && o.res.Rule != nil {
 			rules = append(rules, o.res.Rule.ID)
@@ -114,9 +140,14 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 		}
 		o.approval = req.ID
 	}
+	then := "Do not retry it until then; wait, or go on with other work."
+	if o.call.SessionID != "" && o.ps.pol.Settings.HoldSessionOnPending {
+		// the pending-decision guard holds the session's other calls (hold.go)
+		then = "Do not retry it or work around it until then: this session's other calls are held until it is decided. End your turn and wait."
+	}
 	deny(fmt.Sprintf("%s No human can answer here, so the call was stopped and approval request %s was recorded. "+
-		"A human must approve request %s before this call can run. Do not retry it until then; wait, or go on with other work.",
-		ask, o.approval, o.approval))
+		"A human must approve request %s before this call can run. %s",
+		ask, o.approval, o.approval, then))
 	o.verdict.StopReason = fmt.Sprintf("toolguard: a tool call is waiting for human approval (request %s)", o.approval)
 	if ctx.Err() != nil {
 		return
@@ -130,6 +161,48 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	}
 }
 
+// amendFor proposes, shows and (once confirmed) writes the allow rule for
+// request id; nothing is approved unless it was written.
+func amendFor(sys *system, st *approval.Store, id string, o *approvalsOptions) error {
+	r, err := st.Get(id)
+	if err != nil {
+		return err
+	}
+	ps, err := o.load(sys, projectDir(sys))
+	if err != nil {
+		return fmt.Errorf("--amend: the policy does not load: %w", err)
+	}
+	prop, err := proposeAmend(r, ps.pol)
+	if err != nil {
+		return fmt.Errorf("--amend %s: %w; nothing changed", id, err)
+	}
+	file := o.amendFile
+	if file == "" {
+		file = userPolicyFile(sys)
+	}
+	if file == "" {
+		return errors.New("--amend: no policy file: set --amend-file, XDG_CONFIG_HOME or HOME")
+	}
+	cwd, _ := sys.getwd()
+	file = absFrom(cwd, expandTilde(file, sys.home()))
+	written, err := amendPolicy(sys, file, prop, o.yes)
+	if err != nil {
+		return err
+	}
+	if !written {
+		return &exitError{code: exitFailure, msg: "--amend: the policy was not changed and the request was not approved"}
+	}
+	return nil
+}
+
+// usesText describes a grant of uses for a human.
+func usesText(uses int, session string) string {
+	if uses == approval.SessionUses {
+		return "every identical call of session " + session
+	}
+	return fmt.Sprintf("%d use(s)", uses)
+}
+
 // approveCommand is what a human runs, at a terminal, to approve id.
 func approveCommand(id string) string { return "toolguard approvals approve " + id }
 
@@ -140,12 +213,17 @@ type approvalsOptions struct {
 	ttl       time.Duration
 	uses      int
 	reason    string
+	stop      bool   // reject --stop
+	session   bool   // approve --session
+	amend     bool   // approve --amend
+	amendFile string // approve --amend-file
+	yes       bool   // approve --amend --yes
 	key       string
 	generate  bool
 	grantsDir string
 	// list filters
-	status, session, provider string
-	timeout                   time.Duration
+	status, sessionID, provider string
+	timeout                     time.Duration
 }
 
 // Exit codes of `approvals wait`.
@@ -201,7 +279,7 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 			}
 			reqs = slices.DeleteFunc(reqs, func(r approval.Request) bool {
 				return o.status != "" && string(r.Status) != o.status ||
-					o.session != "" && r.Session != o.session ||
+					o.sessionID != "" && r.Session != o.sessionID ||
 					o.provider != "" && r.Provider != o.provider
 			})
 			if o.json {
@@ -227,7 +305,7 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 	}
 	list.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	list.Flags().StringVar(&o.status, "status", "", "only requests with this status: pending, approved, rejected, consumed, expired, tampered or leftover")
-	list.Flags().StringVar(&o.session, "session", "", "only requests of this agent session")
+	list.Flags().StringVar(&o.sessionID, "session", "", "only requests of this agent session")
 	list.Flags().StringVar(&o.provider, "provider", "", "only requests of this provider (claude-code, codex, …)")
 
 	wait := &cobra.Command{
@@ -285,6 +363,12 @@ decision: wait warns once and goes on waiting.`,
 			if o.uses < 1 {
 				return usagef("--uses must be at least 1")
 			}
+			if o.session {
+				if cmd.Flags().Changed("uses") {
+					return usagef("--session and --uses exclude each other: --session allows every identical call of the session until the grant expires")
+				}
+				o.uses = approval.SessionUses
+			}
 			if o.ttl <= 0 {
 				return usagef("--ttl must be positive")
 			}
@@ -299,6 +383,20 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
+			if o.session {
+				r, err := st.Get(args[0])
+				if err != nil {
+					return err
+				}
+				if r.Session == "" {
+					return fmt.Errorf("approve --session %s: the request has no session id (the agent sent none); approve it with --uses instead", r.ID)
+				}
+			}
+			if o.amend {
+				if err := amendFor(sys, st, args[0], &o); err != nil {
+					return err
+				}
+			}
 			if o.grantsDir != "" {
 				return exportGrant(sys, st, args[0], &o, signer)
 			}
@@ -306,7 +404,7 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(sys.stdout, "approved %s: %s (%d use(s), until %s, signed by %s)\n", r.ID, r.Summary, o.uses,
+			fmt.Fprintf(sys.stdout, "approved %s: %s (%s, until %s, signed by %s)\n", r.ID, r.Summary, usesText(o.uses, r.Session),
 				r.Grant.Expires.UTC().Format(time.RFC3339), r.Grant.Approver.Fingerprint)
 			warnUntrusted(sys, st, signer, path)
 			return nil
@@ -314,6 +412,10 @@ decision: wait warns once and goes on waiting.`,
 	}
 	approve.Flags().DurationVar(&o.ttl, "ttl", defaultGrantTTL, "how long the grant is valid")
 	approve.Flags().IntVar(&o.uses, "uses", defaultGrantUses, "how many identical calls the grant allows")
+	approve.Flags().BoolVar(&o.amend, "amend", false, "also add the smallest allow rule for this call (and a [[test]]) to a policy file, after showing the diff and asking")
+	approve.Flags().StringVar(&o.amendFile, "amend-file", "", "the policy `FILE` --amend writes (default: the user policy, $XDG_CONFIG_HOME/toolguard/policy.toml)")
+	approve.Flags().BoolVar(&o.yes, "yes", false, "with --amend: write without asking")
+	approve.Flags().BoolVar(&o.session, "session", false, "allow every identical call of the request's session until the grant expires (--ttl)")
 	approve.Flags().StringVar(&o.grantsDir, "grants-dir", "", "write the signed grant as a file into `DIR` (for a hook run with --grants-dir) instead of into the state directory")
 	approve.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (default: the user's approver.key; needed without a terminal)")
 
@@ -337,15 +439,24 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
-			r, err := st.Reject(args[0], o.reason, sys.now())
+			reject := st.Reject
+			if o.stop {
+				reject = st.RejectStop
+			}
+			r, err := reject(args[0], o.reason, sys.now())
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(sys.stdout, "rejected %s: %s\n", r.ID, r.Summary)
+			if o.stop {
+				fmt.Fprintf(sys.stdout, "rejected %s: %s (the next call of session %s ends the turn)\n", r.ID, r.Summary, r.Session)
+			} else {
+				fmt.Fprintf(sys.stdout, "rejected %s: %s\n", r.ID, r.Summary)
+			}
 			return nil
 		},
 	}
 	reject.Flags().StringVar(&o.reason, "reason", "", "why, in words the model can act on")
+	reject.Flags().BoolVar(&o.stop, "stop", false, "also end the session's turn at its next call (continue:false where the agent supports it)")
 	reject.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (needed without a terminal)")
 
 	var olderThan time.Duration
@@ -435,6 +546,11 @@ func (o *approvalsOptions) store(sys *system) (*approval.Store, error) {
 		fmt.Fprintf(sys.stderr, "toolguard: warning: %s\n", p)
 	}
 	st.Trust(trusted)
+	ttl := policy.DefaultPendingTTL
+	if pol != nil {
+		ttl = pol.Settings.PendingTTL
+	}
+	st.ExpirePending(ttl)
 	return st, nil
 }
 
@@ -454,7 +570,7 @@ func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(sys.stdout, "granted %s: %s (%d use(s), until %s, signed by %s) in %s\n", r.ID, r.Summary, o.uses,
+	fmt.Fprintf(sys.stdout, "granted %s: %s (%s, until %s, signed by %s) in %s\n", r.ID, r.Summary, usesText(o.uses, r.Session),
 		gf.Grant.Expires.UTC().Format(time.RFC3339), gf.Grant.Approver.Fingerprint, path)
 	warnUntrusted(sys, st, signer, o.key)
 	return nil

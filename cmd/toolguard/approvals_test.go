@@ -63,6 +63,16 @@ var approvalDialects = []approvalDialect{
 	},
 }
 
+// inProject is d with its payloads' cwd /tmp/proj replaced by proj.
+func inProject(d approvalDialect, proj string) approvalDialect {
+	shell, edit := d.shell, d.edit
+	d.shell = func(cmd string) string { return strings.ReplaceAll(shell(cmd), "/tmp/proj", proj) }
+	d.edit = func(path, old, new string) string {
+		return strings.ReplaceAll(edit(strings.ReplaceAll(path, proj, "/tmp/proj"), old, new), "/tmp/proj", proj)
+	}
+	return d
+}
+
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
@@ -333,7 +343,11 @@ func TestEditGrantCoversContent(t *testing.T) {
 		t.Run(d.provider, func(t *testing.T) {
 			e := newApprovalEnv(t, "")
 			e.genKey(e.defaultKey())
-			file := "/tmp/proj/.github/workflows/ci.yml"
+			// the file exists: an edit that cannot apply is not put to a human
+			proj := filepath.Join(e.home, "proj")
+			e.write(filepath.Join(proj, ".github/workflows/ci.yml"), "name: ci\n  run: make test\n", 0o644)
+			d := inProject(d, proj)
+			file := proj + "/.github/workflows/ci.yml"
 			approved := d.edit(file, "run: make test", "run: make test lint")
 			id := e.expectDeny(d, approved)
 			e.approve(id, e.defaultKey())

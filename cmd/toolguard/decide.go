@@ -76,6 +76,7 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 		}
 		headlessAskWithin(ctx, sys, f, o)
 	}
+	holdSession(sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
 	return o
 }
 

@@ -83,6 +83,9 @@ func runHook(ctx context.Context, sys *system, o *hookOptions) error {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
 	payload, readErr := readPayload(sys.stdin)
+	if ev, ok := protocol.DecodeTurnEvent(payload); ok && readErr == nil {
+		return runEvent(sys, o, ev, payload) // prompt, session and tool result events: prompt.go (hitl)
+	}
 	if codec == nil {
 		codec = protocol.Detect(payload)
 		g.setCodec(codec)

@@ -68,6 +68,16 @@ type Request struct {
 	Decided      time.Time `json:"decided,omitzero"`
 	Grant        *Grant    `json:"grant,omitempty"`
 	RejectReason string    `json:"reject_reason,omitempty"`
+	// Stop: rejected with --stop; the session's next call ends the turn.
+	// StopDelivered is when that call came (the stop is given once).
+	Stop          bool      `json:"stop,omitempty"`
+	StopDelivered time.Time `json:"stop_delivered,omitzero"`
+	// Told is when the model was told of the decision, at the start of a
+	// turn (prompt or session event); each decision is told once.
+	Told time.Time `json:"told,omitzero"`
+	// Results are what the agent reported after the approved call ran
+	// (PostToolUse), one per use, the last maxResults kept.
+	Results []Result `json:"results,omitempty"`
 	// Problem is why List reports the request tampered; never stored.
 	Problem string `json:"problem,omitempty"`
 }
@@ -165,9 +175,10 @@ var (
 
 // Store is an approval state directory.
 type Store struct {
-	dir       string
-	trusted   Keyring
-	grantsDir string // see UseGrants
+	dir        string
+	trusted    Keyring
+	grantsDir  string        // see UseGrants
+	pendingTTL time.Duration // see ExpirePending
 }
 
 const (
@@ -300,10 +311,18 @@ func latest(cur, r *Request) *Request {
 }
 
 // settle marks, in memory and on disk, the approved requests of reqs whose
-// grant has expired at now, or has no use left.
+// grant has expired at now, or has no use left, and the pending ones that
+// waited past the pending TTL (ExpirePending).
 func (s *Store) settle(reqs []Request, now time.Time) error {
 	for i := range reqs {
 		r := &reqs[i]
+		if s.pendingExpired(r, now) {
+			r.Status = StatusExpired
+			if err := s.write(*r); err != nil {
+				return err
+			}
+			continue
+		}
 		if r.Status != StatusApproved || r.Problem != "" {
 			continue
 		}
@@ -336,6 +355,9 @@ func (s *Store) Create(r Request, now time.Time) (Request, error) {
 		if err != nil {
 			return err
 		}
+		if err := s.settle(reqs, now); err != nil {
+			return err
+		}
 		var pending *Request
 		for i := range reqs {
 			if reqs[i].Key == r.Key && reqs[i].Status == StatusPending {
@@ -353,6 +375,7 @@ func (s *Store) Create(r Request, now time.Time) (Request, error) {
 		r.ID, r.Created, r.Status = id, now, StatusPending
 		r.Approve = strings.ReplaceAll(r.Approve, "{id}", id)
 		r.Decided, r.Grant, r.RejectReason = time.Time{}, nil, ""
+		r.Stop, r.StopDelivered, r.Told = false, time.Time{}, time.Time{}
 		if err := s.write(r); err != nil {
 			return err
 		}
@@ -495,6 +518,7 @@ func (s *Store) Approve(id string, ttl time.Duration, uses int, now time.Time, s
 		r.Decided = now
 		r.RejectReason = ""
 		r.Grant = &gf.Grant
+		r.Stop, r.StopDelivered, r.Told = false, time.Time{}, time.Time{}
 		return nil
 	})
 }
@@ -507,6 +531,7 @@ func (s *Store) Reject(id, reason string, now time.Time) (Request, error) {
 		r.Decided = now
 		r.RejectReason = reason
 		r.Grant = nil
+		r.Stop, r.StopDelivered, r.Told = false, time.Time{}, time.Time{}
 		return nil
 	})
 }

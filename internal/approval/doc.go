@@ -112,8 +112,23 @@
 //	            "uses": 1, "uses_left": 1,
 //	            "approver": {"key": "ed25519:…", "fingerprint": "SHA256:…", "user": "alice"},
 //	            "signature": "<base64 of 64 bytes>"},
-//	  "reject_reason": ""
+//	  "reject_reason": "",
+//	  "stop": false, "stop_delivered": "…",  // reject --stop, and when the stop was given
+//	  "told": "…"                            // when the model was told of the decision
 //	}
+//
+// # Sessions
+//
+// [Store.SessionHold] says what holds a session's calls: a rejection made
+// with stop ([Store.RejectStop]) not yet delivered — delivered by that
+// call, once — else the oldest pending request of the session. The hook
+// denies the session's other calls while a request is pending (the
+// pending-decision guard). [Store.ExpirePending] makes pending requests
+// expire after a TTL (status expired, no grant): they hold nothing and
+// Create makes a new request for the same key. [Store.Told] reports the
+// session's decisions the model has not been told yet, and marks them
+// told; a new decision clears the mark. [SessionUses] is the use count of
+// a grant for every identical call of a session until expiry.
 //
 // Ids are "req_" and 10 lowercase base32 characters from crypto/rand. An id
 // given by a user must match [A-Za-z0-9_-]{1,64}; anything else is rejected

@@ -34,6 +34,8 @@ type fileSettings struct {
 	Workspace    *string           `toml:"workspace" json:"workspace,omitempty"`
 	SafePrefixes []string          `toml:"safe_prefixes" json:"safe_prefixes,omitempty"`
 	Approvers    []string          `toml:"approvers" json:"approvers,omitempty"`
+	HoldSession  *bool             `toml:"hold_session_on_pending" json:"hold_session_on_pending,omitempty"`
+	PendingTTL   *string           `toml:"pending_ttl" json:"pending_ttl,omitempty"`
 	Locked       []string          `toml:"locked" json:"locked,omitempty"`
 }
 

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -515,6 +516,12 @@ func checkSettings(ld *layerDoc) []Problem {
 				fmt.Sprintf("mode: unknown mode %q (want interactive or headless)", *s.Mode)))
 		}
 	}
+	if s.PendingTTL != nil {
+		if d, err := time.ParseDuration(*s.PendingTTL); err != nil || d <= 0 {
+			probs = append(probs, ld.problem("settings.pending_ttl", "",
+				fmt.Sprintf("pending_ttl: %q is not a positive duration (e.g. \"24h\", \"30m\")", *s.PendingTTL)))
+		}
+	}
 	if s.Audit != nil {
 		switch *s.Audit {
 		case "decisions", "all", "off":
@@ -585,7 +592,8 @@ func checkTests(ld *layerDoc) []Problem {
 var lockableSetting = map[string]bool{
 	"builtin": true, "default": true, "default_for": true, "mode": true, "on_error": true,
 	"on_unparsable": true, "on_dynamic": true, "disable": true, "audit_log": true,
-	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true, "approvers": true,
+	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true,
+	"approvers": true, "hold_session_on_pending": true, "pending_ttl": true,
 }
 
 func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []Problem) {
@@ -895,6 +903,20 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 	str("workspace", s.Workspace != nil, func() { dst.Workspace = *s.Workspace })
 	str("safe_prefixes", s.SafePrefixes != nil, func() { dst.SafePrefixes = s.SafePrefixes })
 	str("approvers", s.Approvers != nil, func() { dst.Approvers = s.Approvers })
+	if allowed("hold_session_on_pending", s.HoldSession != nil) {
+		// Holding a session is the stricter side: an untrusted layer may
+		// turn it on, never off.
+		if untrusted && !*s.HoldSession && dst.HoldSessionOnPending {
+			ignore("hold_session_on_pending", "hold_session_on_pending = false")
+		} else {
+			dst.HoldSessionOnPending = *s.HoldSession
+		}
+	}
+	str("pending_ttl", s.PendingTTL != nil, func() {
+		if d, err := time.ParseDuration(*s.PendingTTL); err == nil && d > 0 {
+			dst.PendingTTL = d
+		}
+	})
 	allowed("disable", len(s.Disable) > 0) // a locked disable is enforced by merge
 	for _, name := range s.Locked {
 		if _, ok := locked[name]; !ok {

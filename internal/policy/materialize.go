@@ -20,6 +20,12 @@ func settingsDoc(s Settings) fileSettings {
 		Approvers:    s.Approvers,
 		Locked:       s.Locked,
 	}
+	if !s.HoldSessionOnPending {
+		fs.HoldSession = &s.HoldSessionOnPending
+	}
+	if s.PendingTTL != 0 && s.PendingTTL != DefaultPendingTTL {
+		fs.PendingTTL = str(s.PendingTTL.String())
+	}
 	if s.AuditLog != "" {
 		fs.AuditLog = str(s.AuditLog)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/toolguard/toolguard/internal/call"
 )
@@ -52,7 +53,16 @@ type Settings struct {
 	// Locked lists the settings some layer locked (sorted): a materialized
 	// policy carries it, so that its locks bind the layers loaded after it.
 	Locked []string
+	// HoldSessionOnPending: in headless mode, while a session has a pending
+	// approval request, its other calls are denied naming that request.
+	HoldSessionOnPending bool
+	// PendingTTL is how long a pending request waits for a human before it
+	// expires (no longer holds the session; prune removes it).
+	PendingTTL time.Duration
 }
+
+// DefaultPendingTTL is settings.pending_ttl when no layer sets it.
+const DefaultPendingTTL = 24 * time.Hour
 
 // DefaultSettings are the settings before any layer: fail closed on
 // uncertainty that matters (SPEC §3).
@@ -66,6 +76,9 @@ func DefaultSettings() Settings {
 		OnDynamic:    call.Ask,
 		Audit:        "decisions",
 		SafePrefixes: []string{"/tmp", "/var/tmp", "$TMPDIR"},
+
+		HoldSessionOnPending: true,
+		PendingTTL:           DefaultPendingTTL,
 	}
 }
 

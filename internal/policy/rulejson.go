@@ -350,6 +350,11 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 			return once(&seen, 14) && strList(d, &s.Locked)
 		case "approvers":
 			return once(&seen, 15) && strList(d, &s.Approvers)
+		case "hold_session_on_pending":
+			s.HoldSession = new(bool)
+			return once(&seen, 16) && d.bool(s.HoldSession)
+		case "pending_ttl":
+			return once(&seen, 17) && d.strPtr(&s.PendingTTL)
 		}
 		return false
 	})
