@@ -18,6 +18,12 @@ const (
 	maxRecursion = 10000
 	// maxSources bounds the sources kept per command.
 	maxSources = 32
+	// maxScripts is, with eight times the input's size, how many bytes
+	// of nested shell scripts (bash -c, eval, … | sh) one analysis
+	// parses: each byte costs the parser and the analysis some hundred
+	// bytes, and a value of maxValue bytes can be run many times (eval
+	// "$X" in a loop). Past it a script is Dynamic.
+	maxScripts = 128 << 10
 )
 
 // Analyze returns every command the shell string src would run (bash
@@ -36,14 +42,15 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 	if len(src) > opts.MaxBytes {
 		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}
 	}
-	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src), unrolls: maxUnrolls, substValues: maxSubstValues}
+	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src), unrolls: maxUnrolls, substValues: maxSubstValues,
+		valueLeft: maxValueTotal, scriptLeft: min(4*opts.MaxBytes, 8*len(src)+maxScripts)}
 	f, err := a.parse(src)
 	if err != nil {
 		return nil, err
 	}
 	fr := &frame{src: src}
 	bombs := forkBombs(f)
-	sc := newScope(opts)
+	sc := newScope(opts, &a.valueLeft)
 	for i, st := range f.Stmts {
 		if a.err != nil {
 			break
@@ -94,6 +101,8 @@ type analyzer struct {
 	unrolls     int               // loop bodies still allowed to be analyzed once per word (walk.go)
 	namerefs    map[string]string // declare -n NAME=TARGET
 	substValues int               // $(…) outputs still allowed to be worked out (literal.go)
+	valueLeft   int               // bytes of expanded values still allowed (maxValueTotal)
+	scriptLeft  int               // bytes of nested shell scripts still allowed to be parsed (script)
 
 	// A >(…) reads what its statement writes, so it is analyzed after the
 	// statement: outs collects them, a stack of the statements being

@@ -22,6 +22,9 @@ func FuzzAnalyze(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	for _, b := range bombs() {
+		f.Add(b.src) // values that double: bounded (maxValue, maxValueTotal)
+	}
 	opts := Options{Cwd: "/w", Home: "/h", MaxBytes: 1 << 14, MaxDepth: 8, MaxNodes: 1 << 14}
 	f.Fuzz(func(t *testing.T, src string) {
 		r, err := Analyze(src, opts)

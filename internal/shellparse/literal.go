@@ -210,10 +210,33 @@ func (fo *folder) parts(parts []syntax.WordPart, q quoting, first bool) {
 	}
 }
 
+// Values the analysis works out are bounded, so that a few bytes of input
+// cannot make it build gigabytes (X=$X$X forty times is 2^40 bytes): a
+// value that would grow past maxValue bytes, or past maxValueTotal bytes
+// of expanded values over the whole analysis (a value of maxValue copied
+// into a thousand words), is unknown instead. The word holding it is then
+// not literal: a command named by it is Dynamic (on_dynamic), a path is a
+// Dynamic path, a variable assigned it is unknown; the literal commands
+// before and after are analyzed as usual.
+const (
+	maxValue      = 64 << 10
+	maxValueTotal = 4 << 20
+)
+
+// fits reports whether n more bytes of an expanded value may join the
+// field being built, and charges them to the analysis.
+func (fo *folder) fits(n int) bool {
+	return fo.cur.Len()+n <= maxValue && fo.sc.charge(n)
+}
+
 // tilde expands a leading ~ or ~/ to $HOME when it is known.
 func (fo *folder) tilde(v string) string {
 	home, ok := fo.sc.lookup("HOME")
 	if !ok || !home.known || home.val == "" {
+		return v
+	}
+	if !fo.fits(len(home.val)) {
+		fo.f.lit = false
 		return v
 	}
 	if v != "~" && !strings.HasPrefix(v, "~/") {
@@ -253,7 +276,7 @@ func isUserName(s string) bool {
 func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 	if p.Param != nil && p.Param.Value == "@" && q == quoteDouble && p.Exp == nil && p.Repl == nil &&
 		p.Slice == nil && !p.Length && !p.Excl && p.Index == nil {
-		if v, set := fo.sc.lookup("@"); set && v.known {
+		if v, set := fo.sc.lookup("@"); set && v.known && fo.fits(len(v.val)) {
 			fo.f.srcs = appendSources(fo.f.srcs, v.srcs...)
 			for i, el := range v.list {
 				if i > 0 && fo.split {
@@ -291,6 +314,10 @@ func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 // expansion adds the known value of an expansion p: as it is when quoted,
 // split on $IFS when not (an unknown IFS leaves p's text, unknown).
 func (fo *folder) expansion(val string, q quoting, p syntax.Node) {
+	if !fo.fits(len(val)) {
+		fo.addText(p) // too large: unknown (maxValue)
+		return
+	}
 	if q != quoteNone || !fo.split {
 		fo.add(val)
 		return
@@ -387,7 +414,15 @@ func (fo *folder) paramValue(p *syntax.ParamExp) (string, bool, []Source) {
 			return "", false, v.srcs
 		}
 		if p.Repl.All {
+			// The result's size is known before it is built: past
+			// maxValue it is not built at all.
+			if n := strings.Count(val, orig.s); len(val)+n*(len(with.s)-len(orig.s)) > maxValue {
+				return "", false, v.srcs
+			}
 			return strings.ReplaceAll(val, orig.s, with.s), true, v.srcs
+		}
+		if len(val)+len(with.s) > maxValue {
+			return "", false, v.srcs
 		}
 		return strings.Replace(val, orig.s, with.s, 1), true, v.srcs
 	case p.Slice != nil:

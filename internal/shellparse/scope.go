@@ -21,6 +21,11 @@ type scope struct {
 	vars    map[string]varState
 	exports []string // names exported in this layer (export X, declare -x X)
 
+	// left is the analysis's budget of value bytes (analyzer.valueLeft),
+	// shared by every layer: environ charges the NAME=value strings it
+	// builds for each command.
+	left *int
+
 	cwd        string // "" is Options.Cwd itself when that is empty too
 	cwdUnknown bool   // a cd whose target the analysis cannot know
 	remote     bool   // commands run on another host or container
@@ -39,8 +44,8 @@ type scope struct {
 	moved   map[string]bool
 }
 
-func newScope(opts Options) *scope {
-	s := &scope{cwd: opts.Cwd}
+func newScope(opts Options, left *int) *scope {
+	s := &scope{cwd: opts.Cwd, left: left}
 	if opts.Home != "" {
 		s.set("HOME", varState{known: true, val: opts.Home})
 	}
@@ -49,7 +54,7 @@ func newScope(opts Options) *scope {
 
 // child returns a scope whose changes stay out of s until merged.
 func (s *scope) child() *scope {
-	return &scope{parent: s, cwd: s.cwd, cwdUnknown: s.cwdUnknown, remote: s.remote}
+	return &scope{parent: s, left: s.left, cwd: s.cwd, cwdUnknown: s.cwdUnknown, remote: s.remote}
 }
 
 // lookup reports the state of name and whether it is set.
@@ -162,6 +167,20 @@ func (s *scope) mergeCond(c *scope) {
 // maxEnv bounds the exported variables reported per command.
 const maxEnv = 32
 
+// charge takes n bytes from the analysis's value budget and reports
+// whether they were there (see maxValueTotal).
+func (s *scope) charge(n int) bool {
+	if s.left == nil {
+		return true
+	}
+	if n > *s.left {
+		*s.left = 0
+		return false
+	}
+	*s.left -= n
+	return true
+}
+
 func (s *scope) export(name string) {
 	s.exports = append(s.exports, name)
 }
@@ -196,7 +215,7 @@ layers:
 		switch {
 		case !ok:
 			continue
-		case v.known:
+		case v.known && s.charge(len(names[i])+1+len(v.val)):
 			out = append(out, names[i]+"="+v.val)
 		default:
 			out = append(out, names[i]+"=$"+names[i])

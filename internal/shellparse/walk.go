@@ -265,6 +265,10 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, fr *frame, persist bool)
 			sc.setUnknown(name, appendSources(old.srcs, f.srcs...))
 			return
 		}
+		if len(old.val)+len(val) > maxValue {
+			sc.setUnknown(name, appendSources(old.srcs, f.srcs...))
+			return
+		}
 		val = old.val + val
 	}
 	if f.lit {
@@ -835,6 +839,9 @@ func (a *analyzer) builtin(name string, args []field, sc *scope) {
 		case !sc.cwdUnknown:
 			sc.cwd = path.Join(sc.cwd, t.s)
 		}
+		if len(sc.cwd) > maxValue {
+			sc.cwdUnknown = true // every later relative path would carry it
+		}
 		// cd sets PWD: cd / && chmod -R 000 "$PWD".
 		if sc.cwdUnknown {
 			sc.setUnknown("PWD", nil)
@@ -1111,6 +1118,14 @@ func setParams(sc *scope, params []field) {
 	if len(params) == 0 {
 		sc.setUnknown("0", nil)
 	}
+	if n := len(all.list); n > 0 {
+		for _, el := range all.list {
+			n += len(el)
+		}
+		if n > maxValue {
+			all = varState{srcs: all.srcs} // "$@" too large: unknown (maxValue)
+		}
+	}
 	all.val = strings.Join(all.list, " ")
 	sc.set("@", all)
 	sc.set("*", all)
@@ -1145,9 +1160,13 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 			return
 		}
 	}
-	a.budget -= len(f.s)
-	if a.budget < 0 {
-		a.fail(&LimitError{Limit: "size", Max: a.opts.MaxBytes})
+	if a.scriptLeft -= len(f.s); a.scriptLeft < 0 {
+		// Past the budget of nested scripts: unknown, like a script
+		// the analysis cannot read (maxScripts).
+		a.scriptLeft = 0
+		if f.lit {
+			dynamic()
+		}
 		return
 	}
 	file, err := a.parse(f.s)
