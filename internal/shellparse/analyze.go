@@ -103,6 +103,10 @@ type analyzer struct {
 	substValues int               // $(…) outputs still allowed to be worked out (literal.go)
 	valueLeft   int               // bytes of expanded values still allowed (maxValueTotal)
 	scriptLeft  int               // bytes of nested shell scripts still allowed to be parsed (script)
+	links       map[string]string // links the string creates: link → target (links.go)
+	files       map[string]string // scripts the string writes: path → text (links.go)
+	aliases     map[string]string // aliases the string defines: name → body (alias.go)
+	expanding   map[string]bool   // aliases being expanded (an alias is not expanded inside itself)
 
 	// A >(…) reads what its statement writes, so it is analyzed after the
 	// statement: outs collects them, a stack of the statements being

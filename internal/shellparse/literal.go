@@ -231,6 +231,19 @@ func (fo *folder) fits(n int) bool {
 
 // tilde expands a leading ~ or ~/ to $HOME when it is known.
 func (fo *folder) tilde(v string) string {
+	if len(v) >= 2 && (v[1] == '+' || v[1] == '-') && (len(v) == 2 || v[2] == '/') {
+		// ~+ is $PWD, ~- is $OLDPWD.
+		name := "PWD"
+		if v[1] == '-' {
+			name = "OLDPWD"
+		}
+		d, ok := fo.sc.lookup(name)
+		if !ok || !d.known || !path.IsAbs(d.val) || !fo.fits(len(d.val)) {
+			fo.f.lit = false
+			return v
+		}
+		return strings.ReplaceAll(d.val, `\`, `\\`) + v[2:]
+	}
 	home, ok := fo.sc.lookup("HOME")
 	if !ok || !home.known || home.val == "" {
 		return v
@@ -867,6 +880,9 @@ func (a *analyzer) substValue(p *syntax.CmdSubst, sc *scope, src string) (string
 	if len(p.Stmts) != 1 || p.Stmts[0].Background || p.Stmts[0].Coprocess || a.substValues <= 0 {
 		return "", false
 	}
+	if d, ok := pwdValue(p.Stmts[0], sc); ok {
+		return d, true // $(pwd), `pwd`: the directory the analysis tracks
+	}
 	a.substValues--
 	defer a.leave()
 	if !a.enter() {
@@ -889,4 +905,29 @@ func (a *analyzer) substValue(p *syntax.CmdSubst, sc *scope, src string) (string
 		return "", false
 	}
 	return strings.TrimRight(in.f.s, "\n"), true
+}
+
+// pwdValue is the output of a statement that is only pwd (pwd -L, pwd -P,
+// builtin pwd): the working directory, when the analysis knows it.
+func pwdValue(st *syntax.Stmt, sc *scope) (string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(st.Redirs) > 0 || st.Negated || len(c.Args) == 0 {
+		return "", false
+	}
+	args := c.Args
+	if args[0].Lit() == "builtin" || args[0].Lit() == "command" {
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0].Lit() != "pwd" {
+		return "", false
+	}
+	for _, w := range args[1:] {
+		if l := w.Lit(); l != "-L" && l != "-P" {
+			return "", false
+		}
+	}
+	if sc.cwdUnknown || !path.IsAbs(sc.cwd) {
+		return "", false
+	}
+	return sc.cwd, true
 }

@@ -1,6 +1,9 @@
 package shellparse
 
-import "slices"
+import (
+	"path"
+	"slices"
+)
 
 // varState is what the analysis knows about one shell variable.
 type varState struct {
@@ -48,6 +51,11 @@ func newScope(opts Options, left *int) *scope {
 	s := &scope{cwd: opts.Cwd, left: left}
 	if opts.Home != "" {
 		s.set("HOME", varState{known: true, val: opts.Home})
+	}
+	if path.IsAbs(opts.Cwd) {
+		// The shell sets PWD to the directory it starts in: $PWD, "$(pwd)"
+		// and ~+ name the working directory (cd keeps it up to date).
+		s.set("PWD", varState{known: true, val: path.Clean(opts.Cwd)})
 	}
 	return s
 }

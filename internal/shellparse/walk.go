@@ -59,6 +59,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 	if a.err != nil {
 		return
 	}
+	if len(r.paths) > 0 {
+		a.recordWrite(st, sc, fr, stdin)
+		r.paths = a.followLinks(r.paths)
+	}
 	a.addStdinSources(first, r.srcs)
 	if len(r.paths) > 0 {
 		idx := main
@@ -750,13 +754,27 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 		return a.emit(cmd)
 	}
 	cmd.Name = progName(head.s)
-	cmd.Paths = pathsFor(cmd.Name, argv[1:], x.sc)
+	cmd.Paths = a.followLinks(pathsFor(cmd.Name, argv[1:], x.sc))
 	idx := a.emit(cmd)
 	x.srcs = cmd.Sources
 	if x.direct {
 		a.builtin(cmd.Name, argv[1:], x.sc)
 	}
+	if cmd.Name == "ln" {
+		a.recordLinks(argv[1:], x.sc)
+	}
 	a.nested(idx, cmd.Name, argv[1:], x)
+	if code := a.cmds[idx].Inline; code != "" && a.err == nil {
+		a.cmds[idx].Paths = append(a.cmds[idx].Paths, a.followLinks(a.inlinePaths(cmd.Name, code, x.sc))...)
+	}
+	if strings.Contains(head.s, "/") && !isShell(cmd.Name) {
+		// ./c.sh, written earlier in the string: its text runs.
+		if text, ok := a.writtenScript(head, x.sc); ok && shebangShell(text.s) {
+			wx := x.with(head.s)
+			wx.params = argv
+			a.script(text, wx, false)
+		}
+	}
 	return idx
 }
 
@@ -830,6 +848,13 @@ func (a *analyzer) builtin(name string, args []field, sc *scope) {
 			i = 0
 		}
 		t := args[i]
+		if t.lit && t.s == "-" && name == "cd" {
+			// cd - goes back to $OLDPWD.
+			if old, ok := sc.lookup("OLDPWD"); ok && old.known && path.IsAbs(old.val) {
+				t = litField(old.val, t.pos)
+			}
+		}
+		prev, prevKnown := sc.cwd, !sc.cwdUnknown && path.IsAbs(sc.cwd)
 		switch {
 		case !t.lit || t.s == "-" || t.s == "" || (strings.HasPrefix(t.s, "~") && !sc.remote) || strings.HasPrefix(t.s, "+") || strings.HasPrefix(t.s, "-"):
 			sc.cwdUnknown = true
@@ -842,7 +867,13 @@ func (a *analyzer) builtin(name string, args []field, sc *scope) {
 		if len(sc.cwd) > maxValue {
 			sc.cwdUnknown = true // every later relative path would carry it
 		}
-		// cd sets PWD: cd / && chmod -R 000 "$PWD".
+		// cd sets PWD (cd / && chmod -R 000 "$PWD") and OLDPWD, which ~-
+		// and cd - name.
+		if prevKnown {
+			sc.set("OLDPWD", varState{known: true, val: prev})
+		} else {
+			sc.setUnknown("OLDPWD", nil)
+		}
 		if sc.cwdUnknown {
 			sc.setUnknown("PWD", nil)
 		} else {
@@ -914,6 +945,8 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 				}
 			} else if !args[0].lit && !args[0].subst {
 				a.unknownScript(args[0], x.with(name))
+			} else if text, ok := a.writtenScript(args[0], x.sc); ok {
+				a.script(text, x.with(name), true) // written earlier in the string
 			}
 		}
 		if len(args) > 0 && x.sc != nil {
@@ -1064,6 +1097,12 @@ opts:
 	case len(rest) > 0 && !sflag:
 		if f := rest[0]; !f.lit && !f.subst {
 			a.unknownScript(f, x.with(name)) // bash "$FILE"
+		}
+		if text, ok := a.writtenScript(rest[0], x.sc); ok {
+			// echo 'rm -rf ~' > c.sh && bash c.sh: the text written runs.
+			wx := x.with(name)
+			wx.params = rest
+			a.script(text, wx, false)
 		}
 		if out := rest[0].proc; out != nil && !out.opaque {
 			a.script(out.f, x.with(name), false) // bash <(echo …), like echo … | bash

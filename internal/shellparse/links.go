@@ -1,0 +1,221 @@
+package shellparse
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+// What the string does to the filesystem that later commands in it see:
+// links it creates (ln -s ~ h && rm -rf h/) and scripts it writes with a
+// known text (echo 'rm -rf ~' > c.sh && bash c.sh). The filesystem is not
+// scoped like variables: a link made in a subshell or a branch is there
+// afterwards (or may be), so these maps belong to the whole analysis.
+
+const (
+	maxLinks = 64 // links followed per analysis
+	maxFiles = 64 // written scripts remembered per analysis
+)
+
+// recordLinks notes the links ln creates: LINK → TARGET, both absolute.
+// A symbolic link's relative target is relative to the link's directory,
+// a hard link's to the working directory. When the destination may be a
+// directory, the link inside it is recorded too.
+func (a *analyzer) recordLinks(args []field, sc *scope) {
+	if sc.remote {
+		return
+	}
+	opts, ops := optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}.parse(args)
+	symbolic := has(opts, "-s", "--symbolic")
+	type pair struct{ link, target field }
+	var pairs []pair
+	switch t := values(opts, "-t", "--target-directory"); {
+	case len(t) > 0:
+		for _, op := range ops {
+			pairs = append(pairs, pair{into(t[len(t)-1], op), op})
+		}
+	case len(ops) >= 2:
+		dest := ops[len(ops)-1]
+		for _, op := range ops[:len(ops)-1] {
+			if len(ops) == 2 && !strings.HasSuffix(dest.s, "/") {
+				pairs = append(pairs, pair{dest, op})
+			}
+			if !has(opts, "-T", "--no-target-directory") {
+				pairs = append(pairs, pair{into(dest, op), op})
+			}
+		}
+	case len(ops) == 1:
+		pairs = append(pairs, pair{into(litField(".", ops[0].pos), ops[0]), ops[0]})
+	}
+	for _, p := range pairs {
+		link, ok := resolve(p.link, call.OpWrite, sc)
+		if !ok || link.Dynamic || !path.IsAbs(link.Path) || !p.target.lit || p.target.s == "" {
+			continue
+		}
+		target := p.target.s
+		switch {
+		case path.IsAbs(target):
+			target = path.Clean(target)
+		case symbolic:
+			target = path.Join(path.Dir(link.Path), target)
+		default:
+			t, ok := resolve(p.target, call.OpRead, sc)
+			if !ok || t.Dynamic || !path.IsAbs(t.Path) {
+				continue
+			}
+			target = t.Path
+		}
+		if a.links == nil {
+			a.links = map[string]string{}
+		}
+		if _, ok := a.links[link.Path]; ok || len(a.links) < maxLinks {
+			a.links[link.Path] = target
+		}
+	}
+}
+
+// followLinks adds, for each path under a link the string created, the
+// same path under the link's target (a chain of links up to 8 deep). The
+// link's own path stays: rm h removes the link, rm -rf h/ what it points
+// to.
+func (a *analyzer) followLinks(ps []PathRef) []PathRef {
+	if len(a.links) == 0 {
+		return ps
+	}
+	n := len(ps)
+	for i := 0; i < n; i++ {
+		p := ps[i]
+		for hop := 0; hop < 8 && !p.Dynamic && path.IsAbs(p.Path); hop++ {
+			next, ok := a.throughLink(p.Path)
+			if !ok {
+				break
+			}
+			p.Path = next
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// throughLink rewrites p when it is a link the string created or lies
+// under one.
+func (a *analyzer) throughLink(p string) (string, bool) {
+	best := ""
+	for l := range a.links {
+		if (p == l || strings.HasPrefix(p, l+"/") || l == "/") && len(l) > len(best) {
+			best = l
+		}
+	}
+	if best == "" {
+		return "", false
+	}
+	t := a.links[best]
+	if t == p {
+		return "", false
+	}
+	return path.Join(t, strings.TrimPrefix(p, best)), true
+}
+
+// recordWrite notes what a statement writes to a file through its standard
+// output (> F, >> F, &> F, >| F): the text when the analysis knows the
+// statement's output, so that running F later in the string (bash F,
+// source F, ./F) analyzes that text. An unknown text forgets the file.
+func (a *analyzer) recordWrite(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
+	if sc.remote || st.Cmd == nil {
+		return
+	}
+	var target *syntax.Redirect
+	var keep []*syntax.Redirect
+	for _, rd := range st.Redirs {
+		switch rd.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
+			if rd.N == nil || rd.N.Value == "1" {
+				target = rd
+				continue
+			}
+		}
+		keep = append(keep, rd)
+	}
+	if target == nil {
+		return
+	}
+	f := a.foldString(target.Word, sc, fr.src)
+	p, ok := resolve(f, call.OpWrite, sc)
+	if !ok || p.Dynamic || !path.IsAbs(p.Path) {
+		return
+	}
+	bare := *st
+	bare.Redirs = keep
+	out := a.output(&bare, sc.child(), fr, in)
+	if out == nil || out.opaque || !out.f.lit {
+		delete(a.files, p.Path)
+		return
+	}
+	text := out.f.s
+	if target.Op == syntax.AppOut || target.Op == syntax.AppAll || target.Op == syntax.AppAllClob {
+		old, ok := a.files[p.Path]
+		if !ok {
+			return // appended to a file the analysis does not know
+		}
+		text = old + text
+	}
+	if len(text) > maxValue || !sc.charge(len(text)) {
+		delete(a.files, p.Path)
+		return
+	}
+	if a.files == nil {
+		a.files = map[string]string{}
+	}
+	if _, ok := a.files[p.Path]; ok || len(a.files) < maxFiles {
+		a.files[p.Path] = text
+	}
+}
+
+// writtenScript is the text the string wrote to the file f names, when
+// it knows it.
+func (a *analyzer) writtenScript(f field, sc *scope) (field, bool) {
+	if len(a.files) == 0 || !f.lit {
+		return field{}, false
+	}
+	p, ok := resolve(f, call.OpRead, sc)
+	if !ok || p.Dynamic {
+		return field{}, false
+	}
+	text, ok := a.files[p.Path]
+	if !ok {
+		if t, ok2 := a.throughLink(p.Path); ok2 {
+			text, ok = a.files[t]
+		}
+	}
+	if !ok {
+		return field{}, false
+	}
+	return litField(text, f.pos), true
+}
+
+// shebangShell reports whether a script's text runs under a shell when
+// executed as ./FILE: no #! line (the shell runs it itself), or one naming
+// a shell (#!/bin/sh, #!/usr/bin/env bash).
+func shebangShell(text string) bool {
+	if !strings.HasPrefix(text, "#!") {
+		return true
+	}
+	line, _, _ := strings.Cut(text[2:], "\n")
+	words := strings.Fields(line)
+	if len(words) == 0 {
+		return true
+	}
+	prog := progName(words[0])
+	if prog == "env" {
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+				prog = progName(w)
+				break
+			}
+		}
+	}
+	return isShell(prog)
+}
