@@ -24,6 +24,10 @@ const (
 	// bytes, and a value of maxValue bytes can be run many times (eval
 	// "$X" in a loop). Past it a script is Dynamic.
 	maxScripts = 128 << 10
+	// scriptCost is what each nested script costs besides its bytes (a
+	// parse of a few words still allocates kilobytes): a chain of tiny
+	// aliases or evals cannot run it a million times.
+	scriptCost = 512
 )
 
 // Analyze returns every command the shell string src would run (bash

@@ -302,6 +302,9 @@ func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 			return
 		}
 	}
+	if fo.arrayParam(p, q) {
+		return
+	}
 	val, ok, srcs := fo.paramValue(p)
 	if ok && p.Param != nil && p.Param.Value == "*" && q == quoteDouble && p.Exp == nil {
 		// "$*" joins with the first character of IFS.

@@ -10,7 +10,8 @@ type varState struct {
 	unset bool     // tombstone: unset in this layer
 	known bool     // val is the literal value
 	val   string   //
-	list  []string // the words of $@ and $*
+	list  []string // the words of $@ and $*, the elements of an array
+	arr   bool     // an indexed array: list holds its elements, val the first
 	srcs  []Source // sources of the value (X=$(curl …))
 	epoch int      // the layer's forget count when it was set
 }
@@ -109,7 +110,7 @@ func (s *scope) set(name string, v varState) {
 	v.epoch = s.forgets
 	s.vars[name] = v
 	if s.stepped {
-		if old, ok := s.steps[name]; ok && !(old.known && v.known && old.val == v.val) {
+		if old, ok := s.steps[name]; ok && !sameValue(old, v) {
 			if s.moved == nil {
 				s.moved = map[string]bool{}
 			}
@@ -141,6 +142,11 @@ func (s *scope) mergeSteps(c *scope) {
 	}
 }
 
+// sameValue reports two known states holding the same value.
+func sameValue(a, b varState) bool {
+	return a.known && b.known && a.val == b.val && a.arr == b.arr && slices.Equal(a.list, b.list)
+}
+
 func (s *scope) setUnknown(name string, srcs []Source) {
 	s.set(name, varState{srcs: srcs})
 }
@@ -158,7 +164,7 @@ func (s *scope) mergeCond(c *scope) {
 			}
 		case !ok:
 			s.set(name, v)
-		case old.known && v.known && old.val == v.val:
+		case sameValue(old, v):
 		default:
 			s.setUnknown(name, appendSources(old.srcs, v.srcs...))
 		}

@@ -210,7 +210,9 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope, fr *frame, in *input) int
 			env = append(env, a.assignText(as, sc, fr))
 		}
 	}
-	return a.run(argv, runCtx{sc: sc, fr: fr, in: in, wrappers: fr.wrappers, env: env, srcs: srcs, depth: fr.depth, direct: true})
+	idx := a.run(argv, runCtx{sc: sc, fr: fr, in: in, wrappers: fr.wrappers, env: env, srcs: srcs, depth: fr.depth, direct: true})
+	a.expandAlias(c, sc, fr)
+	return idx
 }
 
 // assignText is NAME=VALUE as the command sees it: the value folded as
@@ -254,10 +256,11 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, fr *frame, persist bool)
 		// not tracked, so the target is unknown from here on.
 		sc.setUnknown(t, srcs)
 	}
-	if as.Array != nil || as.Index != nil || as.Naked {
-		if !as.Naked {
-			sc.setUnknown(name, srcs)
-		}
+	if as.Array != nil || as.Index != nil {
+		a.assignArray(as, sc, fr, srcs)
+		return
+	}
+	if as.Naked {
 		return
 	}
 	f := a.foldString(as.Value, sc, fr.src)
@@ -925,13 +928,18 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 			a.script(joinFields(args), x.with("eval"), true)
 		}
 		return
+	case name == "unalias":
+		a.defineAliases(name, args)
+		return
 	case name == "alias":
-		// An alias body is a script that runs wherever the alias is used.
+		// An alias body is a script that runs wherever the alias is used
+		// (there it is expanded too: expandAlias).
 		for _, f := range args {
 			if _, body, ok := strings.Cut(f.s, "="); ok && f.lit {
 				a.script(litField(body, f.pos), x.with("alias"), false)
 			}
 		}
+		a.defineAliases(name, args)
 		return
 	case name == "source" || name == ".":
 		args = sourceOperands(args)
@@ -1199,7 +1207,7 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 			return
 		}
 	}
-	if a.scriptLeft -= len(f.s); a.scriptLeft < 0 {
+	if a.scriptLeft -= len(f.s) + scriptCost; a.scriptLeft < 0 {
 		// Past the budget of nested scripts: unknown, like a script
 		// the analysis cannot read (maxScripts).
 		a.scriptLeft = 0
