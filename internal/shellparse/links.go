@@ -124,7 +124,21 @@ func (a *analyzer) throughLink(p string) (string, bool) {
 // statement's output, so that running F later in the string (bash F,
 // source F, ./F) analyzes that text. An unknown text forgets the file.
 func (a *analyzer) recordWrite(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
-	if sc.remote || st.Cmd == nil {
+	// Only a statement whose output the analysis can follow gives a text;
+	// any other overwrites the file with one it does not know.
+	follow := false
+	switch c := st.Cmd.(type) {
+	case *syntax.Block, *syntax.Subshell:
+		follow = true
+	case *syntax.CallExpr:
+		if len(c.Args) > 0 {
+			switch c.Args[0].Lit() {
+			case "echo", "printf", "cat", "base64", "xxd", "rev", "tee", "":
+				follow = true
+			}
+		}
+	}
+	if sc.remote || (!follow && len(a.files) == 0) {
 		return
 	}
 	var target *syntax.Redirect
@@ -145,6 +159,10 @@ func (a *analyzer) recordWrite(st *syntax.Stmt, sc *scope, fr *frame, in *input)
 	f := a.foldString(target.Word, sc, fr.src)
 	p, ok := resolve(f, call.OpWrite, sc)
 	if !ok || p.Dynamic || !path.IsAbs(p.Path) {
+		return
+	}
+	if !follow {
+		delete(a.files, p.Path)
 		return
 	}
 	bare := *st
@@ -171,6 +189,40 @@ func (a *analyzer) recordWrite(st *syntax.Stmt, sc *scope, fr *frame, in *input)
 	}
 	if _, ok := a.files[p.Path]; ok || len(a.files) < maxFiles {
 		a.files[p.Path] = text
+	}
+}
+
+// recordTee notes the files tee writes when its standard input is known
+// (echo 'rm -rf ~' | tee c.sh; bash c.sh).
+func (a *analyzer) recordTee(args []field, x runCtx) {
+	if x.sc.remote || x.in == nil || x.in.opaque || !x.in.f.lit {
+		return
+	}
+	opts, ops := optSpec{long: []string{"--output-error"}}.parse(args)
+	appendTo := has(opts, "-a", "--append")
+	for _, f := range ops {
+		p, ok := resolve(f, call.OpWrite, x.sc)
+		if !ok || p.Dynamic || !path.IsAbs(p.Path) {
+			continue
+		}
+		text := x.in.f.s
+		if appendTo {
+			old, ok := a.files[p.Path]
+			if !ok {
+				continue
+			}
+			text = old + text
+		}
+		if len(text) > maxValue || !x.sc.charge(len(text)) {
+			delete(a.files, p.Path)
+			continue
+		}
+		if a.files == nil {
+			a.files = map[string]string{}
+		}
+		if _, ok := a.files[p.Path]; ok || len(a.files) < maxFiles {
+			a.files[p.Path] = text
+		}
 	}
 }
 

@@ -763,8 +763,11 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 	if x.direct {
 		a.builtin(cmd.Name, argv[1:], x.sc)
 	}
-	if cmd.Name == "ln" {
+	switch cmd.Name {
+	case "ln":
 		a.recordLinks(argv[1:], x.sc)
+	case "tee":
+		a.recordTee(argv[1:], x)
 	}
 	a.nested(idx, cmd.Name, argv[1:], x)
 	if code := a.cmds[idx].Inline; code != "" && a.err == nil {
