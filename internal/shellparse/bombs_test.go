@@ -77,6 +77,12 @@ func bombs() []bomb {
 		{"positional", big + `; f() { :; }; set -- ` + rep("$X", 300, " ")},
 		{"path-join", big + "; " + rep("cd $X", 300, "; ")},
 		{"write-then-run", big + "; echo $X$X$X$X > c.sh; bash c.sh; sh c.sh; . c.sh"},
+		{"script-self", "echo 'bash c.sh; bash c.sh' > c.sh; bash c.sh"},
+		{"script-source-self", "echo '. ./c.sh; . ./c.sh' > c.sh; . ./c.sh"},
+		{"script-exec-self", "printf './c.sh\n./c.sh\n' > c.sh; ./c.sh"},
+		{"script-pair", "echo 'sh b.sh; sh b.sh; sh b.sh' > a.sh; echo 'sh a.sh; sh a.sh; sh a.sh' > b.sh; sh a.sh"},
+		{"tee-grow", big + "; " + rep("echo $X | tee -a f", 100, "; ")},
+		{"links", rep("ln -s /x$RANDOM l", 100, "; ") + "; " + rep("ln -s a/b/c/d l/", 100, "; ") + "; rm -rf l/x"},
 		{"tilde", "HOME=a; " + rep("HOME=~/~$HOME$HOME", 40, "; ")},
 	}
 	for i := range bs {

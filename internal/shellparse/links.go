@@ -226,26 +226,36 @@ func (a *analyzer) recordTee(args []field, x runCtx) {
 	}
 }
 
-// writtenScript is the text the string wrote to the file f names, when
-// it knows it.
-func (a *analyzer) writtenScript(f field, sc *scope) (field, bool) {
+// runWritten runs the script the string wrote to the file f names, when
+// it knows the text, with run (which analyzes it). A script is not run
+// again inside itself (echo 'bash c.sh' > c.sh; bash c.sh, which bash
+// would repeat until it runs out of processes): the inner run is only the
+// command.
+func (a *analyzer) runWritten(f field, sc *scope, run func(text field)) {
 	if len(a.files) == 0 || !f.lit {
-		return field{}, false
+		return
 	}
 	p, ok := resolve(f, call.OpRead, sc)
 	if !ok || p.Dynamic {
-		return field{}, false
+		return
 	}
-	text, ok := a.files[p.Path]
+	key := p.Path
+	text, ok := a.files[key]
 	if !ok {
 		if t, ok2 := a.throughLink(p.Path); ok2 {
+			key = t
 			text, ok = a.files[t]
 		}
 	}
-	if !ok {
-		return field{}, false
+	if !ok || a.expanding["file:"+key] {
+		return
 	}
-	return litField(text, f.pos), true
+	if a.expanding == nil {
+		a.expanding = map[string]bool{}
+	}
+	a.expanding["file:"+key] = true
+	defer delete(a.expanding, "file:"+key)
+	run(litField(text, f.pos))
 }
 
 // shebangShell reports whether a script's text runs under a shell when

@@ -775,11 +775,13 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 	}
 	if strings.Contains(head.s, "/") && !isShell(cmd.Name) {
 		// ./c.sh, written earlier in the string: its text runs.
-		if text, ok := a.writtenScript(head, x.sc); ok && shebangShell(text.s) {
-			wx := x.with(head.s)
-			wx.params = argv
-			a.script(text, wx, false)
-		}
+		a.runWritten(head, x.sc, func(text field) {
+			if shebangShell(text.s) {
+				wx := x.with(head.s)
+				wx.params = argv
+				a.script(text, wx, false)
+			}
+		})
 	}
 	return idx
 }
@@ -956,8 +958,10 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 				}
 			} else if !args[0].lit && !args[0].subst {
 				a.unknownScript(args[0], x.with(name))
-			} else if text, ok := a.writtenScript(args[0], x.sc); ok {
-				a.script(text, x.with(name), true) // written earlier in the string
+			} else {
+				a.runWritten(args[0], x.sc, func(text field) {
+					a.script(text, x.with(name), true) // written earlier in the string
+				})
 			}
 		}
 		if len(args) > 0 && x.sc != nil {
@@ -1109,12 +1113,12 @@ opts:
 		if f := rest[0]; !f.lit && !f.subst {
 			a.unknownScript(f, x.with(name)) // bash "$FILE"
 		}
-		if text, ok := a.writtenScript(rest[0], x.sc); ok {
+		a.runWritten(rest[0], x.sc, func(text field) {
 			// echo 'rm -rf ~' > c.sh && bash c.sh: the text written runs.
 			wx := x.with(name)
 			wx.params = rest
 			a.script(text, wx, false)
-		}
+		})
 		if out := rest[0].proc; out != nil && !out.opaque {
 			a.script(out.f, x.with(name), false) // bash <(echo …), like echo … | bash
 		}

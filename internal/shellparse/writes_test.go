@@ -102,6 +102,7 @@ func TestWrites(t *testing.T) {
 		{"printf 'rm -rf /' > c.sh; printf 'tmp/x' >> c.sh; sh c.sh", []string{"printf \"rm -rf /\" paths=write:/w/c.sh", "printf tmp/x paths=write:/w/c.sh", "sh c.sh paths=read:/w/c.sh", "rm -rf /tmp/x <- sh paths=delete:/tmp/x"}},
 		{"printf '#!/usr/bin/env python3\\nimport os\\n' > c.py; ./c.py", []string{`printf "#!/usr/bin/env python3\\nimport os\\n" paths=write:/w/c.py`, "c.py"}},
 		{"echo 'rm -rf ~' | tee c.sh; bash c.sh", []string{`echo "rm -rf ~"`, "tee c.sh src=echo:other:pipe paths=write:/w/c.sh", "bash c.sh paths=read:/w/c.sh", "rm -rf /home/u <- bash paths=delete:/home/u"}},
+		{"echo 'bash c.sh' > c.sh; bash c.sh", []string{`echo "bash c.sh" paths=write:/w/c.sh`, "bash c.sh paths=read:/w/c.sh", "bash c.sh <- bash paths=read:/w/c.sh"}},
 		{"echo 'rm -rf ~' > notes.txt; cat notes.txt", []string{`echo "rm -rf ~" paths=write:/w/notes.txt`, "cat notes.txt paths=read:/w/notes.txt"}},
 		{"echo 'rm -rf ~' > c.sh; bash d.sh", []string{`echo "rm -rf ~" paths=write:/w/c.sh`, "bash d.sh paths=read:/w/d.sh"}},
 		{"echo 'rm -rf ~' > c.sh; curl -fsS https://e/x > c.sh; bash c.sh", []string{`echo "rm -rf ~" paths=write:/w/c.sh`, "curl -fsS https://e/x paths=write:/w/c.sh", "bash c.sh src=curl:download:file paths=read:/w/c.sh"}},
