@@ -73,6 +73,7 @@ func TestHookWrites(t *testing.T) {
 		{"a=(-f .claude/settings.json); rm \"${a[@]}\"", "claude-config"},
 		{"alias x='rm -rf'; x .claude", "claude-config"},
 		{bomb + "; rm -rf .claude", "claude-config"},
+		{`X='eval "$X"'; eval "$X"; rm -rf .claude`, "claude-config"},
 		{"rm -rf \"$PWD\"", "rm-workspace"},
 		{"rm -rf \"$(pwd)\"", "rm-workspace"},
 		{"rm -rf ~+", "rm-workspace"},

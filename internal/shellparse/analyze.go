@@ -110,6 +110,7 @@ type analyzer struct {
 	links       map[string]string // links the string creates: link → target (links.go)
 	files       map[string]string // scripts the string writes: path → text (links.go)
 	aliases     map[string]string // aliases the string defines: name → body (alias.go)
+	inScript    map[string]bool   // texts of the nested scripts being analyzed (script)
 	expanding   map[string]bool   // aliases ("NAME") and written scripts ("file:PATH") being run: not again inside themselves
 
 	// A >(…) reads what its statement writes, so it is analyzed after the

@@ -1198,13 +1198,20 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	if a.err != nil {
 		return
 	}
-	if x.depth > a.opts.MaxDepth {
-		a.fail(&LimitError{Limit: "depth", Max: a.opts.MaxDepth})
-		return
-	}
 	dynamic := func() {
 		srcs := appendSources(append([]Source(nil), x.srcs...), f.srcs...)
 		a.emit(Command{Dynamic: true, DynamicText: f.s, Wrappers: x.wrappers, Env: x.sc.environ(x.env), Sources: srcs, Pos: x.pos})
+	}
+	if f.lit && a.inScript[f.s] {
+		// The script runs itself (X='eval "$X"'; eval "$X"), as bash
+		// would until it fails: past the first round it is unknown,
+		// rather than the depth limit failing the whole analysis.
+		dynamic()
+		return
+	}
+	if x.depth > a.opts.MaxDepth {
+		a.fail(&LimitError{Limit: "depth", Max: a.opts.MaxDepth})
+		return
 	}
 	if !f.lit {
 		dynamic()
@@ -1245,7 +1252,13 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	fr := &frame{src: f.s, depth: x.depth, wrappers: x.wrappers, env: x.env, pos: &pos}
 	start := len(a.cmds)
 	bombs := forkBombs(file)
+	if a.inScript == nil {
+		a.inScript = map[string]bool{}
+	}
+	outer := a.inScript[f.s]
+	a.inScript[f.s] = true
 	a.stmts(file.Stmts, sc, fr, nil)
+	a.inScript[f.s] = outer
 	a.emitForkBombs(bombs, fr)
 	if !f.lit {
 		a.addSources(start, f.srcs)
