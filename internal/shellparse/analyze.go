@@ -110,7 +110,9 @@ type analyzer struct {
 	links       map[string]string // links the string creates: link → target (links.go)
 	files       map[string]string // scripts the string writes: path → text (links.go)
 	aliases     map[string]string // aliases the string defines: name → body (alias.go)
-	inScript    map[string]bool   // texts of the nested scripts being analyzed (script)
+	inScript    []string          // texts of the nested scripts being analyzed, outermost first (script)
+	scriptBuf   [8]string         // inScript's first room
+	oldpwd      bool              // a script read so far names ~-, $OLDPWD or cd -: cd records OLDPWD
 	expanding   map[string]bool   // aliases ("NAME") and written scripts ("file:PATH") being run: not again inside themselves
 
 	// A >(…) reads what its statement writes, so it is analyzed after the
@@ -163,6 +165,9 @@ func (a *analyzer) parse(src string) (*syntax.File, error) {
 	if err := prescan(src, max(a.opts.MaxNodes/2, 1<<16)); err != nil {
 		return nil, err
 	}
+	// cd keeps OLDPWD only for a string that can read it: most never do,
+	// and a variable more per cd costs a map slot in every && run.
+	a.oldpwd = a.oldpwd || strings.Contains(src, "~-") || strings.Contains(src, "OLDPWD") || strings.Contains(src, "cd -")
 	if a.parser == nil {
 		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
 	}

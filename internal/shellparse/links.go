@@ -156,6 +156,10 @@ func (a *analyzer) recordWrite(st *syntax.Stmt, sc *scope, fr *frame, in *input)
 	if target == nil {
 		return
 	}
+	appendTo := target.Op == syntax.AppOut || target.Op == syntax.AppAll || target.Op == syntax.AppAllClob
+	if appendTo && len(a.files) == 0 {
+		return // appended to a file whose text is not known: still unknown
+	}
 	f := a.foldString(target.Word, sc, fr.src)
 	p, ok := resolve(f, call.OpWrite, sc)
 	if !ok || p.Dynamic || !path.IsAbs(p.Path) {
@@ -173,7 +177,7 @@ func (a *analyzer) recordWrite(st *syntax.Stmt, sc *scope, fr *frame, in *input)
 		return
 	}
 	text := out.f.s
-	if target.Op == syntax.AppOut || target.Op == syntax.AppAll || target.Op == syntax.AppAllClob {
+	if appendTo {
 		old, ok := a.files[p.Path]
 		if !ok {
 			return // appended to a file the analysis does not know

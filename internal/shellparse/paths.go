@@ -88,8 +88,8 @@ type pathRule func(args []field, add pathAdder)
 // given its arguments.
 func pathsFor(name string, args []field, sc *scope) []PathRef {
 	rule, ok := pathRules[name]
-	if !ok {
-		return nil
+	if !ok || (name == "git" && gitSubcommand(args) == "") {
+		return nil // most git commands name no working-tree file
 	}
 	var out []PathRef
 	rule(args, func(f field, op call.Op) {

@@ -877,9 +877,11 @@ func (a *analyzer) builtin(name string, args []field, sc *scope) {
 		}
 		// cd sets PWD (cd / && chmod -R 000 "$PWD") and OLDPWD, which ~-
 		// and cd - name.
-		if prevKnown {
+		switch {
+		case !a.oldpwd:
+		case prevKnown:
 			sc.set("OLDPWD", varState{known: true, val: prev})
-		} else {
+		default:
 			sc.setUnknown("OLDPWD", nil)
 		}
 		if sc.cwdUnknown {
@@ -1202,7 +1204,7 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 		srcs := appendSources(append([]Source(nil), x.srcs...), f.srcs...)
 		a.emit(Command{Dynamic: true, DynamicText: f.s, Wrappers: x.wrappers, Env: x.sc.environ(x.env), Sources: srcs, Pos: x.pos})
 	}
-	if f.lit && a.inScript[f.s] {
+	if f.lit && slices.Contains(a.inScript, f.s) {
 		// The script runs itself (X='eval "$X"'; eval "$X"), as bash
 		// would until it fails: past the first round it is unknown,
 		// rather than the depth limit failing the whole analysis.
@@ -1253,12 +1255,11 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	start := len(a.cmds)
 	bombs := forkBombs(file)
 	if a.inScript == nil {
-		a.inScript = map[string]bool{}
+		a.inScript = a.scriptBuf[:0]
 	}
-	outer := a.inScript[f.s]
-	a.inScript[f.s] = true
+	a.inScript = append(a.inScript, f.s)
 	a.stmts(file.Stmts, sc, fr, nil)
-	a.inScript[f.s] = outer
+	a.inScript = a.inScript[:len(a.inScript)-1]
 	a.emitForkBombs(bombs, fr)
 	if !f.lit {
 		a.addSources(start, f.srcs)

@@ -229,23 +229,8 @@ func editorPaths(args []field, add pathAdder) {
 // -C DIR before the command moves the paths under DIR.
 func gitPaths(args []field, add pathAdder) {
 	var dir *field
-	i := 0
-	for ; i < len(args); i++ {
-		f := args[i]
-		if !f.lit || len(f.s) < 2 || f.s[0] != '-' {
-			break
-		}
-		switch f.s {
-		case "-C":
-			if i+1 < len(args) {
-				i++
-				dir = &args[i]
-			}
-		case "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds":
-			i++
-		}
-	}
-	if i >= len(args) || !args[i].lit {
+	i := gitCommandIndex(args, &dir)
+	if gitSubcommand(args) == "" {
 		return
 	}
 	sub, rest := args[i].s, args[i+1:]
@@ -305,4 +290,41 @@ func gitPaths(args []field, add pathAdder) {
 			in(f, call.OpWrite)
 		}
 	}
+}
+
+// gitCommandIndex is the index of git's command word, past its global
+// options; -C DIR is stored in *dir.
+func gitCommandIndex(args []field, dir **field) int {
+	i := 0
+	for ; i < len(args); i++ {
+		f := args[i]
+		if !f.lit || len(f.s) < 2 || f.s[0] != '-' {
+			break
+		}
+		switch f.s {
+		case "-C":
+			if i+1 < len(args) {
+				i++
+				*dir = &args[i]
+			}
+		case "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds":
+			i++
+		}
+	}
+	return i
+}
+
+// gitSubcommand is git's command when it is one whose operands are
+// working-tree files (rm, mv, checkout, restore), else "".
+func gitSubcommand(args []field) string {
+	var dir *field
+	i := gitCommandIndex(args, &dir)
+	if i >= len(args) || !args[i].lit {
+		return ""
+	}
+	switch args[i].s {
+	case "rm", "mv", "checkout", "restore":
+		return args[i].s
+	}
+	return ""
 }
