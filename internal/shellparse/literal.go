@@ -68,7 +68,9 @@ func (a *analyzer) fold(dst []field, w *syntax.Word, sc *scope, src string, brac
 	words := []*syntax.Word{w}
 	expanded := true
 	if braces {
+		pos := w.Pos() // a plain literal still, or filled by an earlier fold
 		syntax.SplitBraces(w)
+		fillBraces(w, pos, 0)
 		if slices.ContainsFunc(w.Parts, isBraceExp) {
 			words, expanded = braceWords(w)
 			if !expanded {
@@ -78,6 +80,9 @@ func (a *analyzer) fold(dst []field, w *syntax.Word, sc *scope, src string, brac
 	}
 	fo := folder{a: a, sc: sc, src: src, split: true, out: dst}
 	for _, w := range words {
+		if len(w.Parts) == 0 {
+			continue // an empty alternative ({,}x…): bash drops the empty word
+		}
 		fo.f = field{lit: true, pos: w.Pos(), glob: !expanded}
 		fo.parts(w.Parts, quoteNone, true)
 		fo.flush(false)
@@ -86,6 +91,29 @@ func (a *analyzer) fold(dst []field, w *syntax.Word, sc *scope, src string, brac
 		fo.out[len(dst)].proc = out // bash <(echo …), source <(…)
 	}
 	return fo.out
+}
+
+// fillBraces gives every empty alternative of the brace expressions in w
+// (SplitBraces makes {,} two words without parts) an empty literal at
+// the expression's place: syntax.Word.Pos and End index a word's first
+// and last parts, and every word the analysis keeps must have them.
+func fillBraces(w *syntax.Word, pos syntax.Pos, depth int) {
+	if depth > 64 {
+		return
+	}
+	for _, p := range w.Parts {
+		be, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		for _, e := range be.Elems {
+			if len(e.Parts) == 0 {
+				e.Parts = []syntax.WordPart{&syntax.Lit{ValuePos: pos, ValueEnd: pos}}
+				continue
+			}
+			fillBraces(e, pos, depth+1)
+		}
+	}
 }
 
 func isBraceExp(p syntax.WordPart) bool {
@@ -168,6 +196,9 @@ func (fo *folder) parts(parts []syntax.WordPart, q quoting, first bool) {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			v := p.Value
+			if v == "" {
+				continue // an empty brace alternative (fillBraces): nothing, not even an empty word
+			}
 			if q == quoteNone && i == 0 && first && strings.HasPrefix(v, "~") {
 				v = fo.tilde(v)
 			}
