@@ -52,7 +52,7 @@ func (a *analyzer) recordLinks(args []field, sc *scope) {
 	}
 	for _, p := range pairs {
 		link, ok := resolve(p.link, call.OpWrite, sc)
-		if !ok || link.Dynamic || !path.IsAbs(link.Path) || !p.target.lit || p.target.s == "" {
+		if !ok || link.Dynamic || !path.IsAbs(link.Path) || !p.target.lit || p.target.s == "" || strings.HasPrefix(p.target.s, "~") {
 			continue
 		}
 		target := p.target.s
