@@ -83,6 +83,7 @@ func bombs() []bomb {
 		{"script-pair", "echo 'sh b.sh; sh b.sh; sh b.sh' > a.sh; echo 'sh a.sh; sh a.sh; sh a.sh' > b.sh; sh a.sh"},
 		{"tee-grow", big + "; " + rep("echo $X | tee -a f", 100, "; ")},
 		{"links", rep("ln -s /x$RANDOM l", 100, "; ") + "; " + rep("ln -s a/b/c/d l/", 100, "; ") + "; rm -rf l/x"},
+		{"program-self", `echo "import os; os.system('python3 x.py; python3 x.py')" > x.py; python3 x.py`},
 		{"eval-self", `X='eval "$X"'; eval "$X"`},
 		{"eval-pair", `X='eval "$Y"'; Y='eval "$X"'; eval "$X"`},
 		{"sh-c-self", `X='sh -c "$X"'; export X; sh -c "$X"`},

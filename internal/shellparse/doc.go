@@ -293,7 +293,9 @@
 // known text, &> F) or through tee F records it (64 files, each up to
 // maxValue); bash F, sh F (the shells), source F, . F and ./F (when F has
 // no #! line or a shell's) then analyze that text as the script, with its
-// positional parameters. A file written with an unknown text is forgotten.
+// positional parameters; python, node, ruby and perl running such a file
+// (python3 x.py) analyze it as their -c/-e code (Inline, the code's
+// commands and paths). A file written with an unknown text is forgotten.
 //
 // # Arrays and aliases
 //
@@ -359,7 +361,7 @@
 // (X='eval "$X"'; eval "$X") is Dynamic past the first round, and a
 // written script or an alias is not run again inside itself, rather than
 // the depth limit failing the whole analysis. Every input of at most 4
-// KiB in the bomb table (bombs_test.go: 58 ways of growing a value or the
+// KiB in the bomb table (bombs_test.go: 59 ways of growing a value or the
 // work on it) is analyzed with at most 64 MB allocated in total; the
 // worst measured about 28 MB.
 //

@@ -285,3 +285,29 @@ func shebangShell(text string) bool {
 	}
 	return isShell(prog)
 }
+
+// programFlags is the option that gives an interpreter its code inline.
+var programFlags = map[string]string{"python": "-c", "node": "-e", "ruby": "-e", "perl": "-e"}
+
+// writtenProgram analyzes the script file an interpreter runs (python3
+// x.py, node x.js, ruby x.rb, perl x.pl: the file its path rule reads)
+// when the string wrote its text: as the same interpreter's one-liner.
+func (a *analyzer) writtenProgram(idx int, name string, x runCtx) {
+	lang := interpreter(name)
+	flag, ok := programFlags[lang]
+	if !ok {
+		return
+	}
+	for _, p := range a.cmds[idx].Paths {
+		if p.Op != call.OpRead || p.Dynamic {
+			continue
+		}
+		if _, ok := a.files[p.Path]; !ok {
+			continue
+		}
+		a.runWritten(litField(p.Path, syntax.Pos{}), x.sc, func(text field) {
+			a.interp(idx, lang, name, []field{litField(flag, text.pos), text}, x)
+		})
+		return
+	}
+}

@@ -770,6 +770,9 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 		a.recordTee(argv[1:], x)
 	}
 	a.nested(idx, cmd.Name, argv[1:], x)
+	if a.cmds[idx].Inline == "" && len(a.files) > 0 {
+		a.writtenProgram(idx, cmd.Name, x)
+	}
 	if code := a.cmds[idx].Inline; code != "" && a.err == nil {
 		a.cmds[idx].Paths = append(a.cmds[idx].Paths, a.followLinks(a.inlinePaths(cmd.Name, code, x.sc))...)
 	}
