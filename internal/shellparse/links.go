@@ -124,6 +124,19 @@ func (a *analyzer) throughLink(p string) (string, bool) {
 // statement's output, so that running F later in the string (bash F,
 // source F, ./F) analyzes that text. An unknown text forgets the file.
 func (a *analyzer) recordWrite(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
+	var target *syntax.Redirect
+	for _, rd := range st.Redirs {
+		if stdoutRedirect(rd) {
+			target = rd
+		}
+	}
+	if target == nil || sc.remote {
+		return
+	}
+	appendTo := target.Op == syntax.AppOut || target.Op == syntax.AppAll || target.Op == syntax.AppAllClob
+	if appendTo && len(a.files) == 0 {
+		return // appended to a file whose text is not known: still unknown
+	}
 	// Only a statement whose output the analysis can follow gives a text;
 	// any other overwrites the file with one it does not know.
 	follow := false
@@ -138,27 +151,8 @@ func (a *analyzer) recordWrite(st *syntax.Stmt, sc *scope, fr *frame, in *input)
 			}
 		}
 	}
-	if sc.remote || (!follow && len(a.files) == 0) {
+	if !follow && len(a.files) == 0 {
 		return
-	}
-	var target *syntax.Redirect
-	var keep []*syntax.Redirect
-	for _, rd := range st.Redirs {
-		switch rd.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
-			if rd.N == nil || rd.N.Value == "1" {
-				target = rd
-				continue
-			}
-		}
-		keep = append(keep, rd)
-	}
-	if target == nil {
-		return
-	}
-	appendTo := target.Op == syntax.AppOut || target.Op == syntax.AppAll || target.Op == syntax.AppAllClob
-	if appendTo && len(a.files) == 0 {
-		return // appended to a file whose text is not known: still unknown
 	}
 	f := a.foldString(target.Word, sc, fr.src)
 	p, ok := resolve(f, call.OpWrite, sc)
@@ -170,7 +164,12 @@ func (a *analyzer) recordWrite(st *syntax.Stmt, sc *scope, fr *frame, in *input)
 		return
 	}
 	bare := *st
-	bare.Redirs = keep
+	bare.Redirs = nil
+	for _, rd := range st.Redirs {
+		if !stdoutRedirect(rd) {
+			bare.Redirs = append(bare.Redirs, rd)
+		}
+	}
 	out := a.output(&bare, sc.child(), fr, in)
 	if out == nil || out.opaque || !out.f.lit {
 		delete(a.files, p.Path)
@@ -228,6 +227,15 @@ func (a *analyzer) recordTee(args []field, x runCtx) {
 			a.files[p.Path] = text
 		}
 	}
+}
+
+// stdoutRedirect reports a redirection of standard output to a file.
+func stdoutRedirect(rd *syntax.Redirect) bool {
+	switch rd.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
+		return rd.N == nil || rd.N.Value == "1"
+	}
+	return false
 }
 
 // runWritten runs the script the string wrote to the file f names, when
