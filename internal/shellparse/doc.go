@@ -260,7 +260,8 @@
 //
 // The working directory has its shell names: Options.Cwd seeds $PWD; ~+
 // is $PWD and ~- is $OLDPWD, which cd sets (cd - goes back to it); $(pwd),
-// `pwd`, $(pwd -P) stand for the directory the analysis tracks. cd with
+// `pwd`, $(pwd -P) stand for the directory the analysis tracks, and
+// $(cd DIR && pwd) for DIR resolved against it. cd with
 // relative and .. paths moves it (cd .. && rm -rf project deletes the
 // workspace root when it is named project), and paths are cleaned after
 // substitution ($PWD/.. is the parent; X=/tmp; $X/../etc is /etc).

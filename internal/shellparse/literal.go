@@ -917,6 +917,20 @@ func (a *analyzer) substValue(p *syntax.CmdSubst, sc *scope, src string) (string
 	if d, ok := pwdValue(p.Stmts[0], sc); ok {
 		return d, true // $(pwd), `pwd`: the directory the analysis tracks
 	}
+	if b, ok := p.Stmts[0].Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.AndStmt && len(p.Stmts[0].Redirs) == 0 {
+		// $(cd DIR && pwd): DIR as the analysis resolves it.
+		if c, ok := b.X.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && c.Args[0].Lit() == "cd" && len(b.X.Redirs) == 0 && len(c.Assigns) == 0 {
+			var args []field
+			for _, w := range c.Args[1:] {
+				args = a.fold(args, w, sc, src, true)
+			}
+			child := sc.child()
+			a.builtin("cd", args, child)
+			if d, ok := pwdValue(b.Y, child); ok {
+				return d, true
+			}
+		}
+	}
 	a.substValues--
 	defer a.leave()
 	if !a.enter() {

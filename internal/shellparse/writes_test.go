@@ -61,6 +61,8 @@ func TestWrites(t *testing.T) {
 		{"cd $X; echo > ~+/x", []string{"cd $X", "echo paths=write:~+/x*"}},
 		{"rm -rf $PWD/..", []string{"rm -rf /w/.. paths=delete:/"}},
 		{"cd .. && rm -rf w", []string{"cd ..", "rm -rf w paths=delete:/w"}},
+		{`rm -rf "$(cd .. && pwd)"`, []string{"cd ..", "pwd", "rm -rf / src=cd:other:cmdsubst,pwd:other:cmdsubst paths=delete:/"}},
+		{`D="$(cd "$X" && pwd)"; rm -rf "$D"`, []string{"cd $X", "pwd", "rm -rf $D src=cd:other:cmdsubst,pwd:other:cmdsubst paths=delete:$D*"}},
 		{"echo $(pwd x)", []string{"pwd x", `echo "$(pwd x)" src=pwd:other:cmdsubst`}},
 		// Links made earlier in the string are followed.
 		{"ln -s ~ h && rm -rf h/", []string{"ln -s /home/u h paths=write:/w/h,write:/w/h/u,read:/home/u", "rm -rf h/ paths=delete:/w/h,delete:/home/u"}},
