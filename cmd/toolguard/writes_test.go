@@ -91,6 +91,7 @@ func TestHookWrites(t *testing.T) {
 		{`node -e "require('fs').rmSync('.claude', {recursive: true})"`, "claude-config"},
 		{"rm -rf \"$PWD\"", "rm-workspace"},
 		{"rm -rf \"$(pwd)\"", "rm-workspace"},
+		{`rm -rf "$(cd .. && pwd)/project"`, "rm-workspace"},
 		{"rm -rf ~+", "rm-workspace"},
 		{"cd .. && rm -rf project", "rm-workspace"},
 		{"rm -rf $PWD/..", "rm-workspace"},
