@@ -18,6 +18,16 @@ const (
 	maxRecursion = 10000
 	// maxSources bounds the sources kept per command.
 	maxSources = 32
+	// maxScripts is, with eight times the input's size, how many bytes
+	// of nested shell scripts (bash -c, eval, … | sh) one analysis
+	// parses: each byte costs the parser and the analysis some hundred
+	// bytes, and a value of maxValue bytes can be run many times (eval
+	// "$X" in a loop). Past it a script is Dynamic.
+	maxScripts = 128 << 10
+	// scriptCost is what each nested script costs besides its bytes (a
+	// parse of a few words still allocates kilobytes): a chain of tiny
+	// aliases or evals cannot run it a million times.
+	scriptCost = 512
 )
 
 // Analyze returns every command the shell string src would run (bash
@@ -36,14 +46,15 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 	if len(src) > opts.MaxBytes {
 		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}
 	}
-	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src), unrolls: maxUnrolls, substValues: maxSubstValues}
+	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src), unrolls: maxUnrolls, substValues: maxSubstValues,
+		valueLeft: maxValueTotal, scriptLeft: min(4*opts.MaxBytes, 8*len(src)+maxScripts)}
 	f, err := a.parse(src)
 	if err != nil {
 		return nil, err
 	}
 	fr := &frame{src: src}
 	bombs := forkBombs(f)
-	sc := newScope(opts)
+	sc := newScope(opts, &a.valueLeft)
 	for i, st := range f.Stmts {
 		if a.err != nil {
 			break
@@ -94,6 +105,15 @@ type analyzer struct {
 	unrolls     int               // loop bodies still allowed to be analyzed once per word (walk.go)
 	namerefs    map[string]string // declare -n NAME=TARGET
 	substValues int               // $(…) outputs still allowed to be worked out (literal.go)
+	valueLeft   int               // bytes of expanded values still allowed (maxValueTotal)
+	scriptLeft  int               // bytes of nested shell scripts still allowed to be parsed (script)
+	links       map[string]string // links the string creates: link → target (links.go)
+	files       map[string]string // scripts the string writes: path → text (links.go)
+	aliases     map[string]string // aliases the string defines: name → body (alias.go)
+	inScript    []string          // texts of the nested scripts being analyzed, outermost first (script)
+	scriptBuf   [8]string         // inScript's first room
+	oldpwd      bool              // a script read so far names ~-, $OLDPWD or cd -: cd records OLDPWD
+	expanding   map[string]bool   // aliases ("NAME") and written scripts ("file:PATH") being run: not again inside themselves
 
 	// A >(…) reads what its statement writes, so it is analyzed after the
 	// statement: outs collects them, a stack of the statements being
@@ -145,6 +165,9 @@ func (a *analyzer) parse(src string) (*syntax.File, error) {
 	if err := prescan(src, max(a.opts.MaxNodes/2, 1<<16)); err != nil {
 		return nil, err
 	}
+	// cd keeps OLDPWD only for a string that can read it: most never do,
+	// and a variable more per cd costs a map slot in every && run.
+	a.oldpwd = a.oldpwd || strings.Contains(src, "~-") || strings.Contains(src, "OLDPWD") || strings.Contains(src, "cd -")
 	if a.parser == nil {
 		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
 	}

@@ -153,8 +153,9 @@
 // output the analysis knows — one command or pipeline of echo, printf,
 // cat of a here-document, base64 -d or xxd -r -p of a known text, … —
 // stands for that output, trailing newlines removed, split unless quoted
-// (K=$(echo LmVudg== | base64 -d); cat $K reads .env); 256 per analysis. cd sets PWD to
-// the directory it tracks. After declare -n REF=T, T is unknown, and so
+// (K=$(echo LmVudg== | base64 -d); cat $K reads .env); 256 per analysis. PWD starts
+// as Options.Cwd; cd sets PWD to the directory it tracks and OLDPWD to the
+// one before. After declare -n REF=T, T is unknown, and so
 // after every assignment to REF. An assignment to IFS changes how known values split (an
 // unknown IFS makes unquoted expansions unknown). declare's words are
 // expanded before it assigns (declare A=x B=$A sees the old A), and a
@@ -238,6 +239,80 @@
 // reads ./.env), Dynamic otherwise, like xargs -I{}. BSD find -f DIR
 // names a start.
 //
+// # Writes attributed
+//
+// Beyond plain operands (writes.go): a copy, move, link or install to a
+// destination (cp, mv, install, ln, rsync, scp, git mv; -t DIR or the last
+// operand) writes the destination and DEST/base(SOURCE) for each source —
+// cp /tmp/s.json .claude/ writes .claude/s.json. Whether DEST is an
+// existing directory is not asked of the filesystem (no I/O, and the same
+// string may create it first: mkdir d && cp a d), so both are reported
+// unless -T says DEST is a file. tar -x (--extract, x in tar xzf) writes
+// its member operands under -C DIR (or the working directory), or DIR
+// itself when it names none; unzip likewise with -d DIR (-j: base names
+// only; -l, -t, -v, -p, -Z write nothing). sponge F, yq -i (eval/e, the
+// expression skipped), ed/red/ex/vi/vim/nvim (their files, unless -R; -c,
+// -S, +CMD are not files), git rm (not --cached or -n), git mv, git
+// checkout -- F / git checkout TREE F / git checkout ., git restore (not
+// --staged alone), git -C DIR before them. chmod, chown, chgrp, setfacl
+// and chattr operands are writes (call.Op has no separate kind). Redirections
+// of any command (jq … > F) are writes as before.
+//
+// The working directory has its shell names: Options.Cwd seeds $PWD; ~+
+// is $PWD and ~- is $OLDPWD, which cd sets (cd - goes back to it); $(pwd),
+// `pwd`, $(pwd -P) stand for the directory the analysis tracks, and
+// $(cd DIR && pwd) for DIR resolved against it. cd with
+// relative and .. paths moves it (cd .. && rm -rf project deletes the
+// workspace root when it is named project), and paths are cleaned after
+// substitution ($PWD/.. is the parent; X=/tmp; $X/../etc is /etc).
+//
+// Interpreter one-liners (inline_paths.go): string-literal paths given to
+// the file calls of Python (open(p, 'w'|'a'|'x'|'+'), os.remove, unlink,
+// rmdir, rename, replace, shutil.rmtree/move/copy*, os.symlink, chmod,
+// pathlib's Path(p).write_text/unlink/…), Node, Bun and Deno
+// (fs.writeFileSync, appendFile, rmSync, unlinkSync, renameSync,
+// copyFileSync, createWriteStream, fs.promises.*, require('fs').…, Bun.write,
+// Deno.writeTextFile), Ruby (File.write/open/delete/rename, FileUtils.rm_rf,
+// mv, cp, touch, …) and Perl (unlink, rmdir, rename, open(F, '>p'),
+// open(my $f, '>', 'p'), rmtree) become write, delete or read paths of
+// the command; read opens are reads. A path built at run time (a variable,
+// concatenation, an f-string, Perl's "$d/x") gives nothing: the scan is
+// lexical, and a call named inside a string literal counts as one.
+//
+// # Links and written scripts
+//
+// The filesystem changes a string makes are seen by its later commands
+// (links.go), whatever scope made them (a subshell's ln is still there):
+// ln -s TARGET LINK (and hard links, -t DIR, LINK/ as a directory) records
+// LINK → TARGET, and a later path equal to or under LINK is also reported
+// under TARGET (ln -s ~ h && rm -rf h/ deletes ~; ln -s .claude x; echo >
+// x/settings.json writes .claude/settings.json), chains up to 8 links, 64
+// links per analysis. A path is matched after cleaning: u/.. under a link
+// u is cleaned to the directory holding u, not the target's parent.
+// A statement that writes a text the analysis knows through its standard
+// output (echo, printf, cat <<EOF, a group of them; > F, >> F appends to a
+// known text, &> F) or through tee F records it (64 files, each up to
+// maxValue); bash F, sh F (the shells), source F, . F and ./F (when F has
+// no #! line or a shell's) then analyze that text as the script, with its
+// positional parameters; python, node, ruby and perl running such a file
+// (python3 x.py) analyze it as their -c/-e code (Inline, the code's
+// commands and paths). A file written with an unknown text is forgotten.
+//
+// # Arrays and aliases
+//
+// Indexed arrays of literal words (arrays.go): a=(…), a+=(…), a[N]=v;
+// "${a[@]}" is one word per element, ${a[*]} and "${a[*]}" join (with
+// IFS), ${a[N]}, $a (the first), ${#a[@]}, ${a[@]:OFF:LEN}. So a=(-rf /);
+// rm "${a[@]}" is rm -rf /. Associative arrays, [i]=v inside ( ), globs,
+// unknown elements and arrays assigned in a branch are unknown.
+// alias NAME=BODY earlier in the string (alias.go) makes a command whose
+// first word is an unquoted NAME also be analyzed as BODY followed by
+// the command's other words, in the same shell (wrapper "alias"), with
+// or without shopt -s expand_aliases — and the command as written is
+// still reported, since bash -c without expand_aliases runs it (alias
+// rm=echo; rm -rf / gives rm -rf /). An alias is not expanded inside its
+// own expansion; unalias forgets it; 64 aliases per analysis.
+//
 // # Downloads
 //
 // A command that executes a file fetched from the network earlier in the
@@ -260,16 +335,43 @@
 // Options.MaxDepth (default 16) bounds wrappers and nested scripts
 // together (sudo env bash -c … counts three). Options.MaxNodes (default
 // 1<<20) bounds the syntax nodes and commands over the whole analysis,
-// nested scripts included, and nested scripts may add up to four times
-// MaxBytes. Exceeding any limit returns a *LimitError (Limit "size",
+// nested scripts included. Exceeding any limit returns a *LimitError (Limit "size",
 // "depth", "nodes", "words" or "nesting"); input that does not parse returns a
 // *ParseError with its position. A bug in the analysis is recovered and
 // returned as *InternalError rather than a panic.
 //
+// # Bounded values
+//
+// A few bytes of shell can describe a value of gigabytes (X=$X$X forty
+// times is 2^40 bytes; bash runs it in milliseconds). The values the
+// analysis works out are bounded instead of built: a value that would
+// pass 64 KiB (maxValue) — by concatenation, X+=, ${X//a/aa}, ${X/a/…},
+// ${X:-…}/${X:=…}, $(…) outputs, "$@", ~ of a grown $HOME, a cd path —
+// is unknown, and so is every expansion once the analysis has expanded 4
+// MiB of values in all (maxValueTotal: a value of 64 KiB copied into a
+// thousand words, exported into a thousand commands' Env). Nested shell
+// scripts (bash -c, eval, … | sh, aliases) are parsed up to eight times
+// the input's size plus 128 KiB in all (maxScripts); past that a script
+// is Dynamic. Brace expansion stays at 256 words, loop unrolling at 64
+// bodies, $(…) values at 256, printf output at 1 MiB. What is past a
+// bound is never an error: the word is not literal, so a command it
+// names is Dynamic (on_dynamic), a path it names is a Dynamic path, a
+// variable assigned it is unknown, and the literal commands around it
+// are analyzed as usual (X=a; X=$X$X …; git push --force origin main
+// still finds git push). A nested script that runs its own text again
+// (X='eval "$X"'; eval "$X") is Dynamic past the first round, and a
+// written script or an alias is not run again inside itself, rather than
+// the depth limit failing the whole analysis. Every input of at most 4
+// KiB in the bomb table (bombs_test.go: 59 ways of growing a value or the
+// work on it) is analyzed with at most 64 MB allocated in total; the
+// worst measured about 28 MB.
+//
 // # Not covered
 //
-// hash -p and enable -n (renaming programs), aliases' effect at their use,
-// reading a script back from a file the same string wrote, descriptors
+// hash -p and enable -n (renaming programs), a script file written by an
+// earlier tool call (only text written in the same string is read back),
+// text written by cp/mv of a known script or by programs other than echo,
+// printf, cat and tee, descriptors
 // opened with exec {fd}<…, the values of $(…) whose output the analysis
 // cannot follow and of arithmetic, and
 // arithmetic evaluation of variable contents (bash's a[$(cmd)] injection).

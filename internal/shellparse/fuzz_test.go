@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"errors"
+	"runtime/metrics"
 	"testing"
 )
 
@@ -22,9 +23,21 @@ func FuzzAnalyze(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	for _, b := range bombs() {
+		f.Add(b.src) // values that double: bounded (maxValue, maxValueTotal)
+	}
 	opts := Options{Cwd: "/w", Home: "/h", MaxBytes: 1 << 14, MaxDepth: 8, MaxNodes: 1 << 14}
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 	f.Fuzz(func(t *testing.T, src string) {
+		metrics.Read(sample)
+		before := sample[0].Value.Uint64()
 		r, err := Analyze(src, opts)
+		metrics.Read(sample)
+		// Bounded work (maxValue, maxValueTotal, maxScripts): an input of
+		// 4 KiB or less allocates at most 64 MB, whatever it describes.
+		if alloc := sample[0].Value.Uint64() - before; len(src) <= 4<<10 && alloc > bombLimit {
+			t.Errorf("%d bytes in allocated %d bytes, want at most %d", len(src), alloc, bombLimit)
+		}
 		if err != nil {
 			var pe *ParseError
 			var le *LimitError

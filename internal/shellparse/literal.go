@@ -68,7 +68,9 @@ func (a *analyzer) fold(dst []field, w *syntax.Word, sc *scope, src string, brac
 	words := []*syntax.Word{w}
 	expanded := true
 	if braces {
+		pos := w.Pos() // a plain literal still, or filled by an earlier fold
 		syntax.SplitBraces(w)
+		fillBraces(w, pos, 0)
 		if slices.ContainsFunc(w.Parts, isBraceExp) {
 			words, expanded = braceWords(w)
 			if !expanded {
@@ -78,6 +80,9 @@ func (a *analyzer) fold(dst []field, w *syntax.Word, sc *scope, src string, brac
 	}
 	fo := folder{a: a, sc: sc, src: src, split: true, out: dst}
 	for _, w := range words {
+		if len(w.Parts) == 0 {
+			continue // an empty alternative ({,}x…): bash drops the empty word
+		}
 		fo.f = field{lit: true, pos: w.Pos(), glob: !expanded}
 		fo.parts(w.Parts, quoteNone, true)
 		fo.flush(false)
@@ -86,6 +91,29 @@ func (a *analyzer) fold(dst []field, w *syntax.Word, sc *scope, src string, brac
 		fo.out[len(dst)].proc = out // bash <(echo …), source <(…)
 	}
 	return fo.out
+}
+
+// fillBraces gives every empty alternative of the brace expressions in w
+// (SplitBraces makes {,} two words without parts) an empty literal at
+// the expression's place: syntax.Word.Pos and End index a word's first
+// and last parts, and every word the analysis keeps must have them.
+func fillBraces(w *syntax.Word, pos syntax.Pos, depth int) {
+	if depth > 64 {
+		return
+	}
+	for _, p := range w.Parts {
+		be, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		for _, e := range be.Elems {
+			if len(e.Parts) == 0 {
+				e.Parts = []syntax.WordPart{&syntax.Lit{ValuePos: pos, ValueEnd: pos}}
+				continue
+			}
+			fillBraces(e, pos, depth+1)
+		}
+	}
 }
 
 func isBraceExp(p syntax.WordPart) bool {
@@ -168,6 +196,9 @@ func (fo *folder) parts(parts []syntax.WordPart, q quoting, first bool) {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			v := p.Value
+			if v == "" {
+				continue // an empty brace alternative (fillBraces): nothing, not even an empty word
+			}
 			if q == quoteNone && i == 0 && first && strings.HasPrefix(v, "~") {
 				v = fo.tilde(v)
 			}
@@ -210,10 +241,46 @@ func (fo *folder) parts(parts []syntax.WordPart, q quoting, first bool) {
 	}
 }
 
+// Values the analysis works out are bounded, so that a few bytes of input
+// cannot make it build gigabytes (X=$X$X forty times is 2^40 bytes): a
+// value that would grow past maxValue bytes, or past maxValueTotal bytes
+// of expanded values over the whole analysis (a value of maxValue copied
+// into a thousand words), is unknown instead. The word holding it is then
+// not literal: a command named by it is Dynamic (on_dynamic), a path is a
+// Dynamic path, a variable assigned it is unknown; the literal commands
+// before and after are analyzed as usual.
+const (
+	maxValue      = 64 << 10
+	maxValueTotal = 4 << 20
+)
+
+// fits reports whether n more bytes of an expanded value may join the
+// field being built, and charges them to the analysis.
+func (fo *folder) fits(n int) bool {
+	return fo.cur.Len()+n <= maxValue && fo.sc.charge(n)
+}
+
 // tilde expands a leading ~ or ~/ to $HOME when it is known.
 func (fo *folder) tilde(v string) string {
+	if len(v) >= 2 && (v[1] == '+' || v[1] == '-') && (len(v) == 2 || v[2] == '/') {
+		// ~+ is $PWD, ~- is $OLDPWD.
+		name := "PWD"
+		if v[1] == '-' {
+			name = "OLDPWD"
+		}
+		d, ok := fo.sc.lookup(name)
+		if !ok || !d.known || !path.IsAbs(d.val) || !fo.fits(len(d.val)) {
+			fo.f.lit = false
+			return v
+		}
+		return strings.ReplaceAll(d.val, `\`, `\\`) + v[2:]
+	}
 	home, ok := fo.sc.lookup("HOME")
 	if !ok || !home.known || home.val == "" {
+		return v
+	}
+	if !fo.fits(len(home.val)) {
+		fo.f.lit = false
 		return v
 	}
 	if v != "~" && !strings.HasPrefix(v, "~/") {
@@ -253,7 +320,7 @@ func isUserName(s string) bool {
 func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 	if p.Param != nil && p.Param.Value == "@" && q == quoteDouble && p.Exp == nil && p.Repl == nil &&
 		p.Slice == nil && !p.Length && !p.Excl && p.Index == nil {
-		if v, set := fo.sc.lookup("@"); set && v.known {
+		if v, set := fo.sc.lookup("@"); set && v.known && fo.fits(len(v.val)) {
 			fo.f.srcs = appendSources(fo.f.srcs, v.srcs...)
 			for i, el := range v.list {
 				if i > 0 && fo.split {
@@ -265,6 +332,9 @@ func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 			}
 			return
 		}
+	}
+	if fo.arrayParam(p, q) {
+		return
 	}
 	val, ok, srcs := fo.paramValue(p)
 	if ok && p.Param != nil && p.Param.Value == "*" && q == quoteDouble && p.Exp == nil {
@@ -291,6 +361,10 @@ func (fo *folder) param(p *syntax.ParamExp, q quoting) {
 // expansion adds the known value of an expansion p: as it is when quoted,
 // split on $IFS when not (an unknown IFS leaves p's text, unknown).
 func (fo *folder) expansion(val string, q quoting, p syntax.Node) {
+	if !fo.fits(len(val)) {
+		fo.addText(p) // too large: unknown (maxValue)
+		return
+	}
 	if q != quoteNone || !fo.split {
 		fo.add(val)
 		return
@@ -387,7 +461,15 @@ func (fo *folder) paramValue(p *syntax.ParamExp) (string, bool, []Source) {
 			return "", false, v.srcs
 		}
 		if p.Repl.All {
+			// The result's size is known before it is built: past
+			// maxValue it is not built at all.
+			if n := strings.Count(val, orig.s); len(val)+n*(len(with.s)-len(orig.s)) > maxValue {
+				return "", false, v.srcs
+			}
 			return strings.ReplaceAll(val, orig.s, with.s), true, v.srcs
+		}
+		if len(val)+len(with.s) > maxValue {
+			return "", false, v.srcs
 		}
 		return strings.Replace(val, orig.s, with.s, 1), true, v.srcs
 	case p.Slice != nil:
@@ -832,6 +914,23 @@ func (a *analyzer) substValue(p *syntax.CmdSubst, sc *scope, src string) (string
 	if len(p.Stmts) != 1 || p.Stmts[0].Background || p.Stmts[0].Coprocess || a.substValues <= 0 {
 		return "", false
 	}
+	if d, ok := pwdValue(p.Stmts[0], sc); ok {
+		return d, true // $(pwd), `pwd`: the directory the analysis tracks
+	}
+	if b, ok := p.Stmts[0].Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.AndStmt && len(p.Stmts[0].Redirs) == 0 {
+		// $(cd DIR && pwd): DIR as the analysis resolves it.
+		if c, ok := b.X.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && c.Args[0].Lit() == "cd" && len(b.X.Redirs) == 0 && len(c.Assigns) == 0 {
+			var args []field
+			for _, w := range c.Args[1:] {
+				args = a.fold(args, w, sc, src, true)
+			}
+			child := sc.child()
+			a.builtin("cd", args, child)
+			if d, ok := pwdValue(b.Y, child); ok {
+				return d, true
+			}
+		}
+	}
 	a.substValues--
 	defer a.leave()
 	if !a.enter() {
@@ -854,4 +953,29 @@ func (a *analyzer) substValue(p *syntax.CmdSubst, sc *scope, src string) (string
 		return "", false
 	}
 	return strings.TrimRight(in.f.s, "\n"), true
+}
+
+// pwdValue is the output of a statement that is only pwd (pwd -L, pwd -P,
+// builtin pwd): the working directory, when the analysis knows it.
+func pwdValue(st *syntax.Stmt, sc *scope) (string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(st.Redirs) > 0 || st.Negated || len(c.Args) == 0 {
+		return "", false
+	}
+	args := c.Args
+	if args[0].Lit() == "builtin" || args[0].Lit() == "command" {
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0].Lit() != "pwd" {
+		return "", false
+	}
+	for _, w := range args[1:] {
+		if l := w.Lit(); l != "-L" && l != "-P" {
+			return "", false
+		}
+	}
+	if sc.cwdUnknown || !path.IsAbs(sc.cwd) {
+		return "", false
+	}
+	return sc.cwd, true
 }

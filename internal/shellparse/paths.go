@@ -88,8 +88,8 @@ type pathRule func(args []field, add pathAdder)
 // given its arguments.
 func pathsFor(name string, args []field, sc *scope) []PathRef {
 	rule, ok := pathRules[name]
-	if !ok {
-		return nil
+	if !ok || (name == "git" && gitSubcommand(args) == "") {
+		return nil // most git commands name no working-tree file
 	}
 	var out []PathRef
 	rule(args, func(f field, op call.Op) {
@@ -240,6 +240,7 @@ func init() {
 		"node":    scriptPaths(optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}, "ep"),
 		"date":    optionValues(optSpec{short: "fdr", long: []string{"--file", "--date", "--reference"}}, "-f", "--file", "-r", "--reference"),
 	}
+	addWriteRules(pathRules)
 }
 
 // tarPaths: creating or appending (-c, -r, -u, -A) reads the operands and
@@ -264,6 +265,9 @@ func tarPaths(args []field, add pathAdder) {
 		case len(o.name) > 1 && o.name[1] != '-' && strings.ContainsAny(o.name[1:], "cruA"):
 			create = true
 		}
+	}
+	if !create && isExtract(opts) {
+		tarExtract(opts, ops, add)
 	}
 	archive := call.OpRead
 	if create {
@@ -344,14 +348,15 @@ func operands(spec optSpec, op call.Op) pathRule {
 }
 
 // copyPaths handles cp and mv: the destination (-t DIR or the last operand)
-// is written, the sources get srcOp.
+// is written, and so is DEST/base(SOURCE) for each source (destWrites);
+// the sources get srcOp.
 func copyPaths(spec optSpec, srcOp call.Op) pathRule {
 	return func(args []field, add pathAdder) {
 		opts, ops := spec.parse(args)
 		if t := values(opts, "-t", "--target-directory"); len(t) > 0 {
-			add(t[len(t)-1], call.OpWrite)
+			destWrites(t[len(t)-1], ops, false, add)
 		} else if len(ops) >= 2 {
-			add(ops[len(ops)-1], call.OpWrite)
+			destWrites(ops[len(ops)-1], ops[:len(ops)-1], has(opts, "-T", "--no-target-directory"), add)
 			ops = ops[:len(ops)-1]
 		} else {
 			return
@@ -379,12 +384,12 @@ func lnPaths(args []field, add pathAdder) {
 	opts, ops := spec.parse(args)
 	switch t := values(opts, "-t", "--target-directory"); {
 	case len(t) > 0:
-		add(t[len(t)-1], call.OpWrite)
+		destWrites(t[len(t)-1], ops, false, add)
 		for _, f := range ops {
 			add(f, call.OpRead)
 		}
 	case len(ops) >= 2:
-		add(ops[len(ops)-1], call.OpWrite)
+		destWrites(ops[len(ops)-1], ops[:len(ops)-1], has(opts, "-T", "--no-target-directory"), add)
 		for _, f := range ops[:len(ops)-1] {
 			add(f, call.OpRead)
 		}
@@ -402,13 +407,12 @@ func remoteCopyPaths(spec optSpec) pathRule {
 		if len(ops) < 2 {
 			return
 		}
-		for i, f := range ops {
-			if isRemotePath(f.s) {
-				continue
-			}
-			if i == len(ops)-1 {
-				add(f, call.OpWrite)
-			} else {
+		dest := ops[len(ops)-1]
+		if !isRemotePath(dest.s) {
+			destWrites(dest, ops[:len(ops)-1], false, add)
+		}
+		for _, f := range ops[:len(ops)-1] {
+			if !isRemotePath(f.s) {
 				add(f, call.OpRead)
 			}
 		}

@@ -1,13 +1,17 @@
 package shellparse
 
-import "slices"
+import (
+	"path"
+	"slices"
+)
 
 // varState is what the analysis knows about one shell variable.
 type varState struct {
 	unset bool     // tombstone: unset in this layer
 	known bool     // val is the literal value
 	val   string   //
-	list  []string // the words of $@ and $*
+	list  []string // the words of $@ and $*, the elements of an array
+	arr   bool     // an indexed array: list holds its elements, val the first
 	srcs  []Source // sources of the value (X=$(curl …))
 	epoch int      // the layer's forget count when it was set
 }
@@ -20,6 +24,11 @@ type scope struct {
 	parent  *scope
 	vars    map[string]varState
 	exports []string // names exported in this layer (export X, declare -x X)
+
+	// left is the analysis's budget of value bytes (analyzer.valueLeft),
+	// shared by every layer: environ charges the NAME=value strings it
+	// builds for each command.
+	left *int
 
 	cwd        string // "" is Options.Cwd itself when that is empty too
 	cwdUnknown bool   // a cd whose target the analysis cannot know
@@ -39,17 +48,22 @@ type scope struct {
 	moved   map[string]bool
 }
 
-func newScope(opts Options) *scope {
-	s := &scope{cwd: opts.Cwd}
+func newScope(opts Options, left *int) *scope {
+	s := &scope{cwd: opts.Cwd, left: left}
 	if opts.Home != "" {
 		s.set("HOME", varState{known: true, val: opts.Home})
+	}
+	if path.IsAbs(opts.Cwd) {
+		// The shell sets PWD to the directory it starts in: $PWD, "$(pwd)"
+		// and ~+ name the working directory (cd keeps it up to date).
+		s.set("PWD", varState{known: true, val: path.Clean(opts.Cwd)})
 	}
 	return s
 }
 
 // child returns a scope whose changes stay out of s until merged.
 func (s *scope) child() *scope {
-	return &scope{parent: s, cwd: s.cwd, cwdUnknown: s.cwdUnknown, remote: s.remote}
+	return &scope{parent: s, left: s.left, cwd: s.cwd, cwdUnknown: s.cwdUnknown, remote: s.remote}
 }
 
 // lookup reports the state of name and whether it is set.
@@ -96,7 +110,7 @@ func (s *scope) set(name string, v varState) {
 	v.epoch = s.forgets
 	s.vars[name] = v
 	if s.stepped {
-		if old, ok := s.steps[name]; ok && !(old.known && v.known && old.val == v.val) {
+		if old, ok := s.steps[name]; ok && !sameValue(old, v) {
 			if s.moved == nil {
 				s.moved = map[string]bool{}
 			}
@@ -128,6 +142,11 @@ func (s *scope) mergeSteps(c *scope) {
 	}
 }
 
+// sameValue reports two known states holding the same value.
+func sameValue(a, b varState) bool {
+	return a.known && b.known && a.val == b.val && a.arr == b.arr && slices.Equal(a.list, b.list)
+}
+
 func (s *scope) setUnknown(name string, srcs []Source) {
 	s.set(name, varState{srcs: srcs})
 }
@@ -145,7 +164,7 @@ func (s *scope) mergeCond(c *scope) {
 			}
 		case !ok:
 			s.set(name, v)
-		case old.known && v.known && old.val == v.val:
+		case sameValue(old, v):
 		default:
 			s.setUnknown(name, appendSources(old.srcs, v.srcs...))
 		}
@@ -161,6 +180,20 @@ func (s *scope) mergeCond(c *scope) {
 
 // maxEnv bounds the exported variables reported per command.
 const maxEnv = 32
+
+// charge takes n bytes from the analysis's value budget and reports
+// whether they were there (see maxValueTotal).
+func (s *scope) charge(n int) bool {
+	if s.left == nil {
+		return true
+	}
+	if n > *s.left {
+		*s.left = 0
+		return false
+	}
+	*s.left -= n
+	return true
+}
 
 func (s *scope) export(name string) {
 	s.exports = append(s.exports, name)
@@ -196,7 +229,7 @@ layers:
 		switch {
 		case !ok:
 			continue
-		case v.known:
+		case v.known && s.charge(len(names[i])+1+len(v.val)):
 			out = append(out, names[i]+"="+v.val)
 		default:
 			out = append(out, names[i]+"=$"+names[i])

@@ -59,6 +59,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 	if a.err != nil {
 		return
 	}
+	if len(r.paths) > 0 {
+		a.recordWrite(st, sc, fr, stdin)
+		r.paths = a.followLinks(r.paths)
+	}
 	a.addStdinSources(first, r.srcs)
 	if len(r.paths) > 0 {
 		idx := main
@@ -206,7 +210,9 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope, fr *frame, in *input) int
 			env = append(env, a.assignText(as, sc, fr))
 		}
 	}
-	return a.run(argv, runCtx{sc: sc, fr: fr, in: in, wrappers: fr.wrappers, env: env, srcs: srcs, depth: fr.depth, direct: true})
+	idx := a.run(argv, runCtx{sc: sc, fr: fr, in: in, wrappers: fr.wrappers, env: env, srcs: srcs, depth: fr.depth, direct: true})
+	a.expandAlias(c, sc, fr)
+	return idx
 }
 
 // assignText is NAME=VALUE as the command sees it: the value folded as
@@ -250,10 +256,11 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, fr *frame, persist bool)
 		// not tracked, so the target is unknown from here on.
 		sc.setUnknown(t, srcs)
 	}
-	if as.Array != nil || as.Index != nil || as.Naked {
-		if !as.Naked {
-			sc.setUnknown(name, srcs)
-		}
+	if as.Array != nil || as.Index != nil {
+		a.assignArray(as, sc, fr, srcs)
+		return
+	}
+	if as.Naked {
 		return
 	}
 	f := a.foldString(as.Value, sc, fr.src)
@@ -262,6 +269,10 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, fr *frame, persist bool)
 	if as.Append {
 		old, ok := sc.lookup(name)
 		if !ok || !old.known {
+			sc.setUnknown(name, appendSources(old.srcs, f.srcs...))
+			return
+		}
+		if len(old.val)+len(val) > maxValue {
 			sc.setUnknown(name, appendSources(old.srcs, f.srcs...))
 			return
 		}
@@ -746,13 +757,35 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 		return a.emit(cmd)
 	}
 	cmd.Name = progName(head.s)
-	cmd.Paths = pathsFor(cmd.Name, argv[1:], x.sc)
+	cmd.Paths = a.followLinks(pathsFor(cmd.Name, argv[1:], x.sc))
 	idx := a.emit(cmd)
 	x.srcs = cmd.Sources
 	if x.direct {
 		a.builtin(cmd.Name, argv[1:], x.sc)
 	}
+	switch cmd.Name {
+	case "ln":
+		a.recordLinks(argv[1:], x.sc)
+	case "tee":
+		a.recordTee(argv[1:], x)
+	}
 	a.nested(idx, cmd.Name, argv[1:], x)
+	if a.cmds[idx].Inline == "" && len(a.files) > 0 {
+		a.writtenProgram(idx, cmd.Name, x)
+	}
+	if code := a.cmds[idx].Inline; code != "" && a.err == nil {
+		a.cmds[idx].Paths = append(a.cmds[idx].Paths, a.followLinks(a.inlinePaths(cmd.Name, code, x.sc))...)
+	}
+	if strings.Contains(head.s, "/") && !isShell(cmd.Name) {
+		// ./c.sh, written earlier in the string: its text runs.
+		a.runWritten(head, x.sc, func(text field) {
+			if shebangShell(text.s) {
+				wx := x.with(head.s)
+				wx.params = argv
+				a.script(text, wx, false)
+			}
+		})
+	}
 	return idx
 }
 
@@ -826,6 +859,13 @@ func (a *analyzer) builtin(name string, args []field, sc *scope) {
 			i = 0
 		}
 		t := args[i]
+		if t.lit && t.s == "-" && name == "cd" {
+			// cd - goes back to $OLDPWD.
+			if old, ok := sc.lookup("OLDPWD"); ok && old.known && path.IsAbs(old.val) {
+				t = litField(old.val, t.pos)
+			}
+		}
+		prev, prevKnown := sc.cwd, !sc.cwdUnknown && path.IsAbs(sc.cwd)
 		switch {
 		case !t.lit || t.s == "-" || t.s == "" || (strings.HasPrefix(t.s, "~") && !sc.remote) || strings.HasPrefix(t.s, "+") || strings.HasPrefix(t.s, "-"):
 			sc.cwdUnknown = true
@@ -835,7 +875,18 @@ func (a *analyzer) builtin(name string, args []field, sc *scope) {
 		case !sc.cwdUnknown:
 			sc.cwd = path.Join(sc.cwd, t.s)
 		}
-		// cd sets PWD: cd / && chmod -R 000 "$PWD".
+		if len(sc.cwd) > maxValue {
+			sc.cwdUnknown = true // every later relative path would carry it
+		}
+		// cd sets PWD (cd / && chmod -R 000 "$PWD") and OLDPWD, which ~-
+		// and cd - name.
+		switch {
+		case !a.oldpwd:
+		case prevKnown:
+			sc.set("OLDPWD", varState{known: true, val: prev})
+		default:
+			sc.setUnknown("OLDPWD", nil)
+		}
 		if sc.cwdUnknown {
 			sc.setUnknown("PWD", nil)
 		} else {
@@ -887,13 +938,18 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 			a.script(joinFields(args), x.with("eval"), true)
 		}
 		return
+	case name == "unalias":
+		a.defineAliases(name, args)
+		return
 	case name == "alias":
-		// An alias body is a script that runs wherever the alias is used.
+		// An alias body is a script that runs wherever the alias is used
+		// (there it is expanded too: expandAlias).
 		for _, f := range args {
 			if _, body, ok := strings.Cut(f.s, "="); ok && f.lit {
 				a.script(litField(body, f.pos), x.with("alias"), false)
 			}
 		}
+		a.defineAliases(name, args)
 		return
 	case name == "source" || name == ".":
 		args = sourceOperands(args)
@@ -907,6 +963,10 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 				}
 			} else if !args[0].lit && !args[0].subst {
 				a.unknownScript(args[0], x.with(name))
+			} else {
+				a.runWritten(args[0], x.sc, func(text field) {
+					a.script(text, x.with(name), true) // written earlier in the string
+				})
 			}
 		}
 		if len(args) > 0 && x.sc != nil {
@@ -1058,6 +1118,12 @@ opts:
 		if f := rest[0]; !f.lit && !f.subst {
 			a.unknownScript(f, x.with(name)) // bash "$FILE"
 		}
+		a.runWritten(rest[0], x.sc, func(text field) {
+			// echo 'rm -rf ~' > c.sh && bash c.sh: the text written runs.
+			wx := x.with(name)
+			wx.params = rest
+			a.script(text, wx, false)
+		})
 		if out := rest[0].proc; out != nil && !out.opaque {
 			a.script(out.f, x.with(name), false) // bash <(echo …), like echo … | bash
 		}
@@ -1111,6 +1177,14 @@ func setParams(sc *scope, params []field) {
 	if len(params) == 0 {
 		sc.setUnknown("0", nil)
 	}
+	if n := len(all.list); n > 0 {
+		for _, el := range all.list {
+			n += len(el)
+		}
+		if n > maxValue {
+			all = varState{srcs: all.srcs} // "$@" too large: unknown (maxValue)
+		}
+	}
 	all.val = strings.Join(all.list, " ")
 	sc.set("@", all)
 	sc.set("*", all)
@@ -1129,13 +1203,20 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	if a.err != nil {
 		return
 	}
-	if x.depth > a.opts.MaxDepth {
-		a.fail(&LimitError{Limit: "depth", Max: a.opts.MaxDepth})
-		return
-	}
 	dynamic := func() {
 		srcs := appendSources(append([]Source(nil), x.srcs...), f.srcs...)
 		a.emit(Command{Dynamic: true, DynamicText: f.s, Wrappers: x.wrappers, Env: x.sc.environ(x.env), Sources: srcs, Pos: x.pos})
+	}
+	if f.lit && slices.Contains(a.inScript, f.s) {
+		// The script runs itself (X='eval "$X"'; eval "$X"), as bash
+		// would until it fails: past the first round it is unknown,
+		// rather than the depth limit failing the whole analysis.
+		dynamic()
+		return
+	}
+	if x.depth > a.opts.MaxDepth {
+		a.fail(&LimitError{Limit: "depth", Max: a.opts.MaxDepth})
+		return
 	}
 	if !f.lit {
 		dynamic()
@@ -1145,9 +1226,13 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 			return
 		}
 	}
-	a.budget -= len(f.s)
-	if a.budget < 0 {
-		a.fail(&LimitError{Limit: "size", Max: a.opts.MaxBytes})
+	if a.scriptLeft -= len(f.s) + scriptCost; a.scriptLeft < 0 {
+		// Past the budget of nested scripts: unknown, like a script
+		// the analysis cannot read (maxScripts).
+		a.scriptLeft = 0
+		if f.lit {
+			dynamic()
+		}
 		return
 	}
 	file, err := a.parse(f.s)
@@ -1172,7 +1257,12 @@ func (a *analyzer) script(f field, x runCtx, same bool) {
 	fr := &frame{src: f.s, depth: x.depth, wrappers: x.wrappers, env: x.env, pos: &pos}
 	start := len(a.cmds)
 	bombs := forkBombs(file)
+	if a.inScript == nil {
+		a.inScript = a.scriptBuf[:0]
+	}
+	a.inScript = append(a.inScript, f.s)
 	a.stmts(file.Stmts, sc, fr, nil)
+	a.inScript = a.inScript[:len(a.inScript)-1]
 	a.emitForkBombs(bombs, fr)
 	if !f.lit {
 		a.addSources(start, f.srcs)

@@ -1,0 +1,330 @@
+package shellparse
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
+
+// Writes the analysis attributes beyond a program's plain operands:
+// directory destinations, archives extracted into a directory, in-place
+// editors and filters, git's working-tree commands.
+
+// addWriteRules registers the path rules of this file (called from the
+// init of paths.go, so that the table exists).
+func addWriteRules(rules map[string]pathRule) {
+	rules["sponge"] = operands(optSpec{}, call.OpWrite)
+	rules["yq"] = yqPaths
+	rules["unzip"] = unzipPaths
+	rules["ed"] = editorPaths
+	rules["red"] = editorPaths
+	rules["ex"] = editorPaths
+	rules["vi"] = editorPaths
+	rules["vim"] = editorPaths
+	rules["nvim"] = editorPaths
+	rules["git"] = gitPaths
+}
+
+// into is the path a copy of src gets inside the directory dir (cp a d/
+// writes d/a): dir/base(src). A src with a trailing slash is its base too
+// (cp -r src/ d/ writes d/src).
+func into(dir, src field) field {
+	s := src.s
+	if isRemotePath(s) && !strings.Contains(s, "://") {
+		_, s, _ = strings.Cut(s, ":") // scp host:f . writes ./f
+	}
+	base := path.Base(strings.TrimRight(s, "/"))
+	if strings.TrimRight(s, "/") == "" || s == "~" {
+		base = "" // cp -r / d: d itself
+	}
+	f := dir
+	f.s = strings.TrimRight(dir.s, "/") + "/" + base
+	f.lit = dir.lit && src.lit
+	f.glob = dir.glob || src.glob
+	f.subst = dir.subst || src.subst
+	return f
+}
+
+// destWrites reports what a copy, move, link or install of srcs to dest
+// writes: dest itself, and dest/base(src) for each source unless dest is
+// known to be a file (noDir: -T, --no-target-directory). Whether an
+// existing dest is a directory the analysis cannot tell without the
+// filesystem — and the string may create or remove it first (mkdir d &&
+// cp a d) — so both are reported when it is not certain.
+func destWrites(dest field, srcs []field, noDir bool, add pathAdder) {
+	add(dest, call.OpWrite)
+	if noDir {
+		return
+	}
+	for _, s := range srcs {
+		if s.lit && s.s == "" {
+			continue
+		}
+		add(into(dest, s), call.OpWrite)
+	}
+}
+
+// tarExtract: tar -x (--extract, --get, x in an old-style cluster) writes
+// its member operands under -C DIR (or the working directory), or, with
+// no members named, the whole directory.
+func tarExtract(opts []option, ops []field, add pathAdder) {
+	dir := litField(".", fieldPos(ops))
+	if d := values(opts, "-C", "--directory"); len(d) > 0 {
+		dir = d[len(d)-1]
+	}
+	if len(ops) == 0 || has(opts, "-T", "--files-from") {
+		add(dir, call.OpWrite)
+	}
+	for _, m := range ops {
+		add(dir.joined(m), call.OpWrite)
+	}
+}
+
+// joined is dir/rel for a path operand rel inside dir (tar's and unzip's
+// member names keep their directories; a leading slash is stripped, as
+// GNU tar and unzip do).
+func (dir field) joined(rel field) field {
+	f := dir
+	r := strings.TrimLeft(rel.s, "/")
+	if dir.s == "." || dir.s == "" {
+		f.s = r
+	} else {
+		f.s = strings.TrimRight(dir.s, "/") + "/" + r
+	}
+	f.lit = dir.lit && rel.lit
+	f.glob = dir.glob || rel.glob
+	f.subst = dir.subst || rel.subst
+	return f
+}
+
+func isExtract(opts []option) bool {
+	for _, o := range opts {
+		switch {
+		case o.name == "--extract" || o.name == "--get":
+			return true
+		case len(o.name) > 1 && o.name[1] != '-' && strings.ContainsRune(o.name[1:], 'x'):
+			return true
+		}
+	}
+	return false
+}
+
+// unzipPaths: unzip ARCHIVE [MEMBER…] [-x EXCLUDED…] [-d DIR] reads the
+// archive and writes the members under DIR (or the working directory), or
+// the whole directory when no member is named. -l, -t, -v, -p, -Z and -z
+// list, test or print: nothing is written.
+func unzipPaths(args []field, add pathAdder) {
+	var archive *field
+	var members []field
+	dir := litField(".", fieldPos(args))
+	writes, junk, excluding := true, false, false
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		if f.lit && len(s) > 1 && s[0] == '-' {
+			excluding = false
+			switch {
+			case s == "-d" && i+1 < len(args):
+				i++
+				dir = args[i]
+			case strings.HasPrefix(s, "-d"):
+				dir = litField(s[2:], f.pos)
+			case s == "-P" && i+1 < len(args):
+				i++
+			case s == "-x":
+				excluding = true
+			default:
+				if strings.ContainsAny(s[1:], "ltvpZz") {
+					writes = false
+				}
+				if strings.ContainsRune(s[1:], 'j') {
+					junk = true
+				}
+			}
+			continue
+		}
+		switch {
+		case excluding:
+		case archive == nil:
+			archive = &args[i]
+		default:
+			members = append(members, f)
+		}
+	}
+	if archive == nil {
+		return
+	}
+	add(*archive, call.OpRead)
+	if !writes {
+		return
+	}
+	if len(members) == 0 {
+		add(dir, call.OpWrite)
+	}
+	for _, m := range members {
+		if junk {
+			add(into(dir, m), call.OpWrite)
+		} else {
+			add(dir.joined(m), call.OpWrite)
+		}
+	}
+}
+
+// yqPaths: yq -i (--inplace) writes its files; the first operand (after
+// the eval/eval-all command) is the expression unless --from-file gave
+// one. Without -i the files are read.
+func yqPaths(args []field, add pathAdder) {
+	opts, ops := optSpec{short: "IopC", long: []string{"--indent", "--output-format", "--input-format",
+		"--from-file", "--expression", "--front-matter", "--xml-attribute-prefix", "--split-exp", "--arg",
+		"--argjson"}}.parse(args)
+	if len(ops) > 0 && ops[0].lit {
+		switch ops[0].s {
+		case "e", "eval", "ea", "eval-all":
+			ops = ops[1:]
+		}
+	}
+	if !has(opts, "--from-file", "--expression") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	op := call.OpRead
+	for _, o := range opts {
+		if o.name == "-i" || o.name == "--inplace" {
+			op = call.OpWrite
+		}
+	}
+	for _, f := range ops {
+		if f.lit && f.s == "-" {
+			continue
+		}
+		add(f, op)
+	}
+}
+
+// editorPaths: ed, ex, vi, vim and nvim write the files they edit — in a
+// hook they run scripted (ed F <<<…, vim -es -c 'wq' F, ex -sc …). -R
+// (and view) only read; option values (-c CMD, -S FILE, -u VIMRC…) and
+// +CMD are not files.
+func editorPaths(args []field, add pathAdder) {
+	opts, ops := optSpec{short: "cSuiTwWtqU", long: []string{"--cmd", "--startuptime", "--remote",
+		"--servername", "--listen"}}.parse(args)
+	op := call.OpWrite
+	if has(opts, "-R", "-M") {
+		op = call.OpRead
+	}
+	for _, f := range values(opts, "-S", "-s") {
+		add(f, call.OpRead)
+	}
+	for _, f := range ops {
+		if f.lit && (strings.HasPrefix(f.s, "+") || f.s == "-" || f.s == "!") {
+			continue
+		}
+		add(f, op)
+	}
+}
+
+// gitPaths: the working-tree files git rm deletes (not --cached or
+// --dry-run), git mv moves (sources deleted, the destination written),
+// and git checkout -- F / git checkout TREE F / git restore F rewrite.
+// -C DIR before the command moves the paths under DIR.
+func gitPaths(args []field, add pathAdder) {
+	var dir *field
+	i := gitCommandIndex(args, &dir)
+	if gitSubcommand(args) == "" {
+		return
+	}
+	sub, rest := args[i].s, args[i+1:]
+	in := add
+	if dir != nil {
+		in = func(f field, op call.Op) {
+			if path.IsAbs(f.s) {
+				add(f, op)
+				return
+			}
+			add(dir.joined(f), op)
+		}
+	}
+	switch sub {
+	case "rm":
+		opts, ops := optSpec{long: []string{"--pathspec-from-file"}}.parse(rest)
+		if has(opts, "--cached", "-n", "--dry-run") {
+			return
+		}
+		for _, f := range ops {
+			in(f, call.OpDelete)
+		}
+	case "mv":
+		opts, ops := optSpec{}.parse(rest)
+		if len(ops) < 2 || has(opts, "-n", "--dry-run") {
+			return
+		}
+		dest := ops[len(ops)-1]
+		for _, f := range ops[:len(ops)-1] {
+			in(f, call.OpDelete)
+		}
+		destWrites(dest, ops[:len(ops)-1], false, in)
+	case "checkout", "restore":
+		spec := optSpec{short: "bBs", long: []string{"--source", "--conflict", "--orphan", "--pathspec-from-file"}}
+		dash := -1
+		for j, f := range rest {
+			if f.lit && f.s == "--" {
+				dash = j
+				break
+			}
+		}
+		opts, ops := spec.parse(rest)
+		if sub == "restore" && has(opts, "--staged", "-S") && !has(opts, "--worktree", "-W") {
+			return
+		}
+		switch {
+		case dash >= 0:
+			_, ops = spec.parse(rest[dash:])
+		case sub == "checkout" && len(ops) > 0:
+			// The first operand is a branch or commit unless it can only
+			// be a path (git checkout . restores the whole tree).
+			if s := ops[0].s; !(ops[0].lit && (s == "." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../"))) {
+				ops = ops[1:]
+			}
+		}
+		for _, f := range ops {
+			in(f, call.OpWrite)
+		}
+	}
+}
+
+// gitCommandIndex is the index of git's command word, past its global
+// options; -C DIR is stored in *dir.
+func gitCommandIndex(args []field, dir **field) int {
+	i := 0
+	for ; i < len(args); i++ {
+		f := args[i]
+		if !f.lit || len(f.s) < 2 || f.s[0] != '-' {
+			break
+		}
+		switch f.s {
+		case "-C":
+			if i+1 < len(args) {
+				i++
+				*dir = &args[i]
+			}
+		case "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds":
+			i++
+		}
+	}
+	return i
+}
+
+// gitSubcommand is git's command when it is one whose operands are
+// working-tree files (rm, mv, checkout, restore), else "".
+func gitSubcommand(args []field) string {
+	var dir *field
+	i := gitCommandIndex(args, &dir)
+	if i >= len(args) || !args[i].lit {
+		return ""
+	}
+	switch args[i].s {
+	case "rm", "mv", "checkout", "restore":
+		return args[i].s
+	}
+	return ""
+}
