@@ -104,7 +104,9 @@ func startGuard(parent context.Context, sys *system, codec protocol.Codec) *hook
 	g.stopDeadline = context.AfterFunc(dctx, func() {
 		g.fire(fmt.Errorf("the hook did not finish within its deadline of %s", lim.deadline))
 	})
+	g.mu.Lock() // lookAtHeap reads heapTimer under the lock
 	g.heapTimer = time.AfterFunc(lim.every, g.lookAtHeap)
+	g.mu.Unlock()
 	return g
 }
 
@@ -205,9 +207,9 @@ func (g *hookGuard) finish() {
 	g.once.Do(func() {
 		g.mu.Lock()
 		g.finished = true
+		g.heapTimer.Stop()
 		g.mu.Unlock()
 		g.stopDeadline()
-		g.heapTimer.Stop()
 		g.cancel(nil)
 	})
 }
