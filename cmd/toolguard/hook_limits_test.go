@@ -246,3 +246,32 @@ func BenchmarkHookGuard(b *testing.B) {
 		g.finish()
 	}
 }
+
+// A limit passed after the reply is out (during the audit append) ends
+// the process with that reply's exit code and writes no second reply.
+func TestGuardFiresAfterReply(t *testing.T) {
+	f, sys := newFake(t, nil, nil)
+	sys.limits = hookLimits{deadline: time.Hour}
+	exited := exitRecorder(sys)
+	codec, _ := protocol.Lookup("claude-code")
+	g := startGuard(context.Background(), sys, codec)
+	defer g.finish()
+	r := blockReply(nil, call.Call{}, "toolguard: denied by rule x")
+	if code, ours, err := g.reply(r, ""); code != 2 || !ours || err != nil {
+		t.Fatalf("reply: %d %v %v", code, ours, err)
+	}
+	out := f.stdout.String()
+	g.fire(errors.New("the hook did not finish within its deadline of 10s"))
+	if code := waitExit(t, exited, time.Second); code != 2 {
+		t.Errorf("exit %d, want the reply's 2", code)
+	}
+	if f.stdout.String() != out {
+		t.Errorf("a second reply: %q", f.stdout.String())
+	}
+	if !strings.Contains(f.stderr.String(), "after the reply") || g.ctx.Err() == nil {
+		t.Errorf("stderr %q, ctx %v", f.stderr.String(), g.ctx.Err())
+	}
+	if code, ours, _ := g.reply(r, ""); ours || code != 2 {
+		t.Errorf("a reply after the exit went out: %d %v", code, ours)
+	}
+}
