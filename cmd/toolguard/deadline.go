@@ -57,7 +57,7 @@ func (l hookLimits) withDefaults() hookLimits {
 }
 
 // hookGuard writes the one reply of a hook process and enforces its
-// limits. A watchdog goroutine watches the deadline and the heap; when
+// limits. A watchdog (two runtime timers) watches the deadline and the heap; when
 // either is passed it writes the on_error reply (deny) — unless the reply
 // was written already — and exits the process through sys.exit, whatever
 // the other goroutines are doing (reading stdin, waiting on a lock,
