@@ -57,7 +57,7 @@ func auditPath(sys *system, f *decideFlags, pol *policy.Policy) string {
 // recordAudit appends the outcome to the audit log: every decision but
 // pass, or every call with audit = "all". The hook calls it after its
 // reply is out, with the hook context: the append gives up at the
-// deadline or after audit.LockTimeout. A failing write is reported on
+// deadline, or after audit.LockTimeout without progress. A failing write is reported on
 // stderr and never changes the decision.
 func recordAudit(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 	var pol *policy.Policy

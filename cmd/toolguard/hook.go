@@ -82,6 +82,7 @@ func runHook(ctx context.Context, sys *system, o *hookOptions) error {
 	// heap nears the limit (a 1 MiB command), not on the way to a decision.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
+	g.pace()
 	payload, readErr := readPayload(sys.stdin)
 	if ev, ok := protocol.DecodeTurnEvent(payload); ok && readErr == nil {
 		return runEvent(sys, o, ev, payload) // prompt, session and tool result events: prompt.go (hitl)

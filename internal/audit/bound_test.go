@@ -36,15 +36,17 @@ func TestAppendHeldLock(t *testing.T) {
 	start := time.Now()
 	err = Append(path, testRecord(0, 1))
 	took := time.Since(start)
-	if !errors.Is(err, ErrLockBusy) || took < LockTimeout || took > LockTimeout+time.Second {
+	if !errors.Is(err, ErrLockBusy) || took < LockTimeout || took > LockTimeout+5*time.Second {
 		t.Errorf("Append under a held lock: %v after %s (want ErrLockBusy after %s)", err, took, LockTimeout)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start = time.Now()
 	err = AppendContext(ctx, path, testRecord(0, 2))
-	if took := time.Since(start); !errors.Is(err, ErrLockBusy) || took > 400*time.Millisecond {
-		t.Errorf("AppendContext with a 50 ms deadline: %v after %s", err, took)
+	// It stops at the caller's deadline ("gave up", or "waited" when its
+	// own clock saw the deadline first), not after LockTimeout ("no append").
+	if !errors.Is(err, ErrLockBusy) || strings.Contains(err.Error(), "no append") {
+		t.Errorf("AppendContext with a 50 ms deadline: %v after %s, want it to give up at the deadline", err, time.Since(start))
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
 		t.Errorf("the log changed under a held lock")

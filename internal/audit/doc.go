@@ -12,10 +12,13 @@
 //     call while an exclusive advisory lock (flock) is held, so concurrent
 //     hook processes never interleave or lose lines, whatever the line
 //     length. The lock is held only for the append.
-//   - Every append is bounded: the wait for the lock ends after
-//     [LockTimeout] (500 ms) or at the caller's deadline, whichever comes
-//     first, with [ErrLockBusy]. Appends of one process take turns before
-//     the file lock.
+//   - Every append is bounded: the wait for the lock gives up with
+//     [ErrLockBusy] when the log has not grown for [LockTimeout] (500 ms: a
+//     holder that appends nothing, such as `flock audit.jsonl sleep 600`),
+//     at the caller's deadline, or after [MaxLockWait] (10 s) without one.
+//     While other appends go through, it waits on (a queue of a hundred
+//     hook processes on a loaded machine takes seconds). Appends of one
+//     process take turns before the file lock.
 //   - A failed or short write is rolled back under the lock (the file is
 //     truncated to its size before the write); an append to a file whose
 //     last byte is not a newline (a line cut by a crash) starts with one. So

@@ -4,7 +4,6 @@ package audit
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"time"
 
@@ -14,21 +13,25 @@ import (
 // lockPoll is the pause between two attempts at a busy lock.
 const lockPoll = 2 * time.Millisecond
 
-// waitLock takes an exclusive lock on f, polling a non-blocking attempt
-// until deadline or until ctx is done.
-func waitLock(ctx context.Context, f *os.File, deadline time.Time) error {
-	start := time.Now()
-	for {
-		ok, err := filelock.TryLock(f)
-		if err != nil || ok {
-			return err
+// waitLock takes an exclusive lock on f (see lockAppend for the bounds),
+// polling a non-blocking attempt.
+func waitLock(ctx context.Context, f *os.File, log *os.File, deadline time.Time) error {
+	var err error
+	why := waitProgress(ctx, log, deadline, func(d time.Duration) bool {
+		end := time.Now().Add(d)
+		for {
+			var ok bool
+			if ok, err = filelock.TryLock(f); err != nil || ok {
+				return true
+			}
+			if !time.Now().Before(end) {
+				return false
+			}
+			time.Sleep(lockPoll)
 		}
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%w (gave up: %v)", ErrLockBusy, context.Cause(ctx))
-		}
-		if !time.Now().Before(deadline) {
-			return fmt.Errorf("%w (waited %s)", ErrLockBusy, time.Since(start).Round(time.Millisecond))
-		}
-		time.Sleep(lockPoll)
+	})
+	if why != nil {
+		return why
 	}
+	return err
 }

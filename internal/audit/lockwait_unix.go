@@ -4,20 +4,19 @@ package audit
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"sync"
 	"syscall"
 	"time"
 )
 
-// waitLock takes an exclusive flock on f, waiting until deadline or until
-// ctx is done. The wait is a blocking flock on a duplicate of f's
-// descriptor in a goroutine, so that the kernel hands the lock over in
-// order (polling LOCK_NB starves some of 200 concurrent writers). When
-// the wait is abandoned, the goroutine releases the lock as soon as it
-// gets it and closes its descriptor; f itself stays the caller's.
-func waitLock(ctx context.Context, f *os.File, deadline time.Time) error {
+// waitLock takes an exclusive flock on f (see lockAppend for the bounds).
+// The wait is a blocking flock on a duplicate of f's descriptor in a
+// goroutine, so that the kernel hands the lock over in order (polling
+// LOCK_NB starves some of 200 concurrent writers). When the wait is
+// abandoned, the goroutine releases the lock as soon as it gets it and
+// closes its descriptor; f itself stays the caller's.
+func waitLock(ctx context.Context, f *os.File, log *os.File, deadline time.Time) error {
 	fd, err := syscall.Dup(int(f.Fd()))
 	if err != nil {
 		return err
@@ -35,33 +34,34 @@ func waitLock(ctx context.Context, f *os.File, deadline time.Time) error {
 			}
 		}
 		mu.Lock()
-		if abandoned && err == nil {
-			syscall.Flock(fd, syscall.LOCK_UN)
+		defer mu.Unlock()
+		if abandoned {
+			if err == nil {
+				syscall.Flock(fd, syscall.LOCK_UN)
+			}
+		} else {
+			got <- err
 		}
-		syscall.Close(fd) // the lock stays with f's open file description
-		mu.Unlock()
-		got <- err
+		syscall.Close(fd) // a lock taken stays with f's open file description
 	}()
-	start := time.Now()
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
-	var why error
-	select {
-	case err := <-got:
+	why := waitProgress(ctx, log, deadline, func(d time.Duration) bool {
+		select {
+		case err = <-got:
+			return true
+		case <-time.After(d):
+			return false
+		}
+	})
+	if why == nil {
 		return err
-	case <-timer.C:
-		why = fmt.Errorf("%w (waited %s)", ErrLockBusy, time.Since(start).Round(time.Millisecond))
-	case <-ctx.Done():
-		why = fmt.Errorf("%w (gave up: %v)", ErrLockBusy, context.Cause(ctx))
 	}
 	mu.Lock()
+	defer mu.Unlock()
 	select {
 	case err := <-got: // taken just now
-		mu.Unlock()
 		return err
 	default:
 	}
 	abandoned = true
-	mu.Unlock()
 	return why
 }

@@ -86,7 +86,8 @@ func (rec Record) MarshalLine() ([]byte, error) {
 }
 
 // Append is [AppendContext] without a deadline of the caller's (the lock
-// wait is still bounded by [LockTimeout]).
+// wait is still bounded: [LockTimeout] without progress, [MaxLockWait] in
+// all).
 func Append(path string, rec Record) error {
 	return AppendContext(context.Background(), path, rec)
 }
@@ -94,9 +95,9 @@ func Append(path string, rec Record) error {
 // AppendContext adds rec as one line to the log file at path, creating
 // the parent directories (0700) and the file (0600) when missing. It never
 // blocks for long: the file is opened non-blocking and must be a regular
-// file (a FIFO, a device or a directory is refused), and the exclusive
-// lock is polled until [LockTimeout] or until ctx is done, whichever comes
-// first. Under the lock it reads back the last line (at most
+// file (a FIFO, a device or a directory is refused), and the wait for
+// the exclusive lock ends when the log has not grown for [LockTimeout],
+// at ctx's deadline (or [MaxLockWait]), or when ctx is done. Under the lock it reads back the last line (at most
 // [MaxLineBack] bytes) to chain the record (Prev), starts the line with a
 // newline if the file does not end in one, and writes the line with a
 // single write; a failed or short write is rolled back (the file is
@@ -140,7 +141,7 @@ func AppendContext(ctx context.Context, path string, rec Record) (err error) {
 	case <-ctx.Done():
 		return fmt.Errorf("audit log: lock %s: %w (gave up: %v)", path, ErrLockBusy, context.Cause(ctx))
 	}
-	deadline := time.Now().Add(LockTimeout)
+	deadline := time.Now().Add(MaxLockWait)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
