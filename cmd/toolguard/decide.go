@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"time"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
 )
@@ -59,14 +62,21 @@ func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec
 		Workspace: o.workspace,
 		Resolve:   resolveExisting,
 		Glob:      policy.ExpandGlob,
-		Protected: protectedPaths(sys, ps),
+		FoldCase:  foldCase(ps.pol),
 	}
+	env.Protected, env.SelfNames = surfaces(sys, f, ps, o.workspace, project)
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
 	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {
 		headlessAsk(sys, f, o)
 	}
 	return o
+}
+
+// foldCase says whether protected paths match case-insensitively: on
+// the case-insensitive file systems macOS and Windows use by default.
+func foldCase(*policy.Policy) bool {
+	return runtime.GOOS == "darwin" || runtime.GOOS == "windows"
 }
 
 // failed builds the outcome for a call toolguard could not decide: the
@@ -142,15 +152,199 @@ func resolveExisting(p string) string {
 	return p
 }
 
-// protectedPaths are the files the self-protection rule guards beyond its
-// fixed list: the policy files in effect and the running binary.
-func protectedPaths(sys *system, ps *policySet) []string {
-	out := append([]string(nil), ps.files...)
+// agentFiles are the hook settings files toolguard knows beyond the ones
+// install writes (install.SettingsPath): the files doctor reads
+// (internal/install/doctor.go Inspect), relative to the project directory
+// (project) or the home directory (user), and whether each is a directory
+// of hook files. Kept in step with Inspect by TestSurfacesCoverDoctor.
+var agentFiles = []struct {
+	rel     string
+	project bool
+	tree    bool
+}{
+	{".claude/settings.json", true, false}, {".claude/settings.local.json", true, false},
+	{".claude/settings.json", false, false}, {".claude/settings.local.json", false, false},
+	{".codebuddy/settings.json", true, false}, {".codebuddy/settings.local.json", true, false},
+	{".codebuddy/settings.json", false, false}, {".codebuddy/settings.local.json", false, false},
+	{".codex/hooks.json", true, false}, {".codex/config.toml", true, false},
+	{".codex/hooks.json", false, false}, {".codex/config.toml", false, false},
+	{".gemini/settings.json", true, false}, {".gemini/settings.json", false, false},
+	{".cursor/hooks.json", true, false}, {".cursor/hooks.json", false, false},
+	{".github/hooks", true, true}, {".github/copilot/settings.json", true, false}, {".github/copilot/settings.local.json", true, false},
+	{".copilot/hooks", false, true}, {".copilot/settings.json", false, false}, {".copilot/config.json", false, false},
+}
+
+// managedDirs hold the agents' managed (system-wide) settings, which can
+// switch hooks off for every user of the machine.
+var managedDirs = []string{
+	"/etc/claude-code", "/Library/Application Support/ClaudeCode",
+	"/etc/codex",
+	"/etc/gemini-cli", "/Library/Application Support/GeminiCli",
+	"/etc/cursor", "/Library/Application Support/Cursor",
+}
+
+// hookProviders are the providers whose settings files install knows.
+var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot"}
+
+// surfaces derives the guard's own surfaces from the configuration in
+// effect (docs/surfaces.md): every agent hook-settings file toolguard
+// knows (user, project at the workspace root, managed), every policy file
+// in effect and every place a policy is discovered, the config and state
+// directories (policies, approver key, requests, grants, trust records,
+// lock, audit log), the running binary and the toolguard binary each
+// installed hook command names. It also returns the names a renamed
+// toolguard runs under. Reading the hook commands costs a read of each
+// settings file that exists; see docs/surfaces.md for the figure.
+func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project string) ([]policy.Surface, []string) {
+	home := sys.home()
+	var out []policy.Surface
+	seen := map[string]bool{}
+	add := func(p string, tree, secret bool) {
+		if p == "" || !filepath.IsAbs(p) {
+			return
+		}
+		p = filepath.Clean(p)
+		key := p
+		if tree {
+			key += "/"
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, policy.Surface{Path: p, Tree: tree, Secret: secret})
+		}
+	}
+	bases := map[bool][]string{false: {home}, true: {workspace}}
+	if project != workspace {
+		bases[true] = append(bases[true], project)
+	}
+	if d := sys.getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		add(filepath.Join(d, "settings.json"), false, false)
+		add(filepath.Join(d, "settings.local.json"), false, false)
+	}
+	if d := sys.getenv("CODEX_HOME"); d != "" {
+		add(filepath.Join(d, "hooks.json"), false, false)
+		add(filepath.Join(d, "config.toml"), false, false)
+	}
+	for _, pr := range hookProviders {
+		for _, dir := range bases[true] {
+			if p, err := install.SettingsPath(pr, install.ScopeProject, dir, home); err == nil {
+				add(p, false, false)
+			}
+		}
+		if p, err := install.SettingsPath(pr, install.ScopeUser, "", home); err == nil {
+			add(p, false, false)
+		}
+	}
+	for _, a := range agentFiles {
+		for _, dir := range bases[a.project] {
+			if dir != "" {
+				add(filepath.Join(dir, filepath.FromSlash(a.rel)), a.tree, false)
+			}
+		}
+	}
+	for _, d := range managedDirs {
+		add(d, true, false)
+	}
+
+	// Policies: the files in effect and every discovery location.
+	for _, p := range ps.files {
+		add(p, false, false)
+	}
+	for _, dir := range bases[true] {
+		for _, p := range discoveryPaths(sys, dir) {
+			add(filepath.Dir(p), true, false) // .toolguard/, ~/.config/toolguard/, /etc/toolguard/
+		}
+	}
+	if home != "" {
+		add(filepath.Join(home, ".config", "toolguard"), true, false)
+	}
+	cfg := sys.getenv("XDG_CONFIG_HOME")
+	if cfg == "" && home != "" {
+		cfg = filepath.Join(home, ".config")
+	}
+	if cfg != "" {
+		add(filepath.Join(cfg, "toolguard", "approver.key"), false, true)
+	}
+	// State: requests, grants, trust records, lock, audit log.
+	add(stateDir(sys, f.stateDir, ps.pol), true, false)
+	if home != "" {
+		add(filepath.Join(home, ".local", "state", "toolguard"), true, false)
+	}
+	add(auditPath(sys, f, ps.pol), false, false)
+
+	// Binaries: the running one (and its target), and the one each
+	// installed hook command names.
+	var names []string
 	if exe, err := sys.executable(); err == nil && exe != "" {
-		out = append(out, exe)
+		add(exe, false, false)
 		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
-			out = append(out, r)
+			add(r, false, false)
+		}
+		if n := programName(exe); n != "toolguard" && n != "" {
+			names = append(names, n)
+		}
+	}
+	for _, s := range append([]policy.Surface(nil), out...) {
+		if s.Tree || s.Secret {
+			continue
+		}
+		for _, bin := range hookBinaries(s.Path, workspace) {
+			add(bin, false, false)
+		}
+	}
+	return out, names
+}
+
+// programName is the name a shell command running the file at p has:
+// its base name, lower case, without .exe.
+func programName(p string) string {
+	return strings.TrimSuffix(strings.ToLower(filepath.Base(p)), ".exe")
+}
+
+// hookBinaries returns the toolguard binaries the hook commands of a
+// settings file name by path (a bare `toolguard` is looked up on PATH by
+// the agent, which the running binary stands for). A missing or broken
+// file names none.
+func hookBinaries(file, workspace string) []string {
+	provider := providerOf(file)
+	if provider == "" {
+		return nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	cmds, err := install.ExtractCommands(provider, data)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range cmds {
+		if !install.IsToolguardCommand(c) {
+			continue
+		}
+		words := strings.Fields(c)
+		for i := 0; i+1 < len(words); i++ {
+			w := strings.Trim(words[i], `"'`)
+			if words[i+1] != "hook" || programName(w) != "toolguard" || !strings.ContainsAny(w, `/\`) {
+				continue
+			}
+			out = append(out, absFrom(workspace, expandTilde(w, "")))
 		}
 	}
 	return out
+}
+
+// providerOf names the provider whose format a settings file is in.
+func providerOf(file string) string {
+	slash := filepath.ToSlash(file)
+	for _, k := range []struct{ part, provider string }{
+		{"/.claude/", "claude-code"}, {"/.codebuddy/", "codebuddy"}, {"/.codex/", "codex"},
+		{"/.gemini/", "gemini"}, {"/.cursor/", "cursor"}, {"/.copilot/", "copilot"}, {"/.github/copilot/", "copilot"},
+	} {
+		if strings.Contains(slash, k.part) {
+			return k.provider
+		}
+	}
+	return ""
 }

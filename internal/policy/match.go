@@ -424,6 +424,12 @@ var valueOptions = map[string]map[string]bool{
 	"redis-cli": set("-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s", "-r", "-i"),
 	"gh":        set("-R", "--repo"),
 	"systemctl": set("-H", "--host", "-M", "--machine"),
+	// toolguard's own value flags, so that `toolguard approvals --state-dir
+	// D approve ID` is `toolguard approvals approve` (cobra finds the
+	// subcommand past flags and their values).
+	"toolguard": set("--policy", "--layer", "--state-dir", "--provider", "--scope", "--dir", "--command", "--preset",
+		"--reason", "--older-than", "-o", "--output", "--mode", "--workspace", "--audit-log", "--file", "--since",
+		"--key", "--grants-dir", "--listen", "--socket", "--tool", "--path", "--mcp", "--url", "--payload", "--cwd", "-c", "--command"),
 }
 
 // argList is a command's arguments after the matched prefix; for programs
@@ -596,7 +602,8 @@ const (
 	patAnywhere                     // leading **/: matched against the absolute path
 	patRel                          // workspace-relative
 	patHome                         // ~/…: relative to the home directory
-	patProtected                    // "@protected": the policy files in effect and the toolguard binary (Env.Protected)
+	patProtected                    // "@protected": the guard's surfaces (Env.Protected), what is below a tree, and their ancestors
+	patSecret                       // "@secret": the surfaces that hold private key material
 	patWorkspace                    // "@workspace": the workspace root and every directory above it
 )
 
@@ -608,6 +615,9 @@ func compilePath(p string) (pathPattern, error) {
 		return pp, fmt.Errorf("empty path pattern")
 	case p == "@protected":
 		pp.kind = patProtected
+		return pp, nil
+	case p == "@secret":
+		pp.kind = patSecret
 		return pp, nil
 	case p == "@workspace":
 		pp.kind = patWorkspace
@@ -648,12 +658,9 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 	var target string
 	switch pp.kind {
 	case patProtected:
-		for _, q := range env.protected {
-			if q == p {
-				return true
-			}
-		}
-		return false
+		return env.onSurface(p, false)
+	case patSecret:
+		return env.onSurface(p, true)
 	case patWorkspace:
 		if env.workspace == "" || !strings.HasPrefix(p, "/") {
 			return false
@@ -685,6 +692,48 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 	}
 	ok := doublestar.MatchUnvalidated(pp.glob, target)
 	return ok
+}
+
+// onSurface reports whether an absolute path is a surface, below a tree
+// surface, or (secret false) a directory above a surface other than / and
+// the home directory: deleting, moving or chmod-ing a parent does the same
+// to the surface. secret limits it to the Secret surfaces and what is
+// below them.
+func (e *evalEnv) onSurface(p string, secret bool) bool {
+	if len(e.protected) == 0 || !strings.HasPrefix(p, "/") {
+		return false
+	}
+	if e.foldCase {
+		p = strings.ToLower(p)
+	}
+	home := strings.TrimSuffix(e.home, "/")
+	if e.foldCase {
+		home = strings.ToLower(home)
+	}
+	for i := range e.protected {
+		s := &e.protected[i]
+		if secret && !s.Secret {
+			continue
+		}
+		q := s.Path
+		if e.foldCase {
+			q = strings.ToLower(q)
+		}
+		if p == q {
+			return true
+		}
+		if s.Tree {
+			if _, in := relInside(q, p); in {
+				return true
+			}
+		}
+		if !secret && p != "/" && p != home {
+			if _, in := relInside(p, q); in {
+				return true // p is a directory above the surface
+			}
+		}
+	}
+	return false
 }
 
 // relInside returns p relative to dir when p is dir or below it.

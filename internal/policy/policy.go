@@ -134,8 +134,8 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:3dab107ea96bcdc1d17dbd12cd7bb914a77fb8ffe0cd4336b64759252227797c",
-	hash: "sha256:5b9228a196a64232b610fb6aa8950fd36b5735c1d42d32b1077b9e90aaed8a64",
+	toml: "sha256:d4f85a7b6cd10a6d868f05f36e6e7ab23b5a4db044780a45014b53f9ca9d752f",
+	hash: "sha256:1dd4fac08f81df407f0531ae49e295df37c5aa27564832b02ca69247d223938f",
 }
 
 // Problem is one positioned complaint about a policy file.
