@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolguard/toolguard/internal/policy"
+)
+
+// surfaceWorld is a home with a project (a git repository) and Claude
+// Code's user settings running toolguard from /opt/tgbin.
+func surfaceWorld(t *testing.T) (home, proj string) {
+	t.Helper()
+	home = t.TempDir()
+	proj = filepath.Join(home, "project")
+	for _, d := range []string{filepath.Join(proj, ".git"), filepath.Join(proj, ".claude", "agents"), filepath.Join(home, ".claude")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	settings := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/opt/tgbin/toolguard hook --provider claude-code","timeout":30}]}]}}`
+	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return home, proj
+}
+
+// hookPayload builds a shell call (or, with tool, a file or MCP call whose
+// input is in) in an agent's dialect.
+func hookPayload(t *testing.T, provider, cwd, command, tool string, in map[string]any) []byte {
+	t.Helper()
+	p := map[string]any{"session_id": "s1", "cwd": cwd}
+	switch provider {
+	case "gemini":
+		p["hook_event_name"] = "BeforeTool"
+		p["tool_name"] = "run_shell_command"
+	default:
+		p["hook_event_name"] = "PreToolUse"
+		p["tool_name"] = "Bash"
+		p["permission_mode"] = "default"
+		p["tool_use_id"] = "t1"
+	}
+	p["tool_input"] = map[string]any{"command": command}
+	if tool != "" {
+		p["tool_name"], p["tool_input"] = tool, in
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSurfacesHook answers each class of the guard's surfaces through the
+// real hook path, for Claude Code, Gemini CLI and Codex: the decision in
+// the agent's reply, the rule named in it, and the exit code; and the
+// look-alikes that must pass.
+func TestSurfacesHook(t *testing.T) {
+	type row struct {
+		name, command string
+		tool          string         // a file or MCP tool instead of the shell
+		in            map[string]any // its input (paths relative to the project)
+		want          string         // deny, ask or "" (pass)
+		rule          string
+		exe           string // the running binary, when not /usr/local/bin/toolguard
+	}
+	rows := []row{
+		// 1: surfaces and their ancestors
+		{name: "rm project settings dir", command: "rm -rf .claude", want: "deny", rule: "toolguard-self-protect"},
+		{name: "mv user codex dir", command: "mv ~/.codex /tmp/x", want: "deny", rule: "toolguard-self-protect"},
+		{name: "chmod settings dir", command: "chmod 000 .claude", want: "deny", rule: "toolguard-self-protect"},
+		{name: "mv config dir", command: "mv ~/.config /tmp/c", want: "deny", rule: "toolguard-self-protect"},
+		{name: "rm .github", command: "rm -rf .github", want: "deny", rule: "toolguard-self-protect"},
+		{name: "mv state parent", command: "mv ~/.local/state /tmp/s", want: "deny", rule: "toolguard-self-protect"},
+		{name: "truncate audit log", command: ": > ~/.local/state/toolguard/audit.jsonl", want: "deny", rule: "toolguard-self-protect"},
+		{name: "forge a request", command: "sed -i s/pending/approved/ ~/.local/state/toolguard/requests/req_abcdefghij.json", want: "deny", rule: "toolguard-self-protect"},
+		{name: "link over settings", command: "ln -sf /tmp/empty.json .claude/settings.local.json", want: "deny", rule: "toolguard-self-protect"},
+		{name: "replace running binary", command: "cp /tmp/true /usr/local/bin/toolguard", want: "deny", rule: "toolguard-self-protect"},
+		{name: "hook command binary", command: "rm /opt/tgbin/toolguard", want: "deny", rule: "toolguard-self-protect"},
+		{name: "hook command binary dir", command: "mv /opt/tgbin /tmp/x", want: "deny", rule: "toolguard-self-protect"},
+		{name: "discovery location", command: "mkdir -p .toolguard && echo 'builtin = false' > .toolguard/policy.toml", want: "deny", rule: "toolguard-self-protect"},
+		{name: "user policy location", command: "echo 'builtin = false' > ~/.config/toolguard/policy.toml", want: "deny", rule: "toolguard-self-protect"},
+		{name: "mcp move settings dir", tool: "mcp__fs__move_file", in: map[string]any{"source": ".claude", "destination": "/tmp/c"}, want: "deny", rule: "toolguard-self-protect"},
+		{name: "read approver key", command: "cat ~/.config/toolguard/approver.key", want: "deny", rule: "toolguard-key-read"},
+		// 2: toolguard's own mutating subcommands
+		{name: "uninstall", command: "toolguard uninstall --provider claude", want: "deny", rule: "toolguard-cli-mutate"},
+		{name: "install command", command: "./toolguard install --command /bin/true", want: "deny", rule: "toolguard-cli-mutate"},
+		{name: "init force", command: "/usr/local/bin/toolguard init --force", want: "deny", rule: "toolguard-cli-mutate"},
+		{name: "approve", command: "toolguard approvals --state-dir /tmp/s approve req_abcdefghij", want: "deny", rule: "toolguard-cli-mutate"},
+		{name: "python os.system", command: `python3 -c "import os; os.system('toolguard uninstall')"`, want: "deny", rule: "toolguard-cli-mutate"},
+		{name: "go run install", command: "go run ./cmd/toolguard install --provider codex", want: "deny", rule: "toolguard-cli-go-run"},
+		{name: "renamed binary", command: "tg uninstall", want: "deny", rule: "toolguard-cli-mutate", exe: "/opt/x/tg"},
+		// 3: agents started with their guards off
+		{name: "claude skip permissions", command: `claude -p x --dangerously-skip-permissions --settings '{"disableAllHooks":true}'`, want: "deny", rule: "agent-guards-off-claude"},
+		{name: "claude config dir", command: "CLAUDE_CONFIG_DIR=/tmp/empty claude -p x", want: "deny", rule: "agent-guards-off-claude-config"},
+		{name: "codex bypass", command: "codex exec --dangerously-bypass-approvals-and-sandbox x", want: "deny", rule: "agent-guards-off-codex"},
+		{name: "gemini yolo", command: "sh -c 'gemini --yolo -p x'", want: "deny", rule: "agent-guards-off-gemini"},
+		// 4: shell start-up and environment files ask
+		{name: "bashrc append", command: "echo 'export TOOLGUARD_POLICY=/tmp/p.toml' >> ~/.bashrc", want: "ask", rule: "shell-env-file-write"},
+		{name: "envrc write", tool: "Write", in: map[string]any{"file_path": ".envrc", "content": "export XDG_STATE_HOME=/tmp"}, want: "ask", rule: "shell-env-file-write"},
+		{name: "systemctl set-environment", command: "systemctl --user set-environment TOOLGUARD_POLICY=/tmp/p", want: "ask", rule: "shell-env-set"},
+		// look-alikes that pass
+		{name: "rm inside .claude", command: "rm -rf .claude/agents/tmp"},
+		{name: "ls .claude", command: "ls .claude"},
+		{name: "cat bashrc", command: "cat ~/.bashrc"},
+		{name: "mkdir issue template", command: "mkdir -p .github/ISSUE_TEMPLATE"},
+		{name: "toolguard check", command: "toolguard check -- rm -rf /"},
+		{name: "toolguard dry run", command: "toolguard install --dry-run --provider claude"},
+		{name: "toolguard approvals list", command: "toolguard approvals list"},
+		{name: "claude version", command: "claude --version"},
+		{name: "claude with guards", command: `claude -p "fix tests"`},
+		{name: "codex with guards", command: `codex exec "fix tests"`},
+		{name: "mv build", command: "mv build/ out/"},
+		{name: "chmod script", command: "chmod +x scripts/run.sh"},
+		{name: "write source", tool: "Write", in: map[string]any{"file_path": "src/main.go", "content": "package main"}},
+	}
+	for _, provider := range []string{"claude-code", "gemini", "codex"} {
+		for _, r := range rows {
+			if r.tool != "" && provider != "claude-code" {
+				continue // file and MCP payloads are built in Claude's dialect
+			}
+			t.Run(provider+"/"+r.name, func(t *testing.T) {
+				home, proj := surfaceWorld(t)
+				in := map[string]any{}
+				for k, v := range r.in {
+					if s, ok := v.(string); ok && (k == "source" || k == "file_path") && !filepath.IsAbs(s) {
+						v = filepath.Join(proj, s)
+					}
+					in[k] = v
+				}
+				f, sys := newFake(t, hookPayload(t, provider, proj, r.command, r.tool, in), map[string]string{"HOME": home})
+				if r.exe != "" {
+					sys.executable = func() (string, error) { return r.exe, nil }
+				}
+				code := run(context.Background(), []string{"hook", "--provider", provider}, sys)
+				out := f.stdout.String()
+				if code != 0 {
+					t.Fatalf("exit %d, want 0 (stdout %q, stderr %q)", code, out, f.stderr.String())
+				}
+				if r.want == "" {
+					if out != "" {
+						t.Fatalf("want pass (no reply), got %s", out)
+					}
+					return
+				}
+				want := r.want
+				if provider == "codex" && want == "ask" {
+					want = "deny" // Codex has no ask: a pending approval
+				}
+				var key string
+				switch provider {
+				case "gemini":
+					key = `"decision":"` + want + `"`
+				default:
+					key = `"permissionDecision":"` + want + `"`
+				}
+				if !strings.Contains(out, key) || !strings.Contains(out, r.rule) {
+					t.Fatalf("want %s by %s, got %s", key, r.rule, out)
+				}
+			})
+		}
+	}
+}
+
+// TestSurfacesDerived checks what the derivation finds in a configured
+// world: the settings files, the hook command's binary, the policy and
+// state places, the running binary's name when renamed.
+func TestSurfacesDerived(t *testing.T) {
+	home, proj := surfaceWorld(t)
+	_, sys := newFake(t, nil, map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "cfg"), "CODEX_HOME": "/srv/codex"})
+	sys.executable = func() (string, error) { return "/opt/x/TG.exe", nil }
+	pol, err := policy.Load(nil, policy.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := &policySet{pol: pol, files: []string{"/srv/platform.toml"}}
+	got, names := surfaces(sys, &decideFlags{}, ps, proj, proj)
+	has := func(p string, tree bool) bool {
+		return slices.ContainsFunc(got, func(s policy.Surface) bool { return s.Path == p && s.Tree == tree })
+	}
+	for _, want := range []struct {
+		path string
+		tree bool
+	}{
+		{filepath.Join(proj, ".claude/settings.json"), false},
+		{filepath.Join(proj, ".claude/settings.local.json"), false},
+		{filepath.Join(home, ".codex/hooks.json"), false},
+		{filepath.Join(proj, ".gemini/settings.json"), false},
+		{filepath.Join(proj, ".github/hooks"), true},
+		{filepath.Join(home, ".copilot/hooks"), true},
+		{"/srv/codex/config.toml", false},
+		{"/etc/claude-code", true},
+		{"/srv/platform.toml", false},
+		{filepath.Join(proj, ".toolguard"), true},
+		{filepath.Join(home, "cfg/toolguard"), true},
+		{filepath.Join(home, ".config/toolguard"), true},
+		{filepath.Join(home, ".local/state/toolguard"), true},
+		{filepath.Join(home, ".local/state/toolguard/audit.jsonl"), false},
+		{"/opt/x/TG.exe", false},
+		{"/opt/tgbin/toolguard", false},
+	} {
+		if !has(want.path, want.tree) {
+			t.Errorf("surfaces lack %s (tree %v)", want.path, want.tree)
+		}
+	}
+	if !slices.ContainsFunc(got, func(s policy.Surface) bool {
+		return s.Secret && s.Path == filepath.Join(home, "cfg/toolguard/approver.key")
+	}) {
+		t.Error("the approver key is not a secret surface")
+	}
+	if !slices.Equal(names, []string{"tg"}) {
+		t.Errorf("self names %v, want [tg]", names)
+	}
+}
