@@ -17,7 +17,7 @@ import (
 func surfaceWorld(t *testing.T) (home, proj string) {
 	t.Helper()
 	home = t.TempDir()
-	proj = filepath.Join(home, "project")
+	proj = filepath.Join(home, "src", "project")
 	for _, d := range []string{filepath.Join(proj, ".git"), filepath.Join(proj, ".claude", "agents"), filepath.Join(home, ".claude")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -86,6 +86,9 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "discovery location", command: "mkdir -p .toolguard && echo 'builtin = false' > .toolguard/policy.toml", want: "deny", rule: "toolguard-self-protect"},
 		{name: "user policy location", command: "echo 'builtin = false' > ~/.config/toolguard/policy.toml", want: "deny", rule: "toolguard-self-protect"},
 		{name: "mcp move settings dir", tool: "mcp__fs__move_file", in: map[string]any{"source": ".claude", "destination": "/tmp/c"}, want: "deny", rule: "toolguard-self-protect"},
+		{name: "rm workspace root", command: "rm -rf .", want: "deny", rule: "toolguard-self-protect-root-delete"},
+		{name: "chmod workspace root", command: "chmod -R u+w .", want: "ask", rule: "toolguard-self-protect-root-write"},
+		{name: "rm home", command: "rm -rf ~", want: "deny", rule: "rm-recursive-root"},
 		{name: "read approver key", command: "cat ~/.config/toolguard/approver.key", want: "deny", rule: "toolguard-key-read"},
 		// 2: toolguard's own mutating subcommands
 		{name: "uninstall", command: "toolguard uninstall --provider claude", want: "deny", rule: "toolguard-cli-mutate"},

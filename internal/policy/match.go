@@ -602,7 +602,8 @@ const (
 	patAnywhere                     // leading **/: matched against the absolute path
 	patRel                          // workspace-relative
 	patHome                         // ~/…: relative to the home directory
-	patProtected                    // "@protected": the guard's surfaces (Env.Protected), what is below a tree, and their ancestors
+	patProtected                    // "@protected": the guard's surfaces (Env.Protected), what is below a tree, and their ancestors below the workspace root
+	patProtectedRoot                // "@protected-root": the workspace root and the directories above it, when a surface is below them
 	patSecret                       // "@secret": the surfaces that hold private key material
 	patWorkspace                    // "@workspace": the workspace root and every directory above it
 )
@@ -615,6 +616,9 @@ func compilePath(p string) (pathPattern, error) {
 		return pp, fmt.Errorf("empty path pattern")
 	case p == "@protected":
 		pp.kind = patProtected
+		return pp, nil
+	case p == "@protected-root":
+		pp.kind = patProtectedRoot
 		return pp, nil
 	case p == "@secret":
 		pp.kind = patSecret
@@ -658,9 +662,11 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 	var target string
 	switch pp.kind {
 	case patProtected:
-		return env.onSurface(p, false)
+		return env.onSurface(p, onSurface)
+	case patProtectedRoot:
+		return env.onSurface(p, onRoot)
 	case patSecret:
-		return env.onSurface(p, true)
+		return env.onSurface(p, onSecret)
 	case patWorkspace:
 		if env.workspace == "" || !strings.HasPrefix(p, "/") {
 			return false
@@ -694,43 +700,55 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 	return ok
 }
 
-// onSurface reports whether an absolute path is a surface, below a tree
-// surface, or (secret false) a directory above a surface other than / and
-// the home directory: deleting, moving or chmod-ing a parent does the same
-// to the surface. secret limits it to the Secret surfaces and what is
-// below them.
-func (e *evalEnv) onSurface(p string, secret bool) bool {
+// What onSurface looks for.
+const (
+	onSurface = iota // a surface, below a tree surface, or a directory above one below the workspace root
+	onRoot           // the workspace root or a directory above it, with a surface below
+	onSecret         // a Secret surface or below one
+)
+
+// onSurface reports whether an absolute path is on the guard's surfaces
+// (what). Deleting, moving or chmod-ing a directory does the same to the
+// surfaces below it, so every directory above a surface counts, except /
+// and the home directory (other rules cover them). The workspace root and
+// the directories above it are kept apart (onRoot): unpacking an archive
+// or a chmod -R there is everyday work, which the builtin rules ask
+// about rather than deny.
+func (e *evalEnv) onSurface(p string, what int) bool {
 	if len(e.protected) == 0 || !strings.HasPrefix(p, "/") {
 		return false
 	}
+	home, ws := strings.TrimSuffix(e.home, "/"), e.workspace
 	if e.foldCase {
-		p = strings.ToLower(p)
+		p, home, ws = strings.ToLower(p), strings.ToLower(home), strings.ToLower(ws)
 	}
-	home := strings.TrimSuffix(e.home, "/")
-	if e.foldCase {
-		home = strings.ToLower(home)
+	if p == "/" || p == home {
+		return false
+	}
+	_, atRoot := relInside(p, ws) // p is the workspace root or above it
+	atRoot = atRoot && ws != "" && strings.HasPrefix(ws, "/")
+	if what == onRoot && !atRoot {
+		return false
 	}
 	for i := range e.protected {
 		s := &e.protected[i]
-		if secret && !s.Secret {
+		if what == onSecret && !s.Secret {
 			continue
 		}
 		q := s.Path
 		if e.foldCase {
 			q = strings.ToLower(q)
 		}
-		if p == q {
-			return true
-		}
-		if s.Tree {
-			if _, in := relInside(q, p); in {
+		if what != onRoot {
+			if _, in := relInside(q, p); in && (p == q || s.Tree) {
 				return true
 			}
 		}
-		if !secret && p != "/" && p != home {
-			if _, in := relInside(p, q); in {
-				return true // p is a directory above the surface
-			}
+		if what == onSecret || p == q {
+			continue
+		}
+		if _, above := relInside(p, q); above && (what == onRoot || !atRoot) {
+			return true
 		}
 	}
 	return false
