@@ -597,15 +597,15 @@ type pathPattern struct {
 type patternKind int
 
 const (
-	patAbs       patternKind = iota // absolute (or ~ expanded): matched against the absolute path
-	patBase                         // no slash: matched against the base name, anywhere
-	patAnywhere                     // leading **/: matched against the absolute path
-	patRel                          // workspace-relative
-	patHome                         // ~/…: relative to the home directory
-	patProtected                    // "@protected": the guard's surfaces (Env.Protected), what is below a tree, and their ancestors below the workspace root
-	patProtectedRoot                // "@protected-root": the workspace root and the directories above it, when a surface is below them
-	patSecret                       // "@secret": the surfaces that hold private key material
-	patWorkspace                    // "@workspace": the workspace root and every directory above it
+	patAbs           patternKind = iota // absolute (or ~ expanded): matched against the absolute path
+	patBase                             // no slash: matched against the base name, anywhere
+	patAnywhere                         // leading **/: matched against the absolute path
+	patRel                              // workspace-relative
+	patHome                             // ~/…: relative to the home directory
+	patProtected                        // "@protected": the guard's surfaces (Env.Protected), what is below a tree, and their ancestors below the workspace root
+	patProtectedRoot                    // "@protected-root": the workspace root and the directories above it, when a surface is below them
+	patSecret                           // "@secret": the surfaces that hold private key material
+	patWorkspace                        // "@workspace": the workspace root and every directory above it
 )
 
 func compilePath(p string) (pathPattern, error) {
