@@ -220,3 +220,41 @@ func TestSurfacesDerived(t *testing.T) {
 		t.Errorf("self names %v, want [tg]", names)
 	}
 }
+
+// BenchmarkSurfaces derives the surfaces of a machine with toolguard
+// installed for Claude Code (user and project), Codex and Gemini CLI: the
+// work the hook adds to every call.
+func BenchmarkSurfaces(b *testing.B) {
+	home := b.TempDir()
+	proj := filepath.Join(home, "src", "project")
+	claude := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/usr/local/bin/toolguard hook --provider claude-code","timeout":30}]}]},"permissions":{"allow":["Bash(go test:*)","Bash(git status)"]}}`
+	codex := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/usr/local/bin/toolguard hook --provider codex","timeout":30}]}]}}`
+	gemini := `{"hooks":{"BeforeTool":[{"matcher":"*","hooks":[{"name":"toolguard","type":"command","command":"/usr/local/bin/toolguard hook --provider gemini","timeout":30000}]}]}}`
+	for file, data := range map[string]string{
+		filepath.Join(home, ".claude/settings.json"): claude, filepath.Join(proj, ".claude/settings.json"): claude,
+		filepath.Join(home, ".codex/hooks.json"): codex, filepath.Join(home, ".gemini/settings.json"): gemini,
+	} {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sys := realSystem()
+	sys.getenv = func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	pol, err := policy.Load(nil, policy.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps := &policySet{pol: pol}
+	b.ReportAllocs()
+	for b.Loop() {
+		surfaces(sys, &decideFlags{}, ps, proj, proj)
+	}
+}
