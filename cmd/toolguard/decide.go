@@ -74,9 +74,10 @@ func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec
 }
 
 // foldCase says whether protected paths match case-insensitively: on
-// the case-insensitive file systems macOS and Windows use by default.
-func foldCase(*policy.Policy) bool {
-	return runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+// the case-insensitive file systems macOS and Windows use by default, and
+// where settings.case_insensitive_paths says so.
+func foldCase(pol *policy.Policy) bool {
+	return runtime.GOOS == "darwin" || runtime.GOOS == "windows" || (pol != nil && pol.Settings.CaseInsensitivePaths)
 }
 
 // failed builds the outcome for a call toolguard could not decide: the

@@ -258,3 +258,29 @@ func BenchmarkSurfaces(b *testing.B) {
 		surfaces(sys, &decideFlags{}, ps, proj, proj)
 	}
 }
+
+// TestSurfacesCaseInsensitive: with settings.case_insensitive_paths (a
+// case-insensitive file system), .Claude is .claude; without it (on Linux)
+// it is another directory.
+func TestSurfacesCaseInsensitive(t *testing.T) {
+	for _, provider := range []string{"claude-code", "gemini"} {
+		for _, on := range []bool{true, false} {
+			home, proj := surfaceWorld(t)
+			if on {
+				cfg := filepath.Join(home, ".config", "toolguard")
+				if err := os.MkdirAll(cfg, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(cfg, "policy.toml"), []byte("version = 1\n[settings]\ncase_insensitive_paths = true\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f, sys := newFake(t, hookPayload(t, provider, proj, "echo '{}' > .Claude/settings.local.json", "", nil), map[string]string{"HOME": home})
+			code := run(context.Background(), []string{"hook", "--provider", provider}, sys)
+			denied := strings.Contains(f.stdout.String(), `"deny"`) && strings.Contains(f.stdout.String(), "toolguard-self-protect")
+			if code != 0 || denied != (on || foldCase(nil)) {
+				t.Errorf("%s, case_insensitive_paths %v: exit %d, reply %q", provider, on, code, f.stdout.String())
+			}
+		}
+	}
+}

@@ -34,6 +34,9 @@ type fileSettings struct {
 	Workspace    *string           `toml:"workspace" json:"workspace,omitempty"`
 	SafePrefixes []string          `toml:"safe_prefixes" json:"safe_prefixes,omitempty"`
 	Locked       []string          `toml:"locked" json:"locked,omitempty"`
+	// CaseInsensitivePaths: guard surfaces match case-insensitively (a
+	// case-insensitive file system). Only switches on: true in any layer wins.
+	CaseInsensitivePaths *bool `toml:"case_insensitive_paths" json:"case_insensitive_paths,omitempty"`
 }
 
 type fileExamples struct {

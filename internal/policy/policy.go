@@ -48,6 +48,9 @@ type Settings struct {
 	StateDir     string
 	Workspace    string
 	SafePrefixes []string
+	// CaseInsensitivePaths matches the guard's surfaces case-insensitively
+	// (docs/surfaces.md), as on macOS and Windows by default.
+	CaseInsensitivePaths bool
 }
 
 // DefaultSettings are the settings before any layer: fail closed on

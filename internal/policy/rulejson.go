@@ -348,6 +348,9 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 			return once(&seen, 13) && strList(d, &s.SafePrefixes)
 		case "locked":
 			return once(&seen, 14) && strList(d, &s.Locked)
+		case "case_insensitive_paths":
+			s.CaseInsensitivePaths = new(bool)
+			return once(&seen, 15) && d.bool(s.CaseInsensitivePaths)
 		}
 		return false
 	})

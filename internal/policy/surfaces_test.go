@@ -78,3 +78,27 @@ func TestSelfNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseInsensitivePathsSetting: true in any layer wins; a later false
+// does not switch it off; a materialized policy keeps it.
+func TestCaseInsensitivePathsSetting(t *testing.T) {
+	on := Source{Layer: "user", Path: "user.toml", Data: []byte("version = 1\n[settings]\ncase_insensitive_paths = true\n")}
+	off := Source{Layer: "project", Path: "project.toml", Data: []byte("version = 1\n[settings]\ncase_insensitive_paths = false\n")}
+	if p := loadDefaults(t); p.Settings.CaseInsensitivePaths {
+		t.Error("on by default")
+	}
+	p := loadDefaults(t, on, off)
+	if !p.Settings.CaseInsensitivePaths {
+		t.Fatal("a later false switched it off")
+	}
+	b, err := p.Materialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lazy := range []bool{false, true} {
+		m, err := Load([]Source{{Path: "policy.json", Data: b}}, LoadOptions{NoBuiltin: true, Lazy: lazy})
+		if err != nil || !m.Settings.CaseInsensitivePaths {
+			t.Errorf("materialized (lazy %v): %v, on %v", lazy, err, err == nil && m.Settings.CaseInsensitivePaths)
+		}
+	}
+}
