@@ -89,6 +89,9 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "rm workspace root", command: "rm -rf .", want: "deny", rule: "toolguard-self-protect-root-delete"},
 		{name: "chmod workspace root", command: "chmod -R u+w .", want: "ask", rule: "toolguard-self-protect-root-write"},
 		{name: "rm home", command: "rm -rf ~", want: "deny", rule: "rm-recursive-root"},
+		{name: "hard link to settings", command: "ln .claude/settings.json x", want: "deny", rule: "toolguard-self-protect-ln"},
+		{name: "hard-link copy of project", command: "cp -al . /tmp/c", want: "deny", rule: "toolguard-self-protect-hardlink"},
+		{name: "shadow toolguard on PATH", command: "cp /bin/true ~/.local/bin/toolguard", want: "deny", rule: "toolguard-self-protect"},
 		{name: "read approver key", command: "cat ~/.config/toolguard/approver.key", want: "deny", rule: "toolguard-key-read"},
 		// 2: toolguard's own mutating subcommands
 		{name: "uninstall", command: "toolguard uninstall --provider claude", want: "deny", rule: "toolguard-cli-mutate"},
@@ -100,7 +103,9 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "renamed binary", command: "tg uninstall", want: "deny", rule: "toolguard-cli-mutate", exe: "/opt/x/tg"},
 		// 3: agents started with their guards off
 		{name: "claude skip permissions", command: `claude -p x --dangerously-skip-permissions --settings '{"disableAllHooks":true}'`, want: "deny", rule: "agent-guards-off-claude"},
-		{name: "claude config dir", command: "CLAUDE_CONFIG_DIR=/tmp/empty claude -p x", want: "deny", rule: "agent-guards-off-claude-config"},
+		{name: "claude config dir", command: "CLAUDE_CONFIG_DIR=/tmp/empty claude -p x", want: "deny", rule: "agent-guards-off-env"},
+		{name: "agent with another policy", command: "TOOLGUARD_POLICY=/tmp/allow.toml codex exec x", want: "deny", rule: "agent-guards-off-env"},
+		{name: "agent as another user", command: "sudo -u bob claude -p x", want: "deny", rule: "agent-guards-off-other-user"},
 		{name: "codex bypass", command: "codex exec --dangerously-bypass-approvals-and-sandbox x", want: "deny", rule: "agent-guards-off-codex"},
 		{name: "gemini yolo", command: "sh -c 'gemini --yolo -p x'", want: "deny", rule: "agent-guards-off-gemini"},
 		// 4: shell start-up and environment files ask
@@ -120,6 +125,8 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "codex with guards", command: `codex exec "fix tests"`},
 		{name: "mv build", command: "mv build/ out/"},
 		{name: "chmod script", command: "chmod +x scripts/run.sh"},
+		{name: "copy settings out", command: "cp .claude/settings.json /tmp/s.json"},
+		{name: "symlink to settings", command: "ln -s .claude/settings.json x"},
 		{name: "write source", tool: "Write", in: map[string]any{"file_path": "src/main.go", "content": "package main"}},
 	}
 	for _, provider := range []string{"claude-code", "gemini", "codex"} {
