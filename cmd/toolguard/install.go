@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,6 +160,9 @@ type doctorPolicy struct {
 	Hash   string         `json:"hash"`
 	Rules  int            `json:"rules"`
 	Error  string         `json:"error,omitempty"`
+	// GuardGaps are the locked default rules (self-protection) the policy
+	// does not enforce: docs/surfaces.md.
+	GuardGaps []policy.GuardGap `json:"guard_gaps,omitempty"`
 }
 
 func runDoctor(sys *system, o *doctorOptions) error {
@@ -174,6 +178,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 	} else {
 		rep.Policy.Layers = ps.pol.Layers
 		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules())
+		rep.Policy.GuardGaps = ps.pol.GuardGaps()
 	}
 	for _, a := range rep.Agents {
 		if a.Detected && !a.Guarded {
@@ -211,6 +216,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 			for _, l := range rep.Policy.Layers {
 				fmt.Fprintf(w, "    %-10s %s %s\n", l.Name, l.File, l.Hash)
 			}
+			printGuardGaps(w, rep.Policy.GuardGaps)
 		}
 	}
 	if o.require && len(rep.Unguarded) > 0 {
@@ -220,4 +226,19 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		return &exitError{code: exitFailure, msg: "the policy does not load"}
 	}
 	return nil
+}
+
+// printGuardGaps says which locked default rules are off, grouped by why.
+func printGuardGaps(w io.Writer, gaps []policy.GuardGap) {
+	var whys []string
+	byWhy := map[string][]string{}
+	for _, g := range gaps {
+		if byWhy[g.Why] == nil {
+			whys = append(whys, g.Why)
+		}
+		byWhy[g.Why] = append(byWhy[g.Why], g.Rule)
+	}
+	for _, why := range whys {
+		fmt.Fprintf(w, "self-protection OFF: %d locked default rule(s) %s: %s\n", len(byWhy[why]), why, strings.Join(byWhy[why], ", "))
+	}
 }
