@@ -289,11 +289,31 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 		if s.Tree || s.Secret {
 			continue
 		}
-		for _, bin := range hookBinaries(s.Path, workspace) {
+		bins, exists := hookBinaries(s.Path, workspace)
+		for _, bin := range bins {
 			add(bin, false, false)
+		}
+		// A settings file reached through a symbolic link (a dotfiles
+		// checkout linked into ~/.claude) is also protected where the link
+		// points: a write there names no link. Only the files that exist
+		// are looked at, one Lstat for the file and one for its directory.
+		if exists && linked(s.Path) {
+			if r := resolveExisting(s.Path); r != s.Path {
+				add(r, false, false)
+			}
 		}
 	}
 	return out, names
+}
+
+// linked reports whether p or its directory is a symbolic link.
+func linked(p string) bool {
+	for _, q := range []string{p, filepath.Dir(p)} {
+		if st, err := os.Lstat(q); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // programName is the name a shell command running the file at p has:
@@ -304,22 +324,21 @@ func programName(p string) string {
 
 // hookBinaries returns the toolguard binaries the hook commands of a
 // settings file name by path (a bare `toolguard` is looked up on PATH by
-// the agent, which the running binary stands for). A missing or broken
-// file names none.
-func hookBinaries(file, workspace string) []string {
+// the agent, which the running binary stands for), and whether the file
+// could be read. A missing or broken file names none.
+func hookBinaries(file, workspace string) (bins []string, exists bool) {
 	provider := providerOf(file)
 	if provider == "" {
-		return nil
+		return nil, false
 	}
 	data, err := os.ReadFile(file)
-	if err != nil || len(data) == 0 {
-		return nil
+	if err != nil {
+		return nil, false
 	}
 	cmds, err := install.ExtractCommands(provider, data)
 	if err != nil {
-		return nil
+		return nil, true
 	}
-	var out []string
 	for _, c := range cmds {
 		if !install.IsToolguardCommand(c) {
 			continue
@@ -330,10 +349,10 @@ func hookBinaries(file, workspace string) []string {
 			if words[i+1] != "hook" || programName(w) != "toolguard" || !strings.ContainsAny(w, `/\`) {
 				continue
 			}
-			out = append(out, absFrom(workspace, expandTilde(w, "")))
+			bins = append(bins, absFrom(workspace, expandTilde(w, "")))
 		}
 	}
-	return out
+	return bins, true
 }
 
 // providerOf names the provider whose format a settings file is in.

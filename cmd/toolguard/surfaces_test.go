@@ -27,6 +27,20 @@ func surfaceWorld(t *testing.T) (home, proj string) {
 	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(settings), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Codex's user hooks live in a dotfiles checkout, linked in.
+	dot := filepath.Join(home, "dotfiles", "codex-hooks.json")
+	if err := os.MkdirAll(filepath.Dir(dot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dot, []byte(`{"hooks":{}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dot, filepath.Join(home, ".codex", "hooks.json")); err != nil {
+		t.Fatal(err)
+	}
 	return home, proj
 }
 
@@ -92,6 +106,7 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "hard link to settings", command: "ln .claude/settings.json x", want: "deny", rule: "toolguard-self-protect-ln"},
 		{name: "hard-link copy of project", command: "cp -al . /tmp/c", want: "deny", rule: "toolguard-self-protect-hardlink"},
 		{name: "shadow toolguard on PATH", command: "cp /bin/true ~/.local/bin/toolguard", want: "deny", rule: "toolguard-self-protect"},
+		{name: "settings behind a link", command: "echo '{}' > ~/dotfiles/codex-hooks.json", want: "deny", rule: "toolguard-self-protect"},
 		{name: "read approver key", command: "cat ~/.config/toolguard/approver.key", want: "deny", rule: "toolguard-key-read"},
 		// 2: toolguard's own mutating subcommands
 		{name: "uninstall", command: "toolguard uninstall --provider claude", want: "deny", rule: "toolguard-cli-mutate"},
@@ -125,6 +140,7 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "codex with guards", command: `codex exec "fix tests"`},
 		{name: "mv build", command: "mv build/ out/"},
 		{name: "chmod script", command: "chmod +x scripts/run.sh"},
+		{name: "other dotfile", command: "echo x > ~/dotfiles/vimrc"},
 		{name: "copy settings out", command: "cp .claude/settings.json /tmp/s.json"},
 		{name: "symlink to settings", command: "ln -s .claude/settings.json x"},
 		{name: "write source", tool: "Write", in: map[string]any{"file_path": "src/main.go", "content": "package main"}},
@@ -182,6 +198,17 @@ func TestSurfacesHook(t *testing.T) {
 // state places, the running binary's name when renamed.
 func TestSurfacesDerived(t *testing.T) {
 	home, proj := surfaceWorld(t)
+	// a dotfiles checkout linked into ~/.claude
+	dot := filepath.Join(home, "dotfiles", "claude-local.json")
+	if err := os.MkdirAll(filepath.Dir(dot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dot, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dot, filepath.Join(home, ".claude", "settings.local.json")); err != nil {
+		t.Fatal(err)
+	}
 	_, sys := newFake(t, nil, map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "cfg"), "CODEX_HOME": "/srv/codex"})
 	sys.executable = func() (string, error) { return "/opt/x/TG.exe", nil }
 	pol, err := policy.Load(nil, policy.LoadOptions{})
@@ -213,6 +240,7 @@ func TestSurfacesDerived(t *testing.T) {
 		{filepath.Join(home, ".local/state/toolguard/audit.jsonl"), false},
 		{"/opt/x/TG.exe", false},
 		{"/opt/tgbin/toolguard", false},
+		{resolveExisting(dot), false},
 	} {
 		if !has(want.path, want.tree) {
 			t.Errorf("surfaces lack %s (tree %v)", want.path, want.tree)
