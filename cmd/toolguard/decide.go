@@ -200,20 +200,22 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	home := sys.home()
 	var out []policy.Surface
 	seen := map[string]bool{}
-	add := func(p string, tree, secret bool) {
-		if p == "" || !filepath.IsAbs(p) {
+	addSurface := func(s policy.Surface) {
+		if s.Path == "" || !filepath.IsAbs(s.Path) {
 			return
 		}
-		p = filepath.Clean(p)
-		key := p
-		if tree {
+		s.Path = filepath.Clean(s.Path)
+		key := s.Path
+		if s.Tree {
 			key += "/"
 		}
 		if !seen[key] {
 			seen[key] = true
-			out = append(out, policy.Surface{Path: p, Tree: tree, Secret: secret})
+			out = append(out, s)
 		}
 	}
+	add := func(p string, tree, secret bool) { addSurface(policy.Surface{Path: p, Tree: tree, Secret: secret}) }
+	addBinary := func(p string) { addSurface(policy.Surface{Path: p, Binary: true}) }
 	bases := map[bool][]string{false: {home}, true: {workspace}}
 	if project != workspace {
 		bases[true] = append(bases[true], project)
@@ -277,9 +279,9 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	// installed hook command names.
 	var names []string
 	if exe, err := sys.executable(); err == nil && exe != "" {
-		add(exe, false, false)
+		addBinary(exe)
 		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
-			add(r, false, false)
+			addBinary(r)
 		}
 		if n := programName(exe); n != "toolguard" && n != "" {
 			names = append(names, n)
@@ -291,7 +293,7 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 		}
 		bins, exists := hookBinaries(s.Path, workspace)
 		for _, bin := range bins {
-			add(bin, false, false)
+			addBinary(bin)
 		}
 		// A settings file reached through a symbolic link (a dotfiles
 		// checkout linked into ~/.claude) is also protected where the link

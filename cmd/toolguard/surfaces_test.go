@@ -115,12 +115,15 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "approve", command: "toolguard approvals --state-dir /tmp/s approve req_abcdefghij", want: "deny", rule: "toolguard-cli-mutate"},
 		{name: "python os.system", command: `python3 -c "import os; os.system('toolguard uninstall')"`, want: "deny", rule: "toolguard-cli-mutate"},
 		{name: "go run install", command: "go run ./cmd/toolguard install --provider codex", want: "deny", rule: "toolguard-cli-go-run"},
+		{name: "copy the binary", command: "cp /usr/local/bin/toolguard /tmp/x && /tmp/x uninstall", want: "deny", rule: "toolguard-binary-copy"},
+		{name: "link the hook binary", command: "ln -s /opt/tgbin/toolguard /tmp/x", want: "deny", rule: "toolguard-binary-copy"},
 		{name: "renamed binary", command: "tg uninstall", want: "deny", rule: "toolguard-cli-mutate", exe: "/opt/x/tg"},
 		// 3: agents started with their guards off
 		{name: "claude skip permissions", command: `claude -p x --dangerously-skip-permissions --settings '{"disableAllHooks":true}'`, want: "deny", rule: "agent-guards-off-claude"},
 		{name: "claude config dir", command: "CLAUDE_CONFIG_DIR=/tmp/empty claude -p x", want: "deny", rule: "agent-guards-off-env"},
 		{name: "agent with another policy", command: "TOOLGUARD_POLICY=/tmp/allow.toml codex exec x", want: "deny", rule: "agent-guards-off-env"},
 		{name: "agent as another user", command: "sudo -u bob claude -p x", want: "deny", rule: "agent-guards-off-other-user"},
+		{name: "node launcher bypass", command: "node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js --dangerously-skip-permissions", want: "deny", rule: "agent-guards-off-launcher"},
 		{name: "codex bypass", command: "codex exec --dangerously-bypass-approvals-and-sandbox x", want: "deny", rule: "agent-guards-off-codex"},
 		{name: "gemini yolo", command: "sh -c 'gemini --yolo -p x'", want: "deny", rule: "agent-guards-off-gemini"},
 		// 4: shell start-up and environment files ask
@@ -140,6 +143,7 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "codex with guards", command: `codex exec "fix tests"`},
 		{name: "mv build", command: "mv build/ out/"},
 		{name: "chmod script", command: "chmod +x scripts/run.sh"},
+		{name: "hash the binary", command: "sha256sum /usr/local/bin/toolguard"},
 		{name: "other dotfile", command: "echo x > ~/dotfiles/vimrc"},
 		{name: "copy settings out", command: "cp .claude/settings.json /tmp/s.json"},
 		{name: "symlink to settings", command: "ln -s .claude/settings.json x"},

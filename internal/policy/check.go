@@ -31,7 +31,7 @@ func CheckEnv() Env {
 		{Path: CheckHome + "/.config/toolguard", Tree: true},
 		{Path: CheckHome + "/.config/toolguard/approver.key", Secret: true},
 		{Path: CheckHome + "/.local/state/toolguard", Tree: true},
-		{Path: "/usr/local/bin/toolguard"},
+		{Path: "/usr/local/bin/toolguard", Binary: true},
 	}}
 }
 

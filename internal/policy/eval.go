@@ -49,6 +49,7 @@ type Surface struct {
 	Path   string // absolute and clean
 	Tree   bool   // a directory: every path below it belongs to the surface
 	Secret bool   // private key material: reading it is guarded too ("@secret")
+	Binary bool   // a toolguard binary: copying it is guarded too ("@binary")
 }
 
 // Result is the outcome of evaluating one call.

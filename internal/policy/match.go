@@ -605,6 +605,7 @@ const (
 	patProtected                        // "@protected": the guard's surfaces (Env.Protected), what is below a tree, and their ancestors below the workspace root
 	patProtectedRoot                    // "@protected-root": the workspace root and the directories above it, when a surface is below them
 	patSecret                           // "@secret": the surfaces that hold private key material
+	patBinary                           // "@binary": the toolguard binaries among the surfaces
 	patWorkspace                        // "@workspace": the workspace root and every directory above it
 )
 
@@ -622,6 +623,9 @@ func compilePath(p string) (pathPattern, error) {
 		return pp, nil
 	case p == "@secret":
 		pp.kind = patSecret
+		return pp, nil
+	case p == "@binary":
+		pp.kind = patBinary
 		return pp, nil
 	case p == "@workspace":
 		pp.kind = patWorkspace
@@ -667,6 +671,8 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 		return env.onSurface(p, onRoot)
 	case patSecret:
 		return env.onSurface(p, onSecret)
+	case patBinary:
+		return env.onSurface(p, onBinary)
 	case patWorkspace:
 		if env.workspace == "" || !strings.HasPrefix(p, "/") {
 			return false
@@ -705,6 +711,7 @@ const (
 	onSurface = iota // a surface, below a tree surface, or a directory above one below the workspace root
 	onRoot           // the workspace root or a directory above it, with a surface below
 	onSecret         // a Secret surface or below one
+	onBinary         // a Binary surface
 )
 
 // onSurface reports whether an absolute path is on the guard's surfaces
@@ -732,7 +739,7 @@ func (e *evalEnv) onSurface(p string, what int) bool {
 	}
 	for i := range e.protected {
 		s := &e.protected[i]
-		if what == onSecret && !s.Secret {
+		if what == onSecret && !s.Secret || what == onBinary && !s.Binary {
 			continue
 		}
 		q := s.Path
@@ -744,7 +751,7 @@ func (e *evalEnv) onSurface(p string, what int) bool {
 				return true
 			}
 		}
-		if what == onSecret || p == q {
+		if what == onSecret || what == onBinary || p == q {
 			continue
 		}
 		if _, above := relInside(p, q); above && (what == onRoot || !atRoot) {

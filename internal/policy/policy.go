@@ -137,8 +137,8 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:30ae31285105b01e9c76c5f429511f29834470be753a3618c7e59c0595e87752",
-	hash: "sha256:572dcf670755abf86ae2ffb67382ee079f19df16f0ebf9b36b6975b007416ac6",
+	toml: "sha256:94b67045fbfb12868a3a7f30e9377261a20876d4c67b451fcbc5e321d51945d4",
+	hash: "sha256:deb7b57be16d12cc54a6a69d84b5dbdc52a83b820ad55cbc8ad219a2f30aaa8e",
 }
 
 // Problem is one positioned complaint about a policy file.

@@ -102,3 +102,15 @@ func TestCaseInsensitivePathsSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestOnSurfaceBinary: "@binary" is the binary surfaces themselves, not
+// their directories.
+func TestOnSurfaceBinary(t *testing.T) {
+	t.Parallel()
+	ev := &evalEnv{home: "/home/u", workspace: "/home/u/p", protected: []Surface{{Path: "/usr/local/bin/toolguard", Binary: true}, {Path: "/home/u/.claude/settings.json"}}}
+	for p, want := range map[string]bool{"/usr/local/bin/toolguard": true, "/usr/local/bin": false, "/home/u/.claude/settings.json": false} {
+		if got := ev.onSurface(p, onBinary); got != want {
+			t.Errorf("@binary %s: %v, want %v", p, got, want)
+		}
+	}
+}
