@@ -234,6 +234,13 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 		ev.workspace = ""
 	}
 	ev.exposed = exposedWorkspace(ev.workspace, env.Home)
+	if env.FoldCase && len(ev.protected) > 0 {
+		// Folded once here, not at every path tested (onSurface).
+		ev.protected = slices.Clone(ev.protected)
+		for i := range ev.protected {
+			ev.protected[i].Path = strings.ToLower(ev.protected[i].Path)
+		}
+	}
 	for _, s := range p.Settings.SafePrefixes {
 		if s = expandHome(s, env.Home); s != "" && filepath.IsAbs(s) {
 			ev.safe = append(ev.safe, filepath.Clean(s))

@@ -742,10 +742,7 @@ func (e *evalEnv) onSurface(p string, what int) bool {
 		if what == onSecret && !s.Secret || what == onBinary && !s.Binary {
 			continue
 		}
-		q := s.Path
-		if e.foldCase {
-			q = strings.ToLower(q)
-		}
+		q := s.Path // already folded (evaluate)
 		if what != onRoot {
 			if _, in := relInside(q, p); in && (p == q || s.Tree) {
 				return true
