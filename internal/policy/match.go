@@ -427,10 +427,15 @@ var valueOptions = map[string]map[string]bool{
 	// toolguard's own value flags, so that `toolguard approvals --state-dir
 	// D approve ID` is `toolguard approvals approve` (cobra finds the
 	// subcommand past flags and their values).
-	"toolguard": set("--policy", "--layer", "--state-dir", "--provider", "--scope", "--dir", "--command", "--preset",
-		"--reason", "--older-than", "-o", "--output", "--mode", "--workspace", "--audit-log", "--file", "--since",
-		"--key", "--grants-dir", "--listen", "--socket", "--tool", "--path", "--mcp", "--url", "--payload", "--cwd", "-c", "--command"),
+	"toolguard": toolguardValueFlags,
 }
+
+// toolguardValueFlags are toolguard's options that take the next word as
+// their value (cobra/pflag take it even when it starts with "-").
+var toolguardValueFlags = set("--policy", "--layer", "--state-dir", "--provider", "--scope", "--dir", "--command",
+	"--preset", "--reason", "--older-than", "-o", "--output", "--mode", "--workspace", "--audit-log", "--file",
+	"--since", "--key", "--grants-dir", "--listen", "--socket", "--tool", "--path", "--mcp", "--url", "--payload",
+	"--cwd", "-c")
 
 // argList is a command's arguments after the matched prefix; for programs
 // that end their options at "--" (endsOptions), the words from optEnd on
@@ -449,9 +454,12 @@ type argList struct {
 // (args and args_all still see every word: a wrong entry here can only
 // make a rule match more.)
 var noneValues = map[string]map[string]bool{
-	"chmod": set("--reference"),
-	"chown": set("--reference", "--from"),
-	"chgrp": set("--reference"),
+	// `toolguard approvals reject ID --reason -h` rejects: -h is the reason.
+	"toolguard": toolguardValueFlags,
+	"go":        toolguardValueFlags, // go run ./cmd/toolguard install --command --dry-run
+	"chmod":     set("--reference"),
+	"chown":     set("--reference", "--from"),
+	"chgrp":     set("--reference"),
 	"git": set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path",
 		"--replace-text", "--replace-message", "--replace-refs", "--paths-from-file", "--path", "--path-glob",
 		"--path-regex", "--path-rename", "--subdirectory-filter", "--to-subdirectory-filter", "--refs",

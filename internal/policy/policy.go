@@ -137,8 +137,8 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:94b67045fbfb12868a3a7f30e9377261a20876d4c67b451fcbc5e321d51945d4",
-	hash: "sha256:deb7b57be16d12cc54a6a69d84b5dbdc52a83b820ad55cbc8ad219a2f30aaa8e",
+	toml: "sha256:3fef7be8f159b3649fa47e4a295960fd223b4a5a8854adfa1fdf7b621526f19f",
+	hash: "sha256:b6411d0743425936fa6906ca278c75131bb65d583bd1ce44c959d51db0d10abf",
 }
 
 // Problem is one positioned complaint about a policy file.
