@@ -137,8 +137,8 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:3fef7be8f159b3649fa47e4a295960fd223b4a5a8854adfa1fdf7b621526f19f",
-	hash: "sha256:b6411d0743425936fa6906ca278c75131bb65d583bd1ce44c959d51db0d10abf",
+	toml: "sha256:f562ee7d7df18fdce05736b855f89ccdbbfbe78aaed475533b1ccd21939070f7",
+	hash: "sha256:4a46359f802a08e415c9f68aca66bde288ad594b1f6402b3410740d729bda6ff",
 }
 
 // Problem is one positioned complaint about a policy file.
