@@ -323,3 +323,25 @@ func TestSurfacesCaseInsensitive(t *testing.T) {
 		}
 	}
 }
+
+// TestSurfacesPatch: a Codex apply_patch that moves or deletes a guard
+// surface is denied like the shell command; one that edits source passes.
+func TestSurfacesPatch(t *testing.T) {
+	for _, tc := range []struct{ patch, want string }{
+		{"*** Begin Patch\n*** Delete File: .github/hooks/toolguard.json\n*** End Patch\n", "deny"},
+		{"*** Begin Patch\n*** Update File: .claude/settings.json\n*** Move to: .claude/old.json\n@@\n-{}\n+{}\n*** End Patch\n", "deny"},
+		{"*** Begin Patch\n*** Update File: src/a.go\n@@\n-package a\n+package b\n*** End Patch\n", ""},
+	} {
+		home, proj := surfaceWorld(t)
+		payload := hookPayload(t, "codex", proj, "", "apply_patch", map[string]any{"command": tc.patch})
+		f, sys := newFake(t, payload, map[string]string{"HOME": home})
+		code := run(context.Background(), []string{"hook", "--provider", "codex"}, sys)
+		out := f.stdout.String()
+		if code != 0 {
+			t.Fatalf("exit %d: %s %s", code, out, f.stderr.String())
+		}
+		if tc.want == "" && out != "" || tc.want != "" && !(strings.Contains(out, `"permissionDecision":"deny"`) && strings.Contains(out, "toolguard-self-protect")) {
+			t.Errorf("%q: got %s, want %q", tc.patch, out, tc.want)
+		}
+	}
+}
