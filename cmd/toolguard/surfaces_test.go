@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
 )
 
@@ -343,5 +344,58 @@ func TestSurfacesPatch(t *testing.T) {
 		if tc.want == "" && out != "" || tc.want != "" && !(strings.Contains(out, `"permissionDecision":"deny"`) && strings.Contains(out, "toolguard-self-protect")) {
 			t.Errorf("%q: got %s, want %q", tc.patch, out, tc.want)
 		}
+	}
+}
+
+// TestSurfacesCoverDoctor keeps the derived set in step with what doctor
+// reads (install.Inspect): with every settings file either knows in place,
+// each file doctor reports reading is a surface or below one.
+func TestSurfacesCoverDoctor(t *testing.T) {
+	home, proj := surfaceWorld(t)
+	// The sources of internal/install/doctor.go Inspect, written out here
+	// on their own: a file added there fails this test until it is derived.
+	var files []string
+	for _, rel := range []string{".claude/settings.json", ".codebuddy/settings.json", ".codex/hooks.json", ".codex/config.toml",
+		".gemini/settings.json", ".cursor/hooks.json", ".copilot/hooks/a.json", ".copilot/settings.json"} {
+		files = append(files, filepath.Join(home, rel))
+	}
+	for _, rel := range []string{".claude/settings.json", ".claude/settings.local.json", ".codebuddy/settings.json",
+		".codebuddy/settings.local.json", ".codex/hooks.json", ".codex/config.toml", ".gemini/settings.json",
+		".cursor/hooks.json", ".github/hooks/a.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"} {
+		files = append(files, filepath.Join(proj, rel))
+	}
+	for _, f := range files {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Lstat(f); err == nil {
+			continue // the world's own files (a link among them)
+		}
+		if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, sys := newFake(t, nil, map[string]string{"HOME": home})
+	pol, err := policy.Load(nil, policy.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := surfaces(sys, &decideFlags{}, &policySet{pol: pol}, proj, proj)
+	covered := func(p string) bool {
+		return slices.ContainsFunc(got, func(s policy.Surface) bool {
+			return s.Path == p || s.Tree && strings.HasPrefix(p, s.Path+"/")
+		})
+	}
+	read := 0
+	for _, st := range install.Inspect(home, proj) {
+		for _, f := range st.SettingsFiles {
+			read++
+			if !covered(f) {
+				t.Errorf("doctor reads %s (%s), which is no guard surface", f, st.Agent)
+			}
+		}
+	}
+	if read < len(files) {
+		t.Errorf("doctor read %d of the %d files", read, len(files))
 	}
 }
