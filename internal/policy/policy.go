@@ -137,8 +137,8 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:f562ee7d7df18fdce05736b855f89ccdbbfbe78aaed475533b1ccd21939070f7",
-	hash: "sha256:4a46359f802a08e415c9f68aca66bde288ad594b1f6402b3410740d729bda6ff",
+	toml: "sha256:0fbe6fc0c60ecf0b5efea6351c7bc165462e212264b6c76fcd091b6cc8e9f7c2",
+	hash: "sha256:07d70b4e3afe1d0e3a40a9fee421756a0565f43d66fcfc9ea6631cdee72992de",
 }
 
 // Problem is one positioned complaint about a policy file.
