@@ -228,14 +228,20 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 		add(filepath.Join(d, "hooks.json"), false, false)
 		add(filepath.Join(d, "config.toml"), false, false)
 	}
+	// The files install writes the hook into are read for the binary the
+	// hook command names (below); the others doctor reads are protected
+	// but not read: an open per file is most of what this costs.
+	var hookFiles []string
 	for _, pr := range hookProviders {
 		for _, dir := range bases[true] {
 			if p, err := install.SettingsPath(pr, install.ScopeProject, dir, home); err == nil {
 				add(p, false, false)
+				hookFiles = append(hookFiles, p)
 			}
 		}
 		if p, err := install.SettingsPath(pr, install.ScopeUser, "", home); err == nil {
 			add(p, false, false)
+			hookFiles = append(hookFiles, p)
 		}
 	}
 	for _, a := range agentFiles {
@@ -268,12 +274,22 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	if cfg != "" {
 		add(filepath.Join(cfg, "toolguard", "approver.key"), false, true)
 	}
-	// State: requests, grants, trust records, lock, audit log.
-	add(stateDir(sys, f.stateDir, ps.pol), true, false)
+	// State: requests, grants, trust records, lock, audit log — where the
+	// flags or settings put them (stateDir, auditPath; they look up the
+	// working directory, so only when they are set) and where they are by
+	// default.
+	if x := sys.getenv("XDG_STATE_HOME"); x != "" {
+		add(filepath.Join(x, "toolguard"), true, false)
+	}
 	if home != "" {
 		add(filepath.Join(home, ".local", "state", "toolguard"), true, false)
 	}
-	add(auditPath(sys, f, ps.pol), false, false)
+	if f.stateDir != "" || ps.pol != nil && ps.pol.Settings.StateDir != "" {
+		add(stateDir(sys, f.stateDir, ps.pol), true, false)
+	}
+	if f.auditLog != "" || ps.pol != nil && ps.pol.Settings.AuditLog != "" {
+		add(auditPath(sys, f, ps.pol), false, false)
+	}
 
 	// Binaries: the running one (and its target), and the one each
 	// installed hook command names.
@@ -287,11 +303,8 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 			names = append(names, n)
 		}
 	}
-	for _, s := range append([]policy.Surface(nil), out...) {
-		if s.Tree || s.Secret {
-			continue
-		}
-		bins, exists := hookBinaries(s.Path, workspace)
+	for _, file := range hookFiles {
+		bins, exists := hookBinaries(file, workspace)
 		for _, bin := range bins {
 			addBinary(bin)
 		}
@@ -299,8 +312,8 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 		// checkout linked into ~/.claude) is also protected where the link
 		// points: a write there names no link. Only the files that exist
 		// are looked at, one Lstat for the file and one for its directory.
-		if exists && linked(s.Path) {
-			if r := resolveExisting(s.Path); r != s.Path {
+		if exists && linked(file) {
+			if r := resolveExisting(file); r != file {
 				add(r, false, false)
 			}
 		}

@@ -206,17 +206,7 @@ func TestSurfacesHook(t *testing.T) {
 // state places, the running binary's name when renamed.
 func TestSurfacesDerived(t *testing.T) {
 	home, proj := surfaceWorld(t)
-	// a dotfiles checkout linked into ~/.claude
-	dot := filepath.Join(home, "dotfiles", "claude-local.json")
-	if err := os.MkdirAll(filepath.Dir(dot), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dot, []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(dot, filepath.Join(home, ".claude", "settings.local.json")); err != nil {
-		t.Fatal(err)
-	}
+	dot := filepath.Join(home, "dotfiles", "codex-hooks.json") // linked in as ~/.codex/hooks.json
 	_, sys := newFake(t, nil, map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "cfg"), "CODEX_HOME": "/srv/codex"})
 	sys.executable = func() (string, error) { return "/opt/x/TG.exe", nil }
 	pol, err := policy.Load(nil, policy.LoadOptions{})
@@ -224,7 +214,7 @@ func TestSurfacesDerived(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps := &policySet{pol: pol, files: []string{"/srv/platform.toml"}}
-	got, names := surfaces(sys, &decideFlags{}, ps, proj, proj)
+	got, names := surfaces(sys, &decideFlags{auditLog: "/srv/audit/log.jsonl"}, ps, proj, proj)
 	has := func(p string, tree bool) bool {
 		return slices.ContainsFunc(got, func(s policy.Surface) bool { return s.Path == p && s.Tree == tree })
 	}
@@ -245,7 +235,7 @@ func TestSurfacesDerived(t *testing.T) {
 		{filepath.Join(home, "cfg/toolguard"), true},
 		{filepath.Join(home, ".config/toolguard"), true},
 		{filepath.Join(home, ".local/state/toolguard"), true},
-		{filepath.Join(home, ".local/state/toolguard/audit.jsonl"), false},
+		{"/srv/audit/log.jsonl", false},
 		{"/opt/x/TG.exe", false},
 		{"/opt/tgbin/toolguard", false},
 		{resolveExisting(dot), false},
