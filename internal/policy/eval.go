@@ -25,11 +25,15 @@ type Env struct {
 	// agent hook settings, policy files and discovery locations, the state
 	// and config directories, the toolguard binaries. The "@protected" path
 	// pattern matches a surface, anything below a Tree surface, and every
-	// directory above a surface except / and Home: removing, moving or
-	// chmod-ing .claude removes .claude/settings.json with it.
+	// directory above a surface below the workspace root (removing, moving
+	// or chmod-ing .claude does it to .claude/settings.json too);
+	// "@protected-root" the workspace root and the directories above it
+	// (never / or Home); "@secret" and "@binary" the Secret and Binary
+	// surfaces.
 	Protected []Surface
 	// FoldCase matches Protected case-insensitively, as a case-insensitive
-	// file system (macOS, Windows) resolves .Claude/settings.json.
+	// file system (macOS, Windows, settings.case_insensitive_paths)
+	// resolves .Claude/settings.json.
 	FoldCase bool
 	// SelfNames are program names that run toolguard besides "toolguard"
 	// itself (the running binary's name, the binaries the hook commands
