@@ -205,6 +205,12 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 			return
 		}
 		s.Path = filepath.Clean(s.Path)
+		if s.Tree && (s.Path == "/" || above(s.Path, home) || above(s.Path, workspace)) {
+			// A state_dir of "/" or "~" would make every write a locked
+			// deny: a directory that holds the home or the project is
+			// protected as itself, not as everything below it.
+			s.Tree = false
+		}
 		key := s.Path
 		if s.Tree {
 			key += "/"
@@ -321,6 +327,15 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	return out, names
 }
 
+// above reports whether dir is p or a directory above it.
+func above(dir, p string) bool {
+	if p == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // linked reports whether p or its directory is a symbolic link.
 func linked(p string) bool {
 	for _, q := range []string{p, filepath.Dir(p)} {
@@ -360,7 +375,10 @@ func hookBinaries(file, workspace string) (bins []string, exists bool) {
 		}
 		words := strings.Fields(c)
 		for i := 0; i+1 < len(words); i++ {
-			w := strings.Trim(words[i], `"'`)
+			w := strings.NewReplacer(`"`, "", `'`, "").Replace(words[i]) // "$CLAUDE_PROJECT_DIR"/bin/toolguard
+			for _, v := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
+				w = strings.NewReplacer("${"+v+"}", workspace, "$"+v, workspace).Replace(w)
+			}
 			if words[i+1] != "hook" || programName(w) != "toolguard" || !strings.ContainsAny(w, `/\`) {
 				continue
 			}

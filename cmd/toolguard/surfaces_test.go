@@ -392,3 +392,31 @@ func TestSurfacesCoverDoctor(t *testing.T) {
 		t.Errorf("doctor read %d of the %d files", read, len(files))
 	}
 }
+
+// TestSurfacesNoBlanketTree: a state directory (or any directory surface)
+// that holds the home or the project is protected as itself, not as all
+// below it — else a policy naming state_dir = "~" would deny every write.
+// A hook command naming $CLAUDE_PROJECT_DIR/… names a binary in the project.
+func TestSurfacesNoBlanketTree(t *testing.T) {
+	home, proj := surfaceWorld(t)
+	settings := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/bin/toolguard hook"}]}]}}`
+	if err := os.WriteFile(filepath.Join(proj, ".claude", "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, sys := newFake(t, nil, map[string]string{"HOME": home})
+	pol, err := policy.Load(nil, policy.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{home, "/", proj, filepath.Dir(proj)} {
+		got, _ := surfaces(sys, &decideFlags{stateDir: dir}, &policySet{pol: pol}, proj, proj)
+		for _, s := range got {
+			if s.Tree && (s.Path == dir || s.Path == "/") {
+				t.Errorf("state dir %s: %s is a tree surface", dir, s.Path)
+			}
+		}
+		if !slices.ContainsFunc(got, func(s policy.Surface) bool { return s.Binary && s.Path == filepath.Join(proj, "bin/toolguard") }) {
+			t.Errorf("the project's hook binary %s is no surface", filepath.Join(proj, "bin/toolguard"))
+		}
+	}
+}
