@@ -137,7 +137,7 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:e98649a2fe58767843398171c3e30bc8ae32e01303c590e7dfde8723a804ee8b",
+	toml: "sha256:ec2e5bf5c664305776e8270834f5fd7f90501dcd6da41dcfe74e31919960be2c",
 	hash: "sha256:e3784e48f60dff79c4dc539b7a0e0d47d7dff14e9788082de39796761c7dc4ae",
 }
 
