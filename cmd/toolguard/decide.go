@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"time"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
 )
@@ -44,6 +47,7 @@ type outcome struct {
 	approval  string // approval request id, if any
 	err       error  // why toolguard could not decide normally (on_error)
 	started   time.Time
+	env       policy.Env // what the call was evaluated with (pre-validation reads by it)
 }
 
 // decideCall evaluates a decoded call against the policy in effect and
@@ -64,8 +68,10 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 		Workspace: o.workspace,
 		Resolve:   resolveExisting,
 		Glob:      policy.ExpandGlob,
-		Protected: protectedPaths(sys, ps),
+		FoldCase:  foldCase(ps.pol),
 	}
+	env.Protected, env.SelfNames = surfaces(sys, f, ps, o.workspace, project)
+	o.env = env
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
 	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {
@@ -78,6 +84,13 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 	}
 	holdSession(sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
 	return o
+}
+
+// foldCase says whether protected paths match case-insensitively: on
+// the case-insensitive file systems macOS and Windows use by default, and
+// where settings.case_insensitive_paths says so.
+func foldCase(pol *policy.Policy) bool {
+	return runtime.GOOS == "darwin" || runtime.GOOS == "windows" || (pol != nil && pol.Settings.CaseInsensitivePaths)
 }
 
 // failed builds the outcome for a call toolguard could not decide: the
@@ -153,15 +166,251 @@ func resolveExisting(p string) string {
 	return p
 }
 
-// protectedPaths are the files the self-protection rule guards beyond its
-// fixed list: the policy files in effect and the running binary.
-func protectedPaths(sys *system, ps *policySet) []string {
-	out := append([]string(nil), ps.files...)
-	if exe, err := sys.executable(); err == nil && exe != "" {
-		out = append(out, exe)
-		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
-			out = append(out, r)
+// agentFiles are the hook settings files toolguard knows beyond the ones
+// install writes (install.SettingsPath): the files doctor reads
+// (internal/install/doctor.go Inspect), relative to the project directory
+// (project) or the home directory (user), and whether each is a directory
+// of hook files. Kept in step with Inspect by TestSurfacesCoverDoctor.
+var agentFiles = []struct {
+	rel     string
+	project bool
+	tree    bool
+}{
+	{".claude/settings.json", true, false}, {".claude/settings.local.json", true, false},
+	{".claude/settings.json", false, false}, {".claude/settings.local.json", false, false},
+	{".codebuddy/settings.json", true, false}, {".codebuddy/settings.local.json", true, false},
+	{".codebuddy/settings.json", false, false}, {".codebuddy/settings.local.json", false, false},
+	{".codex/hooks.json", true, false}, {".codex/config.toml", true, false},
+	{".codex/hooks.json", false, false}, {".codex/config.toml", false, false},
+	{".gemini/settings.json", true, false}, {".gemini/settings.json", false, false},
+	{".cursor/hooks.json", true, false}, {".cursor/hooks.json", false, false},
+	{".github/hooks", true, true}, {".github/copilot/settings.json", true, false}, {".github/copilot/settings.local.json", true, false},
+	{".copilot/hooks", false, true}, {".copilot/settings.json", false, false}, {".copilot/config.json", false, false},
+}
+
+// managedDirs hold the agents' managed (system-wide) settings, which can
+// switch hooks off for every user of the machine.
+var managedDirs = []string{
+	"/etc/claude-code", "/Library/Application Support/ClaudeCode",
+	"/etc/codex",
+	"/etc/gemini-cli", "/Library/Application Support/GeminiCli",
+	"/etc/cursor", "/Library/Application Support/Cursor",
+}
+
+// hookProviders are the providers whose settings files install knows.
+var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot"}
+
+// surfaces derives the guard's own surfaces from the configuration in
+// effect (docs/surfaces.md): every agent hook-settings file toolguard
+// knows (user, project at the workspace root, managed), every policy file
+// in effect and every place a policy is discovered, the config and state
+// directories (policies, approver key, requests, grants, trust records,
+// lock, audit log), the running binary and the toolguard binary each
+// installed hook command names. It also returns the names a renamed
+// toolguard runs under. Reading the hook commands costs a read of each
+// settings file that exists; see docs/surfaces.md for the figure.
+func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project string) ([]policy.Surface, []string) {
+	home := sys.home()
+	var out []policy.Surface
+	seen := map[string]bool{}
+	addSurface := func(s policy.Surface) {
+		if s.Path == "" || !filepath.IsAbs(s.Path) {
+			return
+		}
+		s.Path = filepath.Clean(s.Path)
+		if s.Tree && (s.Path == "/" || above(s.Path, home) || above(s.Path, workspace)) {
+			// A state_dir of "/" or "~" would make every write a locked
+			// deny: a directory that holds the home or the project is
+			// protected as itself, not as everything below it.
+			s.Tree = false
+		}
+		key := s.Path
+		if s.Tree {
+			key += "/"
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, s)
 		}
 	}
-	return out
+	add := func(p string, tree, secret bool) { addSurface(policy.Surface{Path: p, Tree: tree, Secret: secret}) }
+	addBinary := func(p string) { addSurface(policy.Surface{Path: p, Binary: true}) }
+	bases := map[bool][]string{false: {home}, true: {workspace}}
+	if project != workspace {
+		bases[true] = append(bases[true], project)
+	}
+	if d := sys.getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		add(filepath.Join(d, "settings.json"), false, false)
+		add(filepath.Join(d, "settings.local.json"), false, false)
+	}
+	if d := sys.getenv("CODEX_HOME"); d != "" {
+		add(filepath.Join(d, "hooks.json"), false, false)
+		add(filepath.Join(d, "config.toml"), false, false)
+	}
+	// The files install writes the hook into are read for the binary the
+	// hook command names (below); the others doctor reads are protected
+	// but not read: an open per file is most of what this costs.
+	var hookFiles []string
+	for _, pr := range hookProviders {
+		for _, dir := range bases[true] {
+			if p, err := install.SettingsPath(pr, install.ScopeProject, dir, home); err == nil {
+				add(p, false, false)
+				hookFiles = append(hookFiles, p)
+			}
+		}
+		if p, err := install.SettingsPath(pr, install.ScopeUser, "", home); err == nil {
+			add(p, false, false)
+			hookFiles = append(hookFiles, p)
+		}
+	}
+	for _, a := range agentFiles {
+		for _, dir := range bases[a.project] {
+			if dir != "" {
+				add(filepath.Join(dir, filepath.FromSlash(a.rel)), a.tree, false)
+			}
+		}
+	}
+	for _, d := range managedDirs {
+		add(d, true, false)
+	}
+
+	// Policies: the files in effect and every discovery location.
+	for _, p := range ps.files {
+		add(p, false, false)
+	}
+	for _, dir := range bases[true] {
+		for _, p := range discoveryPaths(sys, dir) {
+			add(filepath.Dir(p.path), true, false) // .toolguard/, ~/.config/toolguard/, /etc/toolguard/
+		}
+	}
+	if home != "" {
+		add(filepath.Join(home, ".config", "toolguard"), true, false)
+	}
+	cfg := sys.getenv("XDG_CONFIG_HOME")
+	if cfg == "" && home != "" {
+		cfg = filepath.Join(home, ".config")
+	}
+	if cfg != "" {
+		add(filepath.Join(cfg, "toolguard", "approver.key"), false, true)
+	}
+	// State: requests, grants, trust records, lock, audit log — where the
+	// flags or settings put them (stateDir, auditPath; they look up the
+	// working directory, so only when they are set) and where they are by
+	// default.
+	if x := sys.getenv("XDG_STATE_HOME"); x != "" {
+		add(filepath.Join(x, "toolguard"), true, false)
+	}
+	if home != "" {
+		add(filepath.Join(home, ".local", "state", "toolguard"), true, false)
+	}
+	if f.stateDir != "" || ps.pol != nil && ps.pol.Settings.StateDir != "" {
+		add(stateDir(sys, f.stateDir, ps.pol), true, false)
+	}
+	if f.auditLog != "" || ps.pol != nil && ps.pol.Settings.AuditLog != "" {
+		add(auditPath(sys, f, ps.pol), false, false)
+	}
+
+	// Binaries: the running one (and its target), and the one each
+	// installed hook command names.
+	var names []string
+	if exe, err := sys.executable(); err == nil && exe != "" {
+		addBinary(exe)
+		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
+			addBinary(r)
+		}
+		if n := programName(exe); n != "toolguard" && n != "" {
+			names = append(names, n)
+		}
+	}
+	for _, file := range hookFiles {
+		bins, exists := hookBinaries(file, workspace)
+		for _, bin := range bins {
+			addBinary(bin)
+		}
+		// A settings file reached through a symbolic link (a dotfiles
+		// checkout linked into ~/.claude) is also protected where the link
+		// points: a write there names no link. Only the files that exist
+		// are looked at, one Lstat for the file and one for its directory.
+		if exists && linked(file) {
+			if r := resolveExisting(file); r != file {
+				add(r, false, false)
+			}
+		}
+	}
+	return out, names
+}
+
+// above reports whether dir is p or a directory above it.
+func above(dir, p string) bool {
+	if p == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// linked reports whether p or its directory is a symbolic link.
+func linked(p string) bool {
+	for _, q := range []string{p, filepath.Dir(p)} {
+		if st, err := os.Lstat(q); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// programName is the name a shell command running the file at p has:
+// its base name, lower case, without .exe.
+func programName(p string) string {
+	return strings.TrimSuffix(strings.ToLower(filepath.Base(p)), ".exe")
+}
+
+// hookBinaries returns the toolguard binaries the hook commands of a
+// settings file name by path (a bare `toolguard` is looked up on PATH by
+// the agent, which the running binary stands for), and whether the file
+// could be read. A missing or broken file names none.
+func hookBinaries(file, workspace string) (bins []string, exists bool) {
+	provider := providerOf(file)
+	if provider == "" {
+		return nil, false
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, false
+	}
+	cmds, err := install.ExtractCommands(provider, data)
+	if err != nil {
+		return nil, true
+	}
+	for _, c := range cmds {
+		if !install.IsToolguardCommand(c) {
+			continue
+		}
+		words := strings.Fields(c)
+		for i := 0; i+1 < len(words); i++ {
+			w := strings.NewReplacer(`"`, "", `'`, "").Replace(words[i]) // "$CLAUDE_PROJECT_DIR"/bin/toolguard
+			for _, v := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
+				w = strings.NewReplacer("${"+v+"}", workspace, "$"+v, workspace).Replace(w)
+			}
+			if words[i+1] != "hook" || programName(w) != "toolguard" || !strings.ContainsAny(w, `/\`) {
+				continue
+			}
+			bins = append(bins, absFrom(workspace, expandTilde(w, "")))
+		}
+	}
+	return bins, true
+}
+
+// providerOf names the provider whose format a settings file is in.
+func providerOf(file string) string {
+	slash := filepath.ToSlash(file)
+	for _, k := range []struct{ part, provider string }{
+		{"/.claude/", "claude-code"}, {"/.codebuddy/", "codebuddy"}, {"/.codex/", "codex"},
+		{"/.gemini/", "gemini"}, {"/.cursor/", "cursor"}, {"/.copilot/", "copilot"}, {"/.github/copilot/", "copilot"},
+	} {
+		if strings.Contains(slash, k.part) {
+			return k.provider
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,6 +165,9 @@ type doctorPolicy struct {
 	// Nested: .toolguard/policy.toml files below the workspace root, which
 	// are never read (docs/trust.md).
 	Nested []string `json:"nested,omitempty"`
+	// GuardGaps are the locked default rules (self-protection) the policy
+	// does not enforce: docs/surfaces.md.
+	GuardGaps []policy.GuardGap `json:"guard_gaps,omitempty"`
 }
 
 func runDoctor(sys *system, o *doctorOptions) error {
@@ -180,6 +184,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		rep.Policy.Layers = ps.pol.Layers
 		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules())
 		rep.Policy.Ignored = ignoredParts(sys, ps.pol)
+		rep.Policy.GuardGaps = ps.pol.GuardGaps()
 	}
 	rep.Policy.Nested = nestedPolicies(project)
 	for _, a := range rep.Agents {
@@ -223,6 +228,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 				fmt.Fprintf(w, "    %-10s %s %s%s\n", l.Name, l.File, l.Hash, trust)
 			}
 			writeIgnored(w, rep.Policy.Ignored)
+			printGuardGaps(w, rep.Policy.GuardGaps)
 		}
 		for _, n := range rep.Policy.Nested {
 			fmt.Fprintf(w, "    not read: %s (below the workspace root; only <root>/.toolguard/policy.toml is)\n", n)
@@ -235,4 +241,19 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		return &exitError{code: exitFailure, msg: "the policy does not load"}
 	}
 	return nil
+}
+
+// printGuardGaps says which locked default rules are off, grouped by why.
+func printGuardGaps(w io.Writer, gaps []policy.GuardGap) {
+	var whys []string
+	byWhy := map[string][]string{}
+	for _, g := range gaps {
+		if byWhy[g.Why] == nil {
+			whys = append(whys, g.Why)
+		}
+		byWhy[g.Why] = append(byWhy[g.Why], g.Rule)
+	}
+	for _, why := range whys {
+		fmt.Fprintf(w, "self-protection OFF: %d locked default rule(s) %s: %s\n", len(byWhy[why]), why, strings.Join(byWhy[why], ", "))
+	}
 }

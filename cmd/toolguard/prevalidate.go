@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
-	"github.com/toolguard/toolguard/internal/policy"
 )
 
 // maxValidateFile bounds the files pre-validation reads: a larger file is
@@ -309,13 +308,7 @@ func readBounded(path string) (string, error) {
 // a file (pass or allow for a read of it): only such files are read for
 // pre-validation.
 func readableBy(sys *system, o *outcome) func(string) bool {
-	env := policy.Env{
-		Home:      sys.home(),
-		Workspace: o.workspace,
-		Resolve:   resolveExisting,
-		Glob:      policy.ExpandGlob,
-		Protected: protectedPaths(sys, o.ps),
-	}
+	env := o.env // as the call itself was evaluated (decideCall)
 	return func(path string) bool {
 		if o.ps == nil || o.ps.pol == nil {
 			return false

@@ -17,6 +17,24 @@ const (
 	CheckWorkspace = "/home/user/project"
 )
 
+// CheckEnv is that world as an Env, with the guard surfaces a user of
+// Claude Code and Codex with the default locations would have.
+func CheckEnv() Env {
+	return Env{Home: CheckHome, Workspace: CheckWorkspace, SelfNames: []string{"tg"}, Protected: []Surface{
+		{Path: CheckWorkspace + "/.claude/settings.json"},
+		{Path: CheckWorkspace + "/.claude/settings.local.json"},
+		{Path: CheckWorkspace + "/.toolguard", Tree: true},
+		{Path: CheckWorkspace + "/.github/hooks", Tree: true},
+		{Path: CheckHome + "/.claude/settings.json"},
+		{Path: CheckHome + "/.codex/hooks.json"},
+		{Path: CheckHome + "/.codex/config.toml"},
+		{Path: CheckHome + "/.config/toolguard", Tree: true},
+		{Path: CheckHome + "/.config/toolguard/approver.key", Secret: true},
+		{Path: CheckHome + "/.local/state/toolguard", Tree: true},
+		{Path: "/usr/local/bin/toolguard", Binary: true},
+	}}
+}
+
 type test struct {
 	spec fileTest
 	file string
@@ -67,7 +85,7 @@ func (p *Policy) checkExamples(r *Rule) []Problem {
 				probs = append(probs, Problem{File: file, Line: line, Col: 1, Rule: r.ID, Msg: fmt.Sprintf("example %q: %v", ex, err)})
 				continue
 			}
-			res := solo.Evaluate(c, Env{Home: CheckHome, Workspace: CheckWorkspace})
+			res := solo.Evaluate(c, CheckEnv())
 			got := false
 			for _, m := range res.Matches {
 				got = got || m.Rule == r.ID
@@ -236,7 +254,7 @@ func (p *Policy) runTest(t test) (Problem, bool) {
 		prob.Msg = fmt.Sprintf("test %q: %v", name, err)
 		return prob, false
 	}
-	res := p.Evaluate(c, Env{Home: CheckHome, Workspace: CheckWorkspace})
+	res := p.Evaluate(c, CheckEnv())
 	want, _ := call.ParseDecision(s.Expect)
 	if res.Decision == want {
 		return prob, true

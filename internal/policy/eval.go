@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -19,10 +20,25 @@ type Env struct {
 	// resolved. Rules are tested against both the written and the resolved
 	// form. nil tests the written form only.
 	Resolve func(string) string
-	// Protected are absolute paths no agent may write: the policy files in
-	// effect and the toolguard binary. The builtin self-protection rule
-	// matches them through the "@protected" path pattern.
-	Protected []string
+	// Protected are the guard's own surfaces, derived by the caller from
+	// the configuration in effect (cmd/toolguard surfaces; docs/surfaces.md):
+	// agent hook settings, policy files and discovery locations, the state
+	// and config directories, the toolguard binaries. The "@protected" path
+	// pattern matches a surface, anything below a Tree surface, and every
+	// directory above a surface below the workspace root (removing, moving
+	// or chmod-ing .claude does it to .claude/settings.json too);
+	// "@protected-root" the workspace root and the directories above it
+	// (never / or Home); "@secret" and "@binary" the Secret and Binary
+	// surfaces.
+	Protected []Surface
+	// FoldCase matches Protected case-insensitively, as a case-insensitive
+	// file system (macOS, Windows, settings.case_insensitive_paths)
+	// resolves .Claude/settings.json.
+	FoldCase bool
+	// SelfNames are program names that run toolguard besides "toolguard"
+	// itself (the running binary's name, the binaries the hook commands
+	// name): a command named so is matched as toolguard.
+	SelfNames []string
 	// Glob expands a path a shell command names with unexpanded
 	// wildcards (cat .env*, cp ~/.ssh/* dst) to the existing paths it names
 	// (ExpandGlob), each then a target of its own. As in bash, a glob that
@@ -30,6 +46,14 @@ type Env struct {
 	// or whose expansion was cut short, is also judged as written. nil
 	// leaves every such path as written.
 	Glob func(pattern string) (paths []string, complete bool)
+}
+
+// Surface is one path of the guard's own (Env.Protected).
+type Surface struct {
+	Path   string // absolute and clean
+	Tree   bool   // a directory: every path below it belongs to the surface
+	Secret bool   // private key material: reading it is guarded too ("@secret")
+	Binary bool   // a toolguard binary: copying it is guarded too ("@binary")
 }
 
 // Result is the outcome of evaluating one call.
@@ -99,7 +123,8 @@ type evalEnv struct {
 	exposed     bool // the workspace is /, the home directory or above it: nothing is inside it
 	resolve     func(string) string
 	safe        []string
-	protected   []string
+	protected   []Surface
+	foldCase    bool
 	calls       []int32 // the call rules this call can reach (index.forCall)
 	callsSet    bool
 	names       map[string]nameCands // index.commandCandidates memo, by program name, once there are two
@@ -198,11 +223,18 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 	if ws == "" {
 		ws = c.Cwd
 	}
-	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected}
+	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase}
 	if ws == "" {
 		ev.workspace = ""
 	}
 	ev.exposed = exposedWorkspace(ev.workspace, env.Home)
+	if env.FoldCase && len(ev.protected) > 0 {
+		// Folded once here, not at every path tested (onSurface).
+		ev.protected = slices.Clone(ev.protected)
+		for i := range ev.protected {
+			ev.protected[i].Path = strings.ToLower(ev.protected[i].Path)
+		}
+	}
 	for _, s := range p.Settings.SafePrefixes {
 		if s = expandHome(s, env.Home); s != "" && filepath.IsAbs(s) {
 			ev.safe = append(ev.safe, filepath.Clean(s))
@@ -226,6 +258,9 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 		res.Targets = make([]Target, 0, n)
 		for i := range an.Commands {
 			cmd := &an.Commands[i]
+			if !cmd.Dynamic && cmd.Name != "toolguard" && slices.Contains(env.SelfNames, cmd.Name) {
+				cmd.Name = "toolguard" // a renamed toolguard is still toolguard
+			}
 			p.commandTarget(res, &c, cmd, ev)
 			for _, pr := range cmd.Paths {
 				if env.Glob != nil && hasGlobMeta(pr.Path) {

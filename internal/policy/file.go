@@ -37,6 +37,9 @@ type fileSettings struct {
 	HoldSession  *bool             `toml:"hold_session_on_pending" json:"hold_session_on_pending,omitempty"`
 	PendingTTL   *string           `toml:"pending_ttl" json:"pending_ttl,omitempty"`
 	Locked       []string          `toml:"locked" json:"locked,omitempty"`
+	// CaseInsensitivePaths: guard surfaces match case-insensitively (a
+	// case-insensitive file system). Only switches on: true in any layer wins.
+	CaseInsensitivePaths *bool `toml:"case_insensitive_paths" json:"case_insensitive_paths,omitempty"`
 }
 
 type fileExamples struct {

@@ -917,6 +917,9 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 			dst.PendingTTL = d
 		}
 	})
+	if s.CaseInsensitivePaths != nil && *s.CaseInsensitivePaths {
+		dst.CaseInsensitivePaths = true // tightens only: no later layer switches it off
+	}
 	allowed("disable", len(s.Disable) > 0) // a locked disable is enforced by merge
 	for _, name := range s.Locked {
 		if _, ok := locked[name]; !ok {

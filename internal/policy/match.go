@@ -424,7 +424,18 @@ var valueOptions = map[string]map[string]bool{
 	"redis-cli": set("-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s", "-r", "-i"),
 	"gh":        set("-R", "--repo"),
 	"systemctl": set("-H", "--host", "-M", "--machine"),
+	// toolguard's own value flags, so that `toolguard approvals --state-dir
+	// D approve ID` is `toolguard approvals approve` (cobra finds the
+	// subcommand past flags and their values).
+	"toolguard": toolguardValueFlags,
 }
+
+// toolguardValueFlags are toolguard's options that take the next word as
+// their value (cobra/pflag take it even when it starts with "-").
+var toolguardValueFlags = set("--policy", "--layer", "--state-dir", "--provider", "--scope", "--dir", "--command",
+	"--preset", "--reason", "--older-than", "-o", "--output", "--mode", "--workspace", "--audit-log", "--file",
+	"--since", "--key", "--grants-dir", "--listen", "--socket", "--tool", "--path", "--mcp", "--url", "--payload",
+	"--cwd", "-c")
 
 // argList is a command's arguments after the matched prefix; for programs
 // that end their options at "--" (endsOptions), the words from optEnd on
@@ -443,9 +454,12 @@ type argList struct {
 // (args and args_all still see every word: a wrong entry here can only
 // make a rule match more.)
 var noneValues = map[string]map[string]bool{
-	"chmod": set("--reference"),
-	"chown": set("--reference", "--from"),
-	"chgrp": set("--reference"),
+	// `toolguard approvals reject ID --reason -h` rejects: -h is the reason.
+	"toolguard": toolguardValueFlags,
+	"go":        toolguardValueFlags, // go run ./cmd/toolguard install --command --dry-run
+	"chmod":     set("--reference"),
+	"chown":     set("--reference", "--from"),
+	"chgrp":     set("--reference"),
 	"git": set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path",
 		"--replace-text", "--replace-message", "--replace-refs", "--paths-from-file", "--path", "--path-glob",
 		"--path-regex", "--path-rename", "--subdirectory-filter", "--to-subdirectory-filter", "--refs",
@@ -591,13 +605,16 @@ type pathPattern struct {
 type patternKind int
 
 const (
-	patAbs       patternKind = iota // absolute (or ~ expanded): matched against the absolute path
-	patBase                         // no slash: matched against the base name, anywhere
-	patAnywhere                     // leading **/: matched against the absolute path
-	patRel                          // workspace-relative
-	patHome                         // ~/…: relative to the home directory
-	patProtected                    // "@protected": the policy files in effect and the toolguard binary (Env.Protected)
-	patWorkspace                    // "@workspace": the workspace root and every directory above it
+	patAbs           patternKind = iota // absolute (or ~ expanded): matched against the absolute path
+	patBase                             // no slash: matched against the base name, anywhere
+	patAnywhere                         // leading **/: matched against the absolute path
+	patRel                              // workspace-relative
+	patHome                             // ~/…: relative to the home directory
+	patProtected                        // "@protected": the guard's surfaces (Env.Protected), what is below a tree, and their ancestors below the workspace root
+	patProtectedRoot                    // "@protected-root": the workspace root and the directories above it, when a surface is below them
+	patSecret                           // "@secret": the surfaces that hold private key material
+	patBinary                           // "@binary": the toolguard binaries among the surfaces
+	patWorkspace                        // "@workspace": the workspace root and every directory above it
 )
 
 func compilePath(p string) (pathPattern, error) {
@@ -608,6 +625,15 @@ func compilePath(p string) (pathPattern, error) {
 		return pp, fmt.Errorf("empty path pattern")
 	case p == "@protected":
 		pp.kind = patProtected
+		return pp, nil
+	case p == "@protected-root":
+		pp.kind = patProtectedRoot
+		return pp, nil
+	case p == "@secret":
+		pp.kind = patSecret
+		return pp, nil
+	case p == "@binary":
+		pp.kind = patBinary
 		return pp, nil
 	case p == "@workspace":
 		pp.kind = patWorkspace
@@ -648,12 +674,13 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 	var target string
 	switch pp.kind {
 	case patProtected:
-		for _, q := range env.protected {
-			if q == p {
-				return true
-			}
-		}
-		return false
+		return env.onSurface(p, onSurface)
+	case patProtectedRoot:
+		return env.onSurface(p, onRoot)
+	case patSecret:
+		return env.onSurface(p, onSecret)
+	case patBinary:
+		return env.onSurface(p, onBinary)
 	case patWorkspace:
 		if env.workspace == "" || !strings.HasPrefix(p, "/") {
 			return false
@@ -685,6 +712,58 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 	}
 	ok := doublestar.MatchUnvalidated(pp.glob, target)
 	return ok
+}
+
+// What onSurface looks for.
+const (
+	onSurface = iota // a surface, below a tree surface, or a directory above one below the workspace root
+	onRoot           // the workspace root or a directory above it, with a surface below
+	onSecret         // a Secret surface or below one
+	onBinary         // a Binary surface
+)
+
+// onSurface reports whether an absolute path is on the guard's surfaces
+// (what). Deleting, moving or chmod-ing a directory does the same to the
+// surfaces below it, so every directory above a surface counts, except /
+// and the home directory (other rules cover them). The workspace root and
+// the directories above it are kept apart (onRoot): unpacking an archive
+// or a chmod -R there is everyday work, which the builtin rules ask
+// about rather than deny.
+func (e *evalEnv) onSurface(p string, what int) bool {
+	if len(e.protected) == 0 || !strings.HasPrefix(p, "/") {
+		return false
+	}
+	home, ws := strings.TrimSuffix(e.home, "/"), e.workspace
+	if e.foldCase {
+		p, home, ws = strings.ToLower(p), strings.ToLower(home), strings.ToLower(ws)
+	}
+	if p == "/" || p == home {
+		return false
+	}
+	_, atRoot := relInside(p, ws) // p is the workspace root or above it
+	atRoot = atRoot && ws != "" && strings.HasPrefix(ws, "/")
+	if what == onRoot && !atRoot {
+		return false
+	}
+	for i := range e.protected {
+		s := &e.protected[i]
+		if what == onSecret && !s.Secret || what == onBinary && !s.Binary {
+			continue
+		}
+		q := s.Path // already folded (evaluate)
+		if what != onRoot {
+			if _, in := relInside(q, p); in && (p == q || s.Tree) {
+				return true
+			}
+		}
+		if what == onSecret || what == onBinary || p == q {
+			continue
+		}
+		if _, above := relInside(p, q); above && (what == onRoot || !atRoot) {
+			return true
+		}
+	}
+	return false
 }
 
 // relInside returns p relative to dir when p is dir or below it.

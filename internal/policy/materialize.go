@@ -35,6 +35,9 @@ func settingsDoc(s Settings) fileSettings {
 	if s.Workspace != "" {
 		fs.Workspace = str(s.Workspace)
 	}
+	if s.CaseInsensitivePaths {
+		fs.CaseInsensitivePaths = &s.CaseInsensitivePaths
+	}
 	if len(s.DefaultFor) > 0 {
 		fs.DefaultFor = map[string]string{}
 		for k, v := range s.DefaultFor {

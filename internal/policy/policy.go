@@ -59,6 +59,9 @@ type Settings struct {
 	// PendingTTL is how long a pending request waits for a human before it
 	// expires (no longer holds the session; prune removes it).
 	PendingTTL time.Duration
+	// CaseInsensitivePaths matches the guard's surfaces case-insensitively
+	// (docs/surfaces.md), as on macOS and Windows by default.
+	CaseInsensitivePaths bool
 }
 
 // DefaultPendingTTL is settings.pending_ttl when no layer sets it.
@@ -157,8 +160,8 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:3dab107ea96bcdc1d17dbd12cd7bb914a77fb8ffe0cd4336b64759252227797c",
-	hash: "sha256:5b9228a196a64232b610fb6aa8950fd36b5735c1d42d32b1077b9e90aaed8a64",
+	toml: "sha256:ec2e5bf5c664305776e8270834f5fd7f90501dcd6da41dcfe74e31919960be2c",
+	hash: "sha256:e3784e48f60dff79c4dc539b7a0e0d47d7dff14e9788082de39796761c7dc4ae",
 }
 
 // Problem is one positioned complaint about a policy file.

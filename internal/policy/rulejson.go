@@ -355,6 +355,9 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 			return once(&seen, 16) && d.bool(s.HoldSession)
 		case "pending_ttl":
 			return once(&seen, 17) && d.strPtr(&s.PendingTTL)
+		case "case_insensitive_paths":
+			s.CaseInsensitivePaths = new(bool)
+			return once(&seen, 18) && d.bool(s.CaseInsensitivePaths)
 		}
 		return false
 	})
