@@ -471,7 +471,7 @@ func TestPaths(t *testing.T) {
 		{"install -m 755 -o root x /usr/bin/x", []string{"install -m 755 -o root x /usr/bin/x paths=write:/usr/bin/x,read:/w/x"}},
 		{"install -d /a /b", []string{"install -d /a /b paths=write:/a,write:/b"}},
 		{"ln -sf target link", []string{"ln -sf target link paths=write:/w/link,read:/w/target"}},
-		{"rsync -av -e 'ssh -p 22' src/ host:/dst", []string{"rsync -av -e \"ssh -p 22\" src/ host:/dst paths=read:/w/src"}},
+		{"rsync -av -e 'ssh -p 22' src/ host:/dst", []string{"rsync -av -e \"ssh -p 22\" src/ host:/dst paths=read:/w/src", "ssh -p 22 <- rsync -e"}},
 		{"rsync -a --exclude x host:/src ./dst", []string{"rsync -a --exclude x host:/src ./dst paths=write:/w/dst"}},
 		{"scp -P 22 host:f .", []string{"scp -P 22 host:f . paths=write:/w"}},
 		{"rmdir d; unlink u; shred -n 3 -u s; truncate -s 0 t", []string{"rmdir d paths=delete:/w/d", "unlink u paths=delete:/w/u", "shred -n 3 -u s paths=delete:/w/s", "truncate -s 0 t paths=delete:/w/t"}},

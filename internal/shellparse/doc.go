@@ -104,6 +104,46 @@
 // when there is none. parallel input inside an interpreter's code
 // (python -c 'print("{}")') makes the code Dynamic.
 //
+// # Commands hidden in options, settings and variables
+//
+// Programs that run a command they are given as an option, a setting or an
+// environment variable give that command too (execopts.go), labelled with
+// where it came from; a literal gives its commands, anything else is
+// Dynamic, and code the analysis does not read (vim's :py3, gdb's python,
+// emacs' call-process, sed's s///e and a bare e, make -f - reading its
+// makefile from standard input, awk printing into "sh") is Dynamic too:
+//
+//   - git: -c KEY=VALUE and git config KEY VALUE for the keys that run a
+//     command (alias.* with !, core.sshCommand/fsmonitor/pager/editor/
+//     askPass/gitProxy, sequence.editor, diff.external and
+//     diff.*.textconv/command, filter.*.clean/smudge/process,
+//     merge.*.driver, credential.helper with ! or a path, pager.*,
+//     gpg.program, difftool/mergetool/browser/man.*.cmd,
+//     interactive.diffFilter, uploadpack.packObjectsHook,
+//     remote.*.uploadpack/receivepack, sendemail.*cmd; include.path is
+//     Dynamic); an alias without ! used in the same call is expanded (git
+//     -c alias.p='push -f' p gives git push -f); ext:: URLs; rebase
+//     -x/--exec, bisect run, submodule foreach, difftool -x/--extcmd,
+//     filter-branch's filters; GIT_EDITOR, GIT_SEQUENCE_EDITOR,
+//     GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, GIT_PAGER, GIT_ASKPASS,
+//     GIT_PROXY_COMMAND, EDITOR, VISUAL, PAGER, GIT_SSH and
+//     GIT_CONFIG_COUNT/KEY_n/VALUE_n in its environment;
+//   - vim/vi/nvim/ex -c, --cmd and +CMD with :!, :r !, :w !, a range
+//     filter (:%!sort) or :silent !; emacs --eval (shell-command "…");
+//     gdb -ex/-iex shell/!, gdb --args PROG; lldb -o "platform shell …";
+//   - psql -c \! and \o|/\g| pipes, mysql -e system/\!, sqlite3 .shell,
+//     .system and .once/.output pipes; GNU sed's e COMMAND;
+//   - zip -TT/--unzip-command, rsync --rsync-path (remote) and -e/--rsh,
+//     tar -I/--use-compress-program/--to-command/--info-script/
+//     --checkpoint-action=exec, ssh/scp -o ProxyCommand/LocalCommand/
+//     KnownHostsCommand, scp -S, man -P, apt/apt-get -o …::Pre-Invoke/
+//     Post-Invoke/Pre-Install-Pkgs; less's LESSOPEN/LESSCLOSE, man's
+//     MANPAGER/PAGER.
+//
+// Not followed: settings already in the user's git config files, vim -S
+// and gdb -x script files, SQL COPY … PROGRAM (it runs on the server), a
+// value that only a later call sets.
+//
 // # Fork bombs
 //
 // A script that spawns processes without bound gets a synthetic command

@@ -923,7 +923,7 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		a.interp(idx, lang, name, args, x)
 		return
 	}
-	inners := unwrap(name, args)
+	inners := append(unwrap(name, args), envInners(name, args, a.cmds[idx].Env)...)
 	if name == "xargs" && len(inners) == 1 {
 		known := x.in != nil && !x.in.opaque && x.in.f.lit
 		if known && !(xargsRepl(args) == "" && isShell(progName(inners[0].argv[0].s))) {

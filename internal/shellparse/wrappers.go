@@ -56,7 +56,7 @@ var wrappers = map[string]wrapSpec{
 	"tsocks":       {},
 	"firejail":     {},
 	"chroot":       {opts: optSpec{long: []string{"--userspec", "--groups"}}, skip: 1},
-	"nsenter": {opts: optSpec{short: "tSG", optional: "mutinpUCTrw",
+	"nsenter": {opts: optSpec{short: "tSG", optional: "muinpUCTrw",
 		long: []string{"--target", "--setuid", "--setgid"}}},
 	"unshare":          {opts: optSpec{short: "SGwR", long: []string{"--setuid", "--setgid", "--wd", "--root"}}},
 	"strace":           {opts: optSpec{short: "oepsIbaEuXPS"}},
@@ -104,8 +104,39 @@ var subWrappers = map[string]map[string]wrapSpec{
 	"nix":       {},
 }
 
-// unwrap returns the commands run by the wrapper name with arguments args.
+// unwrap returns the commands run by the wrapper name with arguments args,
+// and the commands hidden in its options (execopts.go).
 func unwrap(name string, args []field) []inner {
+	out := unwrapCommandOf(name, args)
+	switch name {
+	case "git":
+		out = append(out, unwrapGit(args)...)
+	case "vim", "vi", "nvim", "ex", "view", "vimdiff", "gvim", "rvim", "nvi", "evim":
+		out = append(out, unwrapVim(name, args)...)
+	case "emacs", "emacsclient":
+		out = append(out, unwrapEmacs(name, args)...)
+	case "gdb", "gdb-multiarch", "cgdb", "lldb":
+		out = append(out, unwrapGdb(name, args)...)
+	case "psql", "mysql", "mariadb", "sqlite3", "sqlite":
+		out = append(out, unwrapDB(name, args)...)
+	case "sed", "gsed":
+		out = append(out, unwrapSed(args)...)
+	case "make", "gmake":
+		if makeStdin(args) {
+			o := field{s: name + " -f - (a makefile read from standard input)", pos: fieldPos(args)}
+			out = append(out, inner{label: name + " -f -", script: &o})
+		}
+	case "zip", "rsync", "tar", "gtar", "bsdtar", "ssh", "scp", "sftp", "man", "apt-get", "apt", "aptitude":
+		if name == "gtar" || name == "bsdtar" {
+			name = "tar"
+		}
+		out = append(out, unwrapHidden(name, args)...)
+	}
+	return out
+}
+
+// unwrapCommandOf returns the command a wrapper runs.
+func unwrapCommandOf(name string, args []field) []inner {
 	if spec, ok := wrappers[name]; ok {
 		if argv := spec.command(args); len(argv) > 0 {
 			var env []string
@@ -186,7 +217,7 @@ func unwrap(name string, args []field) []inner {
 		}
 	case "npm":
 		if len(args) > 0 && args[0].lit && (args[0].s == "exec" || args[0].s == "x") {
-			return unwrap("npx", args[1:])
+			return unwrapCommandOf("npx", args[1:])
 		}
 	}
 	if name == "nix" && len(args) > 0 && args[0].lit && (args[0].s == "develop" || args[0].s == "shell") {
