@@ -158,3 +158,37 @@ func TestRoutesHiddenCommands(t *testing.T) {
 		{cmd: "apt-get -o Dpkg::Options::=--force-confold install -y jq", want: "pass"},
 	})
 }
+
+// TestRoutesDeferred: deferred and detached execution (issue 16 item 2)
+// and package runners of delete programs (item 3).
+func TestRoutesDeferred(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: "echo 'rm -rf ~' | at now + 1 minute", want: "deny"},
+		{cmd: "at midnight <<< 'make backup'", want: "ask"},
+		{cmd: "at -f job.sh now", want: "ask"},
+		{cmd: "echo '* * * * * rm -rf ~' | crontab -", want: "deny"},
+		{cmd: "crontab mycron", want: "ask"},
+		{cmd: "crontab -r", want: "ask"},
+		{cmd: "systemd-run --user --on-calendar=daily ./backup.sh", want: "ask"},
+		{cmd: "screen -dmS s rm -rf ~", want: "deny"},
+		{cmd: "screen -S s -X stuff 'ls\n'", want: "ask"},
+		{cmd: "tmux new -d 'rm -rf ~'", want: "deny"},
+		{cmd: "nsenter -t 1 -m rm -rf ~", want: "deny"},
+		{cmd: "run0 rm -rf /etc", want: "deny"},
+		{cmd: "expect -c 'spawn rm -rf ~'", want: "deny"},
+		{cmd: "npx -y rimraf ~", want: "deny"},
+		{cmd: "npx rimraf@5 ~", want: "deny"},
+		{cmd: "pnpm dlx del-cli ~", want: "deny"},
+		{cmd: "bunx trash ~", want: "deny"},
+		{cmd: "npm exec --yes -- rimraf ~", want: "deny"},
+		// Look-alikes.
+		{cmd: "at -l", want: "pass"},
+		{cmd: "crontab -l", want: "pass"},
+		{cmd: "screen -ls", want: "pass"},
+		{cmd: "nohup make serve &", want: "pass"},
+		{cmd: "timeout 30 go test ./...", want: "pass"},
+		{cmd: "npx rimraf dist", want: "pass"},
+		{cmd: "npx -y prettier --write .", want: "pass"},
+		{cmd: "pnpm dlx create-vite app", want: "pass"},
+	})
+}

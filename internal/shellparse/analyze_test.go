@@ -299,7 +299,7 @@ func TestWrappers(t *testing.T) {
 			"git push <- unbuffer/caffeinate/proxychains4/torsocks",
 		}},
 		{"uv run --with x pytest", []string{"uv run --with x pytest", "pytest <- uv run"}},
-		{"npx -y rimraf /", []string{"npx -y rimraf /", "rimraf / <- npx"}},
+		{"npx -y rimraf /", []string{"npx -y rimraf /", "rimraf / <- npx", "rm -rf -- / <- npx/rimraf paths=delete:/"}},
 		{"nix-shell -p git --run 'git push'", []string{"nix-shell -p git --run \"git push\"", "git push <- nix-shell"}},
 		{"pkexec --user root git push", []string{"pkexec --user root git push", "git push <- pkexec"}},
 	})

@@ -144,6 +144,27 @@
 // and gdb -x script files, SQL COPY … PROGRAM (it runs on the server), a
 // value that only a later call sets.
 //
+// # Deferred and detached commands
+//
+// at and batch run the commands they read on standard input, crontab -
+// the command column of the table it reads (after the five time fields or
+// an @nickname; comments and NAME=value lines skipped): when that input is
+// known (echo, printf, a here-string or heredoc) its commands are
+// analyzed, otherwise a Dynamic command stands for them. at -f FILE and
+// crontab FILE are not read (the policy asks for any scheduling anyway).
+// screen [-dmS NAME] CMD…, tmux new/new-window/split-window/respawn-*/
+// run-shell/display-popup CMD (words joined, as tmux does), expect -c
+// spawn/exec/system, nsenter, run0, systemd-run, daemonize and
+// start-stop-daemon --start give the command they start; screen -X stuff
+// and tmux send-keys type keys the analysis does not know (Dynamic).
+//
+// Package runners (npx, bunx, pnpx, npm exec, pnpm dlx/exec, yarn dlx)
+// run the package's program, its version or scope removed (rimraf@5 and
+// @scope/tool@1 are rimraf and tool). The delete programs rimraf, del,
+// del-cli, trash and trash-put give rm -rf -- OPERANDS too, so the rm
+// rules judge them (--dry-run gives nothing; del's /s /q switches are not
+// operands).
+//
 // # Fork bombs
 //
 // A script that spawns processes without bound gets a synthetic command

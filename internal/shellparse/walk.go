@@ -957,6 +957,10 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 			a.script(*in.script, wx, false)
 			continue
 		}
+		if in.stdin {
+			a.stdinScript(in, wx, x.in) // deferred.go
+			continue
+		}
 		if wx.depth > a.opts.MaxDepth {
 			a.fail(&LimitError{Limit: "depth", Max: a.opts.MaxDepth})
 			return

@@ -16,6 +16,8 @@ type inner struct {
 	cwd    *field   // working directory of the inner command (env -C)
 	direct bool     // the inner command is a shell builtin call (command, builtin)
 	env    []string // NAME=value assignments the wrapper adds (env X=1, sudo X=1)
+	stdin  bool     // the script is what the wrapper reads on standard input (at, crontab -)
+	cron   bool     // … and that script is a crontab
 }
 
 // wrapSpec describes a wrapper of the form: options, a fixed number of
@@ -77,10 +79,15 @@ var wrappers = map[string]wrapSpec{
 	"ssh-agent":        {opts: optSpec{short: "aEPt"}},
 	"catchsegv":        {},
 	"systemd-run": {opts: optSpec{short: "pEMHu", long: []string{"--unit", "--property", "--description",
-		"--slice", "--setenv", "--uid", "--gid", "--working-directory", "--machine", "--host", "--nice"}}},
+		"--slice", "--setenv", "--uid", "--gid", "--working-directory", "--machine", "--host", "--nice",
+		"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar",
+		"--timer-property", "--path-property", "--socket-property", "--service-type", "--capsule"}}},
 	"xvfb-run": {opts: optSpec{short: "nsfepw", long: []string{"--server-num", "--server-args",
 		"--auth-file", "--error-file", "--xauth-protocol", "--wait"}}},
 	"dotenv": {opts: optSpec{short: "ecv"}},
+	"run0": {opts: optSpec{short: "ugD", long: []string{"--user", "--group", "--chdir", "--setenv", "--unit",
+		"--property", "--description", "--slice", "--nice", "--background", "--machine"}}},
+	"shx": {},
 }
 
 // subWrappers are wrappers that take a subcommand first: `uv run cmd`.
@@ -108,6 +115,12 @@ var subWrappers = map[string]map[string]wrapSpec{
 // and the commands hidden in its options (execopts.go).
 func unwrap(name string, args []field) []inner {
 	out := unwrapCommandOf(name, args)
+	out = append(out, unwrapDeferred(name, args)...)
+	if len(out) > 0 && (name == "npx" || name == "bunx" || name == "pnpx" || name == "pnpm" || name == "yarn" || name == "npm") {
+		for k := range out {
+			out[k].argv = pkgBin(out[k].argv)
+		}
+	}
 	switch name {
 	case "git":
 		out = append(out, unwrapGit(args)...)
@@ -206,7 +219,7 @@ func unwrapCommandOf(name string, args []field) []inner {
 		if s := values(opts, "--run", "--command"); len(s) > 0 {
 			return []inner{{label: name, script: &s[len(s)-1]}}
 		}
-	case "npx", "bunx":
+	case "npx", "bunx", "pnpx":
 		spec := optSpec{short: "pc", long: []string{"--package", "--call"}}
 		opts, _ := spec.parse(args)
 		if s := values(opts, "-c", "--call"); len(s) > 0 {
@@ -998,5 +1011,27 @@ func unwrapNcat(name string, args []field) []inner {
 			out = append(out, inner{label: name + " " + opt, argv: argv})
 		}
 	}
+	return out
+}
+
+// pkgBin turns the package a runner fetches into the program it runs:
+// rimraf@5 is rimraf, @scope/tool@1.2 is tool.
+func pkgBin(argv []field) []field {
+	if len(argv) == 0 || !argv[0].lit {
+		return argv
+	}
+	s := argv[0].s
+	if i := strings.LastIndexByte(s, '@'); i > 0 {
+		s = s[:i]
+	}
+	if strings.HasPrefix(s, "@") {
+		if j := strings.IndexByte(s, '/'); j >= 0 {
+			s = s[j+1:]
+		}
+	}
+	if s == argv[0].s {
+		return argv
+	}
+	out := append([]field{sub(argv[0], s)}, argv[1:]...)
 	return out
 }
