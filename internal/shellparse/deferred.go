@@ -227,3 +227,19 @@ func (a *analyzer) stdinScript(in inner, x runCtx, stdin *input) {
 		a.script(litField(c, stdin.f.pos), x, false)
 	}
 }
+
+// harmlessXargs reports xargs running only a printing command (xargs
+// echo, xargs printf): its input, even a download, is data.
+func harmlessXargs(inners []inner) bool {
+	for _, in := range inners {
+		if len(in.argv) == 0 || !in.argv[0].lit {
+			return false
+		}
+		switch progName(in.argv[0].s) {
+		case "echo", "printf", "basename", "dirname", "wc", "ls", "stat", "file", "true":
+		default:
+			return false
+		}
+	}
+	return len(inners) > 0
+}

@@ -248,6 +248,15 @@
 // gzip/bzip2/xz/zstd/lz4 -d and their cat/un- forms, rev, tr, and
 // one-liners that decode base64 or hex). Everything else is other.
 //
+// An interpreter that runs its own program (-c/-e code, a script file or
+// -m module: python, perl, node, ruby, lua) reads its standard input as
+// data: the pipe's sources are not attached to it (curl … | python3 -m
+// json.tool, zcat x.gz | python3 parse.py), unless its code may execute
+// what it reads (exec, eval, system, popen, spawn, subprocess, a
+// backtick…) or is "-". xargs running only echo/printf-like programs
+// likewise. A shell or an interpreter reading its program from the pipe
+// keeps them.
+//
 // # Inline code
 //
 // Command.Inline holds the program of an interpreter one-liner: python -c

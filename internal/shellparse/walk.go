@@ -931,6 +931,9 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		} else {
 			inners[0] = xargsUnknown(args, inners[0])
 		}
+		if harmlessXargs(inners) { // deferred.go
+			a.dataInput(idx)
+		}
 	}
 	for _, in := range inners {
 		if a.err != nil {
