@@ -254,3 +254,25 @@ func TestRoutesDestructiveAndSecrets(t *testing.T) {
 		{cmd: "gh gist create notes.md", want: "pass"},
 	})
 }
+
+// TestRoutesEverydayWork: the false positives of issue 16 that must pass
+// (or ask at most), with the dangerous neighbours that must not.
+func TestRoutesEverydayWork(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: "find /tmp -name 'x-*' -mtime +1 -delete", want: "pass"},
+		{cmd: "find /tmp -maxdepth 1 -name 'tmp.*' -exec rm -rf {} +", want: "pass"},
+		{cmd: "find /tmp -depth -delete", want: "deny"},
+		{cmd: "find / -name x -delete", want: "deny"},
+		{cmd: "cat .env.local.example", want: "pass"},
+		{cmd: "cat .env.production.template", want: "pass"},
+		{cmd: "cat .env.local", want: "ask"},
+		{cmd: "cat testdata/id_rsa", want: "pass"},
+		{cmd: "cat test/fixtures/id_ed25519", want: "pass"},
+		{tool: "Read", in: `{"file_path":"/home/user/project/testdata/keys/id_rsa"}`, want: "pass"},
+		{cmd: "cat id_rsa", want: "deny"},
+		{cmd: "cat ~/.ssh/id_rsa", want: "deny"},
+		{cmd: "chown -R \"$USER\" ~/.npm", want: "ask"},
+		{cmd: "chown -R \"$USER\" ~", want: "deny"},
+		{cmd: "chmod -R 755 ./dist", want: "pass"},
+	})
+}
