@@ -308,6 +308,14 @@
 // reads ./.env), Dynamic otherwise, like xargs -I{}. BSD find -f DIR
 // names a start.
 //
+// Readers the path attribution does not know by name give their file
+// operands as a nested cat -- FILE… labelled "NAME reads" (readers.go), so
+// path rules see what they read: jq/gojq/jaq/yq (the operands after the
+// filter, --slurpfile/--rawfile files, -f programs; not --args lists),
+// cut, diff, cmp, hexdump, paste, rev, column, fold, fmt, iconv, uniq,
+// split, expand, pr, zip (after the archive), 7z a/u, and gpg when it
+// encrypts, signs or exports.
+//
 // # Downloads
 //
 // A command that executes a file fetched from the network earlier in the

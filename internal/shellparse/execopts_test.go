@@ -60,7 +60,7 @@ func TestHiddenCommands(t *testing.T) {
 		{"sed 'a\\ e rm' f", []string{"sed \"a\\\\ e rm\" f paths=read:/w/f"}},
 		{"make -f - all", []string{"make -f - all", "$(DYN make -f - (a makefile read from standard input)) <- make -f -"}},
 		{"make -f Makefile", []string{"make -f Makefile"}},
-		{"zip -TT 'rm -rf /' x.zip f", []string{"zip -TT \"rm -rf /\" x.zip f", "rm -rf / <- zip -TT paths=delete:/"}},
+		{"zip -TT 'rm -rf /' x.zip f", []string{"zip -TT \"rm -rf /\" x.zip f", "cat -- f <- zip reads paths=read:/w/f", "rm -rf / <- zip -TT paths=delete:/"}},
 		{"rsync --rsync-path='sudo rsync' a h:b", []string{"rsync \"--rsync-path=sudo rsync\" a h:b paths=read:/w/a", "sudo rsync <- rsync --rsync-path", "rsync <- rsync --rsync-path/sudo"}},
 		{"rsync -e 'ssh -p 2' a h:b", []string{"rsync -e \"ssh -p 2\" a h:b paths=read:/w/a", "ssh -p 2 <- rsync -e"}},
 		{"rsync -avze 'rm -rf /' a h:b", []string{"rsync -avze \"rm -rf /\" a h:b paths=read:/w/a", "rm -rf / <- rsync -e paths=delete:/"}},

@@ -116,6 +116,7 @@ var subWrappers = map[string]map[string]wrapSpec{
 func unwrap(name string, args []field) []inner {
 	out := unwrapCommandOf(name, args)
 	out = append(out, unwrapDeferred(name, args)...)
+	out = append(out, readerInners(name, args)...)
 	if len(out) > 0 && (name == "npx" || name == "bunx" || name == "pnpx" || name == "pnpm" || name == "yarn" || name == "npm") {
 		for k := range out {
 			out[k].argv = pkgBin(out[k].argv)
