@@ -134,8 +134,8 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:f7caa32259709205e5bbd5affbd01b9696fd8d80842e499df70df117558ac27d",
-	hash: "sha256:565eec789a7612f25d2ad92948515f2fbf4bcd431f17fc643f693da8d6b54137",
+	toml: "sha256:0cf6c7c59df9793c94f359a80432007f2285d5106ec22189b1a37f38dc85f9b5",
+	hash: "sha256:37b92f4db623960f6a5b18affcc48def59377c8859abe794096daab0f033536f",
 }
 
 // Problem is one positioned complaint about a policy file.
