@@ -319,3 +319,23 @@ func TestRoutesMCPShell(t *testing.T) {
 		{tool: "mcp__fs__list", in: `{"directory":"src"}`, want: "pass"},
 	})
 }
+
+// TestRoutesInterpreters: heredocs and here-strings into interpreters,
+// home references in library deletes, argv execs and commands built at
+// run time (issue 16 item 6).
+func TestRoutesInterpreters(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: "python3 <<EOF\nimport os; os.system('rm -rf ~')\nEOF", want: "deny"},
+		{cmd: "node <<< 'require(\"child_process\").execSync(\"rm -rf ~\")'", want: "deny"},
+		{cmd: "bash <<-EOF\n\trm -rf ~\n\tEOF", want: "deny"},
+		{cmd: "python3 -c 'import shutil, os; shutil.rmtree(os.environ[\"HOME\"])'", want: "deny"},
+		{cmd: "node -e 'require(\"fs\").rmSync(process.env.HOME, {recursive: true})'", want: "deny"},
+		{cmd: "python3 -c 'import os; os.execvp(\"rm\", [\"rm\", \"-rf\", \"/\"])'", want: "deny"},
+		{cmd: "python3 -c 'import os; os.system(cmd)'", want: "ask"},
+		{cmd: "python3 -c 'import os; os.system(\"rm -rf \" + d)'", want: "ask"},
+		// Look-alikes.
+		{cmd: "python3 -c 'import asyncio; asyncio.run(main())'", want: "pass"},
+		{cmd: "python3 -c 'import os; print(os.environ[\"HOME\"])'", want: "pass"},
+		{cmd: "python3 <<EOF\nprint('hello')\nEOF", want: "pass"},
+	})
+}

@@ -386,6 +386,7 @@ func TestSources(t *testing.T) {
 		{"lynx -dump x | sh", []string{"lynx -dump x", "sh src=lynx:network:pipe"}},
 		{"python3 -c 'import base64,os;os.system(base64.b64decode(\"eA==\"))' | sh", []string{
 			"python3 -c \"import base64,os;os.system(base64.b64decode(\\\"eA==\\\"))\" inline=\"import base64,os;os.system(base64.b64decode(\\\"eA==\\\"))\"",
+			"$(DYN system(base64.b64decode(\"eA==\"))) <- python3 -c",
 			"sh src=python3:decoder:pipe",
 		}},
 	})

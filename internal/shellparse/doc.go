@@ -278,9 +278,20 @@
 // database.exec("…") is not a shell. A string is
 // parsed as a shell script, a list literal as an argument vector; code
 // passed to the language's own eval/exec is scanned again (4 levels).
-// Strings built at run time (concatenation, variables, f-strings'
-// substitutions) are not followed. Found commands have Wrappers ending in
-// e.g. "python3 -c".
+// Python's os.exec*/os.spawn* family gives the argument vector after the
+// program (os.execvp("rm", ["rm", "-rf", "/"]) is rm -rf /). Strings built
+// at run time (concatenation, variables, f-strings' substitutions) are not
+// followed: a system-like call whose command is not a literal, or a
+// literal joined to more ("rm -rf " + d), is a Dynamic command
+// (os.system(cmd), subprocess.run(cmd), perl system $cmd, execSync(c));
+// ambiguous names (run, call) count only qualified (subprocess.run), so
+// asyncio.run(main()) is not one. Found commands have Wrappers ending in
+// e.g. "python3 -c". Home directories reached without a literal path
+// (os.environ["HOME"], Path.home(), process.env.HOME, ENV["HOME"],
+// $ENV{HOME}, Dir.home) are not resolved here; the policy's
+// interpreter-destructive-code rule matches them as text in library
+// deletes. Obfuscation (getattr(os, "sys"+"tem"), chr() strings, exec
+// of a decoded blob built in several steps) stays out of reach.
 //
 // # Paths
 //
