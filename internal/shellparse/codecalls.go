@@ -9,13 +9,13 @@ import (
 var shellCalls = map[string]map[string]bool{
 	"python": set("system", "popen", "getoutput", "getstatusoutput", "check_output", "check_call", "call", "run", "Popen", "spawn",
 		"execv", "execvp", "execve", "execvpe", "execl", "execlp", "execle", "execlpe", "spawnv", "spawnvp", "spawnl", "spawnlp", "posix_spawn", "posix_spawnp"),
-	"perl":   set("system", "exec"),
-	"ruby":   set("system", "exec", "spawn", "popen", "capture2", "capture2e", "capture3", "popen2", "popen2e", "popen3", "pipeline"),
-	"node":   set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync", "execa", "execaSync", "execaCommand", "execaCommandSync"),
-	"deno":   set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync"),
-	"php":    set("system", "exec", "shell_exec", "passthru", "popen", "proc_open"),
-	"lua":    set("execute", "popen"),
-	"r":      set("system", "system2"),
+	"perl": set("system", "exec"),
+	"ruby": set("system", "exec", "spawn", "popen", "capture2", "capture2e", "capture3", "popen2", "popen2e", "popen3", "pipeline"),
+	"node": set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync", "execa", "execaSync", "execaCommand", "execaCommandSync"),
+	"deno": set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync"),
+	"php":  set("system", "exec", "shell_exec", "passthru", "popen", "proc_open"),
+	"lua":  set("execute", "popen"),
+	"r":    set("system", "system2"),
 }
 
 // argvCalls take a program and a list of arguments (spawn("rm", ["-rf"])).
