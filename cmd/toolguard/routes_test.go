@@ -138,6 +138,8 @@ func TestRoutesHiddenCommands(t *testing.T) {
 		{cmd: "apt-get -o APT::Update::Pre-Invoke::='rm -rf ~' update", want: "deny"},
 		{cmd: "tar --use-compress-program='rm -rf ~' -xf x.tar", want: "deny"},
 		{cmd: "tar -cI 'rm -rf ~' -f x.tar dir", want: "deny"},
+		{cmd: "git --exec-path=/tmp/x status", want: "ask"},
+		{cmd: "GIT_EXEC_PATH=/tmp/x git status", want: "ask"},
 		// Look-alikes: harmless settings, values and options.
 		{cmd: "git -c core.pager=cat log", want: "pass"},
 		{cmd: "git -c color.ui=always diff", want: "pass"},
@@ -189,6 +191,9 @@ func TestRoutesDeferred(t *testing.T) {
 		{cmd: "pnpm dlx del-cli ~", want: "deny"},
 		{cmd: "bunx trash ~", want: "deny"},
 		{cmd: "npm exec --yes -- rimraf ~", want: "deny"},
+		{cmd: "uvx --from x sh -c 'rm -rf ~'", want: "deny"},
+		{cmd: "pipx run --spec x sh -c 'rm -rf ~'", want: "deny"},
+		{cmd: "ls *.go | entr -r rm -rf ~", want: "deny"},
 		// Look-alikes.
 		{cmd: "at -l", want: "pass"},
 		{cmd: "crontab -l", want: "pass"},
@@ -198,6 +203,8 @@ func TestRoutesDeferred(t *testing.T) {
 		{cmd: "npx rimraf dist", want: "pass"},
 		{cmd: "npx -y prettier --write .", want: "pass"},
 		{cmd: "pnpm dlx create-vite app", want: "pass"},
+		{cmd: "uvx ruff check .", want: "pass"},
+		{cmd: "ls *.go | entr -r go test ./...", want: "pass"},
 	})
 }
 

@@ -127,7 +127,9 @@
 //     filter-branch's filters; GIT_EDITOR, GIT_SEQUENCE_EDITOR,
 //     GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, GIT_PAGER, GIT_ASKPASS,
 //     GIT_PROXY_COMMAND, EDITOR, VISUAL, PAGER, GIT_SSH and
-//     GIT_CONFIG_COUNT/KEY_n/VALUE_n in its environment;
+//     GIT_CONFIG_COUNT/KEY_n/VALUE_n in its environment; --exec-path=DIR,
+//     GIT_EXEC_PATH and GIT_TEMPLATE_DIR (programs and hooks from a
+//     directory) are Dynamic;
 //   - vim/vi/nvim/ex -c, --cmd and +CMD with :!, :r !, :w !, a range
 //     filter (:%!sort) or :silent !; emacs --eval (shell-command "…");
 //     gdb -ex/-iex shell/!, gdb --args PROG; lldb -o "platform shell …";
@@ -158,7 +160,8 @@
 // start-stop-daemon --start give the command they start; screen -X stuff
 // and tmux send-keys type keys the analysis does not know (Dynamic).
 //
-// Package runners (npx, bunx, pnpx, npm exec, pnpm dlx/exec, yarn dlx)
+// Package runners (npx, bunx, pnpx, npm exec, pnpm dlx/exec, yarn dlx,
+// uvx, pipx run) and entr
 // run the package's program, its version or scope removed (rimraf@5 and
 // @scope/tool@1 are rimraf and tool). The delete programs rimraf, del,
 // del-cli, trash and trash-put give rm -rf -- OPERANDS too, so the rm

@@ -167,6 +167,10 @@ func unwrapGit(args []field) []inner {
 			kvs = append(kvs, sub(f, s[2:]))
 		case gitGlobalValue[name] && !eq && len(s) == len(name):
 			i++
+		case name == "--exec-path" && eq:
+			// git runs its subcommands from that directory.
+			o := opaque(f, "git "+s)
+			out = append(out, inner{label: "git --exec-path", script: &o})
 		}
 	}
 	if i >= len(args) {
@@ -344,6 +348,9 @@ func envInners(name string, args []field, env []string) []inner {
 			case gitEnvShell[k]:
 				f := envField(v, pos)
 				out = append(out, inner{label: "git " + k, script: &f})
+			case k == "GIT_EXEC_PATH" || k == "GIT_TEMPLATE_DIR":
+				o := field{s: "git " + k + "=" + v, pos: pos.pos}
+				out = append(out, inner{label: "git " + k, script: &o})
 			case k == "GIT_SSH":
 				f := envField(v, pos)
 				out = append(out, inner{label: "git " + k, argv: []field{f}})

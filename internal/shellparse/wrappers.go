@@ -88,6 +88,9 @@ var wrappers = map[string]wrapSpec{
 	"run0": {opts: optSpec{short: "ugD", long: []string{"--user", "--group", "--chdir", "--setenv", "--unit",
 		"--property", "--description", "--slice", "--nice", "--background", "--machine"}}},
 	"shx": {},
+	"uvx": {opts: optSpec{short: "pw", long: []string{"--from", "--with", "--python", "--index", "--index-url",
+		"--extra-index-url", "--with-requirements", "--with-editable", "--directory", "--project"}}},
+	"entr": {},
 }
 
 // subWrappers are wrappers that take a subcommand first: `uv run cmd`.
@@ -105,6 +108,7 @@ var subWrappers = map[string]map[string]wrapSpec{
 	"pnpm":      {"exec": {}, "dlx": {}},
 	"yarn":      {"exec": {}, "dlx": {}},
 	"direnv":    {"exec": {skip: 1}},
+	"pipx":      {"run": {opts: optSpec{long: []string{"--spec", "--python", "--index-url", "--pip-args"}}}},
 	"aws-vault": {"exec": {skip: 1}},
 	"mise":      {"exec": {}, "x": {}},
 	"op":        {"run": {}},
