@@ -672,7 +672,7 @@ func sedExec(s string) []sedCmd {
 			}
 			i++
 		}
-		i++
+		i = min(i+1, len(s))
 	}
 	for i < len(s) && len(out) < 16 {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == ';' || s[i] == '{' || s[i] == '}') {
