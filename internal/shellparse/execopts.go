@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Programs that run a command given to them as an option, a config value or
@@ -385,12 +386,16 @@ func envInners(name string, args []field, env []string) []inner {
 
 // vimShell matches the Ex commands that run a shell command: :!cmd,
 // :r !cmd, :w !cmd, :silent !cmd (after an optional range).
-var vimShell = regexp.MustCompile(`^\s*:*\s*(?:sil(?:ent)?!?\s*)?(?:(?:r(?:ead)?|w(?:rite)?)\s*)?[0-9,.$%'<>]*\s*!(.*)$`)
+var vimShell = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*:*\s*(?:sil(?:ent)?!?\s*)?(?:(?:r(?:ead)?|w(?:rite)?)\s*)?[0-9,.$%'<>]*\s*!(.*)$`)
+})
 
 // vimOpaque matches Ex commands that run code the analysis does not read:
 // system() and jobs, a terminal, :shell, an embedded interpreter, a
 // sourced file, :execute of a built string.
-var vimOpaque = regexp.MustCompile(`^(term(inal)?|sh(ell)?|py(thon)?3?|pyx|pythonx|py3?do|py3?file|pyxfile|lua(do|file)?|perl(do)?|ruby(do|file)?|so(urce)?|ru(ntime)?|exe(cute)?)\b|\b(system(list)?|jobstart|job_start|termopen|libcall\w*)\s*\(`)
+var vimOpaque = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(term(inal)?|sh(ell)?|py(thon)?3?|pyx|pythonx|py3?do|py3?file|pyxfile|lua(do|file)?|perl(do)?|ruby(do|file)?|so(urce)?|ru(ntime)?|exe(cute)?)\b|\b(system(list)?|jobstart|job_start|termopen|libcall\w*)\s*\(`)
+})
 
 // unwrapVim finds the shell commands of vim/ex/nvim -c CMD, +CMD and
 // --cmd CMD.
@@ -399,13 +404,13 @@ func unwrapVim(name string, args []field) []inner {
 	cmd := func(f field) {
 		// Commands separated by | (where a ! command does not take it as
 		// its own).
-		if m := vimShell.FindStringSubmatch(f.s); m != nil {
+		if m := vimShell().FindStringSubmatch(f.s); m != nil {
 			s := sub(f, m[1])
 			out = append(out, inner{label: name + " !", script: &s})
 			return
 		}
 		for _, part := range strings.Split(f.s, "|") {
-			if m := vimShell.FindStringSubmatch(part); m != nil {
+			if m := vimShell().FindStringSubmatch(part); m != nil {
 				s := sub(f, m[1])
 				out = append(out, inner{label: name + " !", script: &s})
 				return
@@ -414,7 +419,7 @@ func unwrapVim(name string, args []field) []inner {
 		for _, part := range strings.Split(f.s, "|") {
 			p := strings.TrimLeft(part, " \t:")
 			p = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(p, "silent!"), "silent"), " \t")
-			if vimOpaque.MatchString(p) || !f.lit {
+			if vimOpaque().MatchString(p) || !f.lit {
 				o := opaque(f, name+" "+f.s)
 				out = append(out, inner{label: name, script: &o})
 				return
@@ -440,8 +445,12 @@ func unwrapVim(name string, args []field) []inner {
 
 // unwrapEmacs finds shell commands in emacs --eval EXPR: the string given
 // to shell-command and friends; other process calls are Dynamic.
-var emacsShell = regexp.MustCompile(`\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"`)
-var emacsOpaque = regexp.MustCompile(`\((?:async-)?shell-command|\((?:call|start|make)-process|\(process-file|\(call-process-shell-command|\(start-process-shell-command|\(compile\b|\(load\b|\(eval\b`)
+var emacsShell = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"`)
+})
+var emacsOpaque = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\((?:async-)?shell-command|\((?:call|start|make)-process|\(process-file|\(call-process-shell-command|\(start-process-shell-command|\(compile\b|\(load\b|\(eval\b`)
+})
 
 func unwrapEmacs(name string, args []field) []inner {
 	var out []inner
@@ -459,12 +468,12 @@ func unwrapEmacs(name string, args []field) []inner {
 			continue
 		}
 		found := false
-		for _, m := range emacsShell.FindAllStringSubmatch(expr.s, 8) {
+		for _, m := range emacsShell().FindAllStringSubmatch(expr.s, 8) {
 			s := sub(expr, strings.ReplaceAll(strings.ReplaceAll(m[1], `\"`, `"`), `\\`, `\`))
 			out = append(out, inner{label: name + " --eval", script: &s})
 			found = true
 		}
-		if !found && (emacsOpaque.MatchString(expr.s) || !expr.lit) {
+		if !found && (emacsOpaque().MatchString(expr.s) || !expr.lit) {
 			o := opaque(expr, name+" --eval "+expr.s)
 			out = append(out, inner{label: name + " --eval", script: &o})
 		}
@@ -531,7 +540,7 @@ func unwrapGdb(name string, args []field) []inner {
 	return out
 }
 
-var psqlPipe = regexp.MustCompile(`\\(o|g|gx|w|out)\s*\|(.*)$`)
+var psqlPipe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\(o|g|gx|w|out)\s*\|(.*)$`) })
 
 // dbShell finds the shell escapes in the statements a database client
 // runs from its command line: psql's \! and \o|/\g|/\w| pipes, mysql's
@@ -551,7 +560,7 @@ func dbShell(name string, text field) []inner {
 		case "psql":
 			if i := strings.Index(l, `\!`); i >= 0 {
 				cmd, found = l[i+2:], true
-			} else if m := psqlPipe.FindStringSubmatch(l); m != nil {
+			} else if m := psqlPipe().FindStringSubmatch(l); m != nil {
 				cmd, found = m[2], true
 			}
 		case "mysql", "mariadb":

@@ -3,6 +3,7 @@ package shellparse
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // interpreter returns the language of the interpreter name, or "".
@@ -327,9 +328,11 @@ func inputCode(args []field, code field, found bool) (field, bool) {
 
 // execInput matches code that may run what it reads: exec, eval and
 // friends, or a shell call.
-var execInput = regexp.MustCompile(`\b(exec\w*|eval|compile|Function|system|popen|spawn\w*|execSync|fork|instance_eval|class_eval|loadstring|dofile|Invoke-Expression|iex|subprocess|Popen)\b|` + "`")
+var execInput = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(exec\w*|eval|compile|Function|system|popen|spawn\w*|execSync|fork|instance_eval|class_eval|loadstring|dofile|Invoke-Expression|iex|subprocess|Popen)\b|` + "`")
+})
 
 // runsInput reports inline code that could execute its standard input.
 func runsInput(code field) bool {
-	return code.s != "" && (!code.lit || code.s == "-" || execInput.MatchString(code.s))
+	return code.s != "" && (!code.lit || code.s == "-" || execInput().MatchString(code.s))
 }
