@@ -244,44 +244,21 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 
 	switch c.Kind {
 	case call.KindShell:
-		an, err := shellparse.Analyze(c.Command, shellparse.Options{Cwd: c.Cwd, Home: env.Home})
+		n, err := p.shellTargets(res, &c, env, ev)
 		if err != nil {
 			return p.unparsable(res, err)
 		}
-		// One target per command and per path, and one more for a call
-		// target or a policy error: a long script's targets are allocated
-		// once, not grown.
-		n := len(an.Commands) + 1
-		for i := range an.Commands {
-			n += len(an.Commands[i].Paths)
-		}
-		res.Targets = make([]Target, 0, n)
-		for i := range an.Commands {
-			cmd := &an.Commands[i]
-			if !cmd.Dynamic && cmd.Name != "toolguard" && slices.Contains(env.SelfNames, cmd.Name) {
-				cmd.Name = "toolguard" // a renamed toolguard is still toolguard
-			}
-			p.commandTarget(res, &c, cmd, ev)
-			for _, pr := range cmd.Paths {
-				if env.Glob != nil && hasGlobMeta(pr.Path) {
-					paths, complete := env.Glob(expandHome(pr.Path, env.Home))
-					for _, m := range paths {
-						p.pathTarget(res, &c, m, pr.Op, pr.Op != call.OpRead, ev)
-					}
-					if len(paths) > 0 && complete {
-						continue
-					}
-				}
-				p.pathTarget(res, &c, pr.Path, pr.Op, pr.Op != call.OpRead, ev)
-			}
-			// Its targets hold what they need: let go of the rest while
-			// a long script's targets are made.
-			*cmd = shellparse.Command{}
-		}
-		if len(an.Commands) == 0 {
+		if n == 0 {
 			p.callTarget(res, &c, ev)
 		}
 	default:
+		if c.Command != "" {
+			// An MCP or unknown tool that runs a shell command
+			// (protocol's shellKeys): its commands are judged too.
+			if _, err := p.shellTargets(res, &c, env, ev); err != nil {
+				return p.unparsable(res, err)
+			}
+		}
 		paths := callPaths(&c)
 		for _, pth := range paths {
 			p.pathTarget(res, &c, pth.Path, pth.Op, true, ev)
@@ -295,6 +272,48 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 		return p.policyError(res, ev.err)
 	}
 	return res
+}
+
+// shellTargets adds a target per command c.Command runs and per path
+// those commands name; it returns how many commands there were.
+func (p *Policy) shellTargets(res *Result, c *call.Call, env Env, ev *evalEnv) (int, error) {
+	{
+		an, err := shellparse.Analyze(c.Command, shellparse.Options{Cwd: c.Cwd, Home: env.Home})
+		if err != nil {
+			return 0, err
+		}
+		// One target per command and per path, and one more for a call
+		// target or a policy error: a long script's targets are allocated
+		// once, not grown.
+		n := len(an.Commands) + 1
+		for i := range an.Commands {
+			n += len(an.Commands[i].Paths)
+		}
+		res.Targets = slices.Grow(res.Targets, n)
+		for i := range an.Commands {
+			cmd := &an.Commands[i]
+			if !cmd.Dynamic && cmd.Name != "toolguard" && slices.Contains(env.SelfNames, cmd.Name) {
+				cmd.Name = "toolguard" // a renamed toolguard is still toolguard
+			}
+			p.commandTarget(res, c, cmd, ev)
+			for _, pr := range cmd.Paths {
+				if env.Glob != nil && hasGlobMeta(pr.Path) {
+					paths, complete := env.Glob(expandHome(pr.Path, env.Home))
+					for _, m := range paths {
+						p.pathTarget(res, c, m, pr.Op, pr.Op != call.OpRead, ev)
+					}
+					if len(paths) > 0 && complete {
+						continue
+					}
+				}
+				p.pathTarget(res, c, pr.Path, pr.Op, pr.Op != call.OpRead, ev)
+			}
+			// Its targets hold what they need: let go of the rest while
+			// a long script's targets are made.
+			*cmd = shellparse.Command{}
+		}
+		return len(an.Commands), nil
+	}
 }
 
 // policyError fails a decision closed when a rule it reached could not be

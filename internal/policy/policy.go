@@ -160,8 +160,8 @@ func (p *Policy) Hash() string {
 // TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
 // after editing defaults.toml.
 var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:ec2e5bf5c664305776e8270834f5fd7f90501dcd6da41dcfe74e31919960be2c",
-	hash: "sha256:e3784e48f60dff79c4dc539b7a0e0d47d7dff14e9788082de39796761c7dc4ae",
+	toml: "sha256:46562afbc8f7e85e1450f58971f6ac76b9fec63232d1827c4d36186f6e4d82c8",
+	hash: "sha256:43e8ae27eaaeea3e5a1447a40eb56a09c393e4c60586889e07f20879bc33869b",
 }
 
 // Problem is one positioned complaint about a policy file.

@@ -391,7 +391,7 @@ func TestDecodeUniversal(t *testing.T) {
 		{"gemini names", `{"tool_name":"write_file","tool_input":{"file_path":"a"},"cwd":"/p"}`,
 			shape{Kind: call.KindWrite, Paths: w("/p/a")}},
 		{"kiro-like", `{"hook_event_name":"preToolUse","cwd":"/p","tool_name":"execute_bash","tool_input":{"command":"ls"}}`,
-			shape{Kind: call.KindOther}},
+			shape{Kind: call.KindOther, Command: "ls"}}, // an unknown tool with a command field runs shell: analyzed
 	})
 }
 

@@ -29,6 +29,20 @@
 // the searched directory in Paths and glob filters in Patterns; a grep
 // regex is not a path pattern and stays only in Input.
 //
+// An MCP or unknown tool (any name the table does not know, not only
+// mcp__…) gets the paths its input names in file-tool and filesystem-server
+// fields (path, file_path, directory, dir, folder, scope, source,
+// destination, old_path/new_path, oldPath/newPath, sourcePath/targetPath,
+// file, filename, paths[], items[] of strings or of objects with such a
+// field, and an absolute pattern: a glob goes to Patterns), each a target
+// both read and written. A shell command in its command, cmd, script,
+// shell_command or shellCommand field (a string, or an argv as for Codex)
+// becomes call.Command, with cwd/workdir/working_directory as its
+// directory; the call keeps its Kind, and the policy judges the command's
+// targets besides the tool's own (mcp__shell__run_command of rm -rf ~ is
+// denied like Bash). A policy cannot yet name more shell fields per tool
+// (settings.shell_fields is not implemented).
+//
 // # Dialects
 //
 // claude-code (§1), alias claude. Decodes session_id, cwd,

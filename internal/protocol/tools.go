@@ -92,7 +92,9 @@ func classify(c *call.Call, in input, pt pather) {
 }
 
 // otherPaths adds, for an MCP or unknown tool, the paths its input names
-// in the fields file tools use, as targets both read and written.
+// in the fields file tools use, as targets both read and written, and the
+// shell command it names in a command field (shellKeys), which the policy
+// analyzes like a shell tool's besides judging the tool itself.
 func otherPaths(c *call.Call, in input, pt pather) {
 	var ps []string
 	for _, k := range otherPathKeys {
@@ -101,15 +103,65 @@ func otherPaths(c *call.Call, in input, pt pather) {
 		}
 	}
 	ps = append(ps, in.strings("paths")...) // read_multiple_files
+	ps = append(ps, itemPaths(in.fields["items"])...)
+	if p := in.str("pattern"); strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~/") {
+		// An absolute glob names where the tool looks (LobeHub searchFiles).
+		if isGlob(p) {
+			c.Patterns = append(c.Patterns, p)
+		} else {
+			ps = append(ps, p)
+		}
+	}
 	for _, p := range ps {
 		abs := pt.abs(p)
 		c.Paths = append(c.Paths, call.Path{Path: abs, Op: call.OpRead}, call.Path{Path: abs, Op: call.OpWrite})
 	}
+	for _, k := range shellKeys {
+		if s := commandString(in.fields[k]); s != "" {
+			c.Command = s
+			if d := in.first("cwd", "workdir", "working_directory", "workingDirectory", "dir_path"); d != "" {
+				c.Cwd = pt.abs(d)
+			}
+			break
+		}
+	}
+}
+
+// shellKeys are the fields in which MCP and unknown tools take a shell
+// command (mcp__shell__run_command, LobeHub runCommand).
+var shellKeys = []string{"command", "cmd", "script", "shell_command", "shellCommand"}
+
+// itemPaths reads an items[] list: strings, or objects with a path field.
+func itemPaths(raw json.RawMessage) []string {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return nil
+	}
+	var out []string
+	for _, it := range items[:min(len(items), 256)] {
+		if s := rawString(it); s != "" {
+			out = append(out, s)
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if len(it) > 0 && it[0] == '{' && json.Unmarshal(it, &obj) == nil {
+			for _, k := range otherPathKeys {
+				if s := rawString(obj[k]); s != "" {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // otherPathKeys are pathKeys and the fields MCP filesystem servers name
-// paths with (move_file source/destination).
-var otherPathKeys = append(slices.Clone(pathKeys), "source", "destination", "old_path", "new_path")
+// paths with (move_file source/destination, oldPath/newPath, scope).
+var otherPathKeys = append(slices.Clone(pathKeys), "source", "destination", "old_path", "new_path",
+	"oldPath", "newPath", "sourcePath", "targetPath", "destinationPath", "scope", "file", "filename", "dir", "folder")
 
 // splitMCP splits a Claude-style MCP tool name, mcp__<server>__<tool>, at
 // the first "__" after the prefix.

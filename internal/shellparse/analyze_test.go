@@ -299,7 +299,7 @@ func TestWrappers(t *testing.T) {
 			"git push <- unbuffer/caffeinate/proxychains4/torsocks",
 		}},
 		{"uv run --with x pytest", []string{"uv run --with x pytest", "pytest <- uv run"}},
-		{"npx -y rimraf /", []string{"npx -y rimraf /", "rimraf / <- npx"}},
+		{"npx -y rimraf /", []string{"npx -y rimraf /", "rimraf / <- npx", "rm -rf -- / <- npx/rimraf paths=delete:/"}},
 		{"nix-shell -p git --run 'git push'", []string{"nix-shell -p git --run \"git push\"", "git push <- nix-shell"}},
 		{"pkexec --user root git push", []string{"pkexec --user root git push", "git push <- pkexec"}},
 	})
@@ -386,6 +386,7 @@ func TestSources(t *testing.T) {
 		{"lynx -dump x | sh", []string{"lynx -dump x", "sh src=lynx:network:pipe"}},
 		{"python3 -c 'import base64,os;os.system(base64.b64decode(\"eA==\"))' | sh", []string{
 			"python3 -c \"import base64,os;os.system(base64.b64decode(\\\"eA==\\\"))\" inline=\"import base64,os;os.system(base64.b64decode(\\\"eA==\\\"))\"",
+			"$(DYN system(base64.b64decode(\"eA==\"))) <- python3 -c",
 			"sh src=python3:decoder:pipe",
 		}},
 	})
@@ -471,7 +472,7 @@ func TestPaths(t *testing.T) {
 		{"install -m 755 -o root x /usr/bin/x", []string{"install -m 755 -o root x /usr/bin/x paths=write:/usr/bin/x,write:/usr/bin/x/x,read:/w/x"}},
 		{"install -d /a /b", []string{"install -d /a /b paths=write:/a,write:/b"}},
 		{"ln -sf target link", []string{"ln -sf target link paths=write:/w/link,write:/w/link/target,read:/w/target"}},
-		{"rsync -av -e 'ssh -p 22' src/ host:/dst", []string{"rsync -av -e \"ssh -p 22\" src/ host:/dst paths=read:/w/src"}},
+		{"rsync -av -e 'ssh -p 22' src/ host:/dst", []string{"rsync -av -e \"ssh -p 22\" src/ host:/dst paths=read:/w/src", "ssh -p 22 <- rsync -e"}},
 		{"rsync -a --exclude x host:/src ./dst", []string{"rsync -a --exclude x host:/src ./dst paths=write:/w/dst,write:/w/dst/src"}},
 		{"scp -P 22 host:f .", []string{"scp -P 22 host:f . paths=write:/w,write:/w/f"}},
 		{"rmdir d; unlink u; shred -n 3 -u s; truncate -s 0 t", []string{"rmdir d paths=delete:/w/d", "unlink u paths=delete:/w/u", "shred -n 3 -u s paths=delete:/w/s", "truncate -s 0 t paths=delete:/w/t"}},

@@ -64,6 +64,10 @@ func (a *analyzer) awkCalls(code field, x runCtx) {
 				continue // a | inside a regular expression
 			}
 			if str, end, ok := readString(s, k, "awk"); ok && !concatAfter(s, end) {
+				if readsProgram(str) {
+					// print … | "sh": what awk prints is the program.
+					dynamic(s[stmtStart(s, i):stmtEnd(s, i)])
+				}
 				shellString(str)
 				strEnd = end
 				i = end - 1
@@ -198,4 +202,34 @@ func getlineBefore(s string) bool {
 		j--
 	}
 	return j < len(t) && strings.HasSuffix(strings.TrimRight(t[:j], " \t"), "getline")
+}
+
+// readsProgram reports a command line whose program reads the code it
+// runs from standard input: a shell or an interpreter given no script,
+// no -c/-e code and no operand (sh, bash -s, python3 -, perl).
+func readsProgram(cmdline string) bool {
+	words := splitWords(cmdline)
+	if len(words) == 0 {
+		return false
+	}
+	name := progName(words[0])
+	for name == "sudo" || name == "env" || name == "exec" || name == "nohup" {
+		words = words[1:]
+		if len(words) == 0 {
+			return false
+		}
+		name = progName(words[0])
+	}
+	if !isShell(name) && interpreter(name) == "" {
+		return false
+	}
+	for _, w := range words[1:] {
+		switch {
+		case w == "-" || w == "-s" || w == "--":
+		case strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "ce"):
+		default:
+			return false
+		}
+	}
+	return true
 }

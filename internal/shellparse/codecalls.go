@@ -7,18 +7,37 @@ import (
 // shellCalls are, per language, the functions whose first string argument
 // is run by a shell, or whose list argument is an argument vector.
 var shellCalls = map[string]map[string]bool{
-	"python": set("system", "popen", "getoutput", "getstatusoutput", "check_output", "check_call", "call", "run", "Popen", "spawn"),
-	"perl":   set("system", "exec"),
-	"ruby":   set("system", "exec", "spawn", "popen", "capture2", "capture2e", "capture3", "popen2", "popen2e", "popen3", "pipeline"),
-	"node":   set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync", "execa", "execaSync", "execaCommand", "execaCommandSync"),
-	"deno":   set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync"),
-	"php":    set("system", "exec", "shell_exec", "passthru", "popen", "proc_open"),
-	"lua":    set("execute", "popen"),
-	"r":      set("system", "system2"),
+	"python": set("system", "popen", "getoutput", "getstatusoutput", "check_output", "check_call", "call", "run", "Popen", "spawn",
+		"execv", "execvp", "execve", "execvpe", "execl", "execlp", "execle", "execlpe", "spawnv", "spawnvp", "spawnl", "spawnlp", "posix_spawn", "posix_spawnp"),
+	"perl": set("system", "exec"),
+	"ruby": set("system", "exec", "spawn", "popen", "capture2", "capture2e", "capture3", "popen2", "popen2e", "popen3", "pipeline"),
+	"node": set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync", "execa", "execaSync", "execaCommand", "execaCommandSync"),
+	"deno": set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync"),
+	"php":  set("system", "exec", "shell_exec", "passthru", "popen", "proc_open"),
+	"lua":  set("execute", "popen"),
+	"r":    set("system", "system2"),
 }
 
 // argvCalls take a program and a list of arguments (spawn("rm", ["-rf"])).
 var argvCalls = set("execFile", "execFileSync", "spawn", "spawnSync", "system2", "execa", "execaSync")
+
+// execvCalls are Python's os.exec*/os.spawn* family: a program path, then
+// the whole argument vector (argv[0] included) as a list or as arguments.
+// os.spawn* take a mode first.
+var execvCalls = set("execv", "execvp", "execve", "execvpe", "execl", "execlp", "execle", "execlpe",
+	"spawnv", "spawnvp", "spawnl", "spawnlp", "posix_spawn", "posix_spawnp")
+
+// dynCalls run a command even when their argument is not a literal: such
+// a call is a Dynamic command (os.system(cmd)). Ambiguous names (run, call,
+// exec in node) are left out unless qualified (subprocess.run).
+var dynCalls = map[string]map[string]bool{
+	"python": set("system", "popen", "getoutput", "getstatusoutput", "check_output", "check_call", "Popen",
+		"execv", "execvp", "execve", "execvpe", "execl", "execlp", "spawnv", "spawnvp", "spawnl", "spawnlp"),
+	"perl": set("system", "exec"),
+	"ruby": set("system", "exec", "spawn"),
+	"node": set("execSync", "execFileSync", "spawnSync", "execFile"),
+	"php":  set("system", "shell_exec", "passthru", "proc_open"),
+}
 
 // evalCalls run their string argument as code of the same language.
 var evalCalls = map[string]map[string]bool{
@@ -92,7 +111,7 @@ func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 		for j < len(s) && isIdentChar(s[j]) {
 			j++
 		}
-		id := s[i:j]
+		id, start := s[i:j], i
 		i = j - 1
 		if (lang == "perl" && id == "qx") || (lang == "ruby" && id == "x" && i > 0 && j-2 >= 0 && s[j-2] == '%') {
 			if j < len(s) {
@@ -108,12 +127,38 @@ func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 		}
 		args, end, ok := callArgs(s, skipSpace(s, j), lang)
 		if !ok {
+			if k := skipSpace(s, j); calls[id] && k < len(s) && (s[k] == '(' || lang == "perl" || lang == "ruby") &&
+				(dynCalls[lang][id] || (lang == "python" && (id == "run" || id == "call") && strings.HasSuffix(s[:start], "subprocess."))) {
+				// A command built at run time: known only then.
+				e := stmtEnd(s, k)
+				a.script(field{s: strings.TrimSpace(s[start:e]), pos: code.pos}, x, false)
+			}
 			continue
 		}
 		i = end - 1
 		if evals[id] {
 			if depth < 4 && !args[0].list && args[0].lit {
 				a.codeCalls(lang, litField(args[0].s, code.pos), x, depth+1)
+			}
+			continue
+		}
+		if lang == "python" && execvCalls[id] {
+			// os.execvp("rm", ["rm", "-rf", "/"]): the vector after the
+			// program (and the mode of os.spawn*).
+			if strings.HasPrefix(id, "spawn") && len(args) > 0 && !args[0].list && !args[0].lit {
+				args = args[1:]
+			}
+			if len(args) > 1 {
+				args = args[1:]
+			}
+			var argv []field
+			for _, ca := range args {
+				f := litField(ca.s, code.pos)
+				f.lit = ca.lit
+				argv = append(argv, f)
+			}
+			if len(argv) > 0 {
+				a.run(argv, x)
 			}
 			continue
 		}
@@ -134,6 +179,9 @@ func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 			}
 		case args[0].lit:
 			shellString(args[0].s)
+		default:
+			// "rm -rf " + path: the command is built at run time.
+			a.script(field{s: strings.TrimSpace(s[start:max(end, stmtEnd(s, end))]), pos: code.pos}, x, false)
 		}
 	}
 }
@@ -186,7 +234,11 @@ func callArgs(s string, k int, lang string) ([]codeArg, int, bool) {
 				}
 			}
 		} else if str, end, ok := readString(s, k, lang); ok {
-			args = append(args, codeArg{s: str, lit: true})
+			// A string joined to more (+, ., %, f-string parts) is
+			// built at run time: not a literal.
+			e := skipSpace(s, end)
+			lit := e >= len(s) || strings.IndexByte(",)];\n}", s[e]) >= 0 || (s[e] == 'o' || s[e] == 'a' || s[e] == 'i' || s[e] == 'u')
+			args = append(args, codeArg{s: str, lit: lit})
 			k = end
 		} else {
 			break

@@ -104,6 +104,70 @@
 // when there is none. parallel input inside an interpreter's code
 // (python -c 'print("{}")') makes the code Dynamic.
 //
+// # Commands hidden in options, settings and variables
+//
+// Programs that run a command they are given as an option, a setting or an
+// environment variable give that command too (execopts.go), labelled with
+// where it came from; a literal gives its commands, anything else is
+// Dynamic, and code the analysis does not read (vim's :py3, gdb's python,
+// emacs' call-process, sed's s///e and a bare e, make -f - reading its
+// makefile from standard input, awk printing into "sh") is Dynamic too:
+//
+//   - git: -c KEY=VALUE and git config KEY VALUE for the keys that run a
+//     command (alias.* with !, core.sshCommand/fsmonitor/pager/editor/
+//     askPass/gitProxy, sequence.editor, diff.external and
+//     diff.*.textconv/command, filter.*.clean/smudge/process,
+//     merge.*.driver, credential.helper with ! or a path, pager.*,
+//     gpg.program, difftool/mergetool/browser/man.*.cmd,
+//     interactive.diffFilter, uploadpack.packObjectsHook,
+//     remote.*.uploadpack/receivepack, sendemail.*cmd; include.path is
+//     Dynamic); an alias without ! used in the same call is expanded (git
+//     -c alias.p='push -f' p gives git push -f); ext:: URLs; rebase
+//     -x/--exec, bisect run, submodule foreach, difftool -x/--extcmd,
+//     filter-branch's filters; GIT_EDITOR, GIT_SEQUENCE_EDITOR,
+//     GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, GIT_PAGER, GIT_ASKPASS,
+//     GIT_PROXY_COMMAND, EDITOR, VISUAL, PAGER, GIT_SSH and
+//     GIT_CONFIG_COUNT/KEY_n/VALUE_n in its environment; --exec-path=DIR,
+//     GIT_EXEC_PATH and GIT_TEMPLATE_DIR (programs and hooks from a
+//     directory) are Dynamic;
+//   - vim/vi/nvim/ex -c, --cmd and +CMD with :!, :r !, :w !, a range
+//     filter (:%!sort) or :silent !; emacs --eval (shell-command "…");
+//     gdb -ex/-iex shell/!, gdb --args PROG; lldb -o "platform shell …";
+//   - psql -c \! and \o|/\g| pipes, mysql -e system/\!, sqlite3 .shell,
+//     .system and .once/.output pipes; GNU sed's e COMMAND;
+//   - zip -TT/--unzip-command, rsync --rsync-path (remote) and -e/--rsh,
+//     tar -I/--use-compress-program/--to-command/--info-script/
+//     --checkpoint-action=exec, ssh/scp -o ProxyCommand/LocalCommand/
+//     KnownHostsCommand, scp -S, man -P, apt/apt-get -o …::Pre-Invoke/
+//     Post-Invoke/Pre-Install-Pkgs; less's LESSOPEN/LESSCLOSE, man's
+//     MANPAGER/PAGER.
+//
+// Not followed: settings already in the user's git config files, vim -S
+// and gdb -x script files, SQL COPY … PROGRAM (it runs on the server), a
+// value that only a later call sets.
+//
+// # Deferred and detached commands
+//
+// at and batch run the commands they read on standard input, crontab -
+// the command column of the table it reads (after the five time fields or
+// an @nickname; comments and NAME=value lines skipped): when that input is
+// known (echo, printf, a here-string or heredoc) its commands are
+// analyzed, otherwise a Dynamic command stands for them. at -f FILE and
+// crontab FILE are not read (the policy asks for any scheduling anyway).
+// screen [-dmS NAME] CMD…, tmux new/new-window/split-window/respawn-*/
+// run-shell/display-popup CMD (words joined, as tmux does), expect -c
+// spawn/exec/system, nsenter, run0, systemd-run, daemonize and
+// start-stop-daemon --start give the command they start; screen -X stuff
+// and tmux send-keys type keys the analysis does not know (Dynamic).
+//
+// Package runners (npx, bunx, pnpx, npm exec, pnpm dlx/exec, yarn dlx,
+// uvx, pipx run) and entr
+// run the package's program, its version or scope removed (rimraf@5 and
+// @scope/tool@1 are rimraf and tool). The delete programs rimraf, del,
+// del-cli, trash and trash-put give rm -rf -- OPERANDS too, so the rm
+// rules judge them (--dry-run gives nothing; del's /s /q switches are not
+// operands).
+//
 // # Fork bombs
 //
 // A script that spawns processes without bound gets a synthetic command
@@ -188,6 +252,15 @@
 // gzip/bzip2/xz/zstd/lz4 -d and their cat/un- forms, rev, tr, and
 // one-liners that decode base64 or hex). Everything else is other.
 //
+// An interpreter that runs its own program (-c/-e code, a script file or
+// -m module: python, perl, node, ruby, lua) reads its standard input as
+// data: the pipe's sources are not attached to it (curl … | python3 -m
+// json.tool, zcat x.gz | python3 parse.py), unless its code may execute
+// what it reads (exec, eval, system, popen, spawn, subprocess, a
+// backtick…) or is "-". xargs running only echo/printf-like programs
+// likewise. A shell or an interpreter reading its program from the pipe
+// keeps them.
+//
 // # Inline code
 //
 // Command.Inline holds the program of an interpreter one-liner: python -c
@@ -209,9 +282,20 @@
 // database.exec("…") is not a shell. A string is
 // parsed as a shell script, a list literal as an argument vector; code
 // passed to the language's own eval/exec is scanned again (4 levels).
-// Strings built at run time (concatenation, variables, f-strings'
-// substitutions) are not followed. Found commands have Wrappers ending in
-// e.g. "python3 -c".
+// Python's os.exec*/os.spawn* family gives the argument vector after the
+// program (os.execvp("rm", ["rm", "-rf", "/"]) is rm -rf /). Strings built
+// at run time (concatenation, variables, f-strings' substitutions) are not
+// followed: a system-like call whose command is not a literal, or a
+// literal joined to more ("rm -rf " + d), is a Dynamic command
+// (os.system(cmd), subprocess.run(cmd), perl system $cmd, execSync(c));
+// ambiguous names (run, call) count only qualified (subprocess.run), so
+// asyncio.run(main()) is not one. Found commands have Wrappers ending in
+// e.g. "python3 -c". Home directories reached without a literal path
+// (os.environ["HOME"], Path.home(), process.env.HOME, ENV["HOME"],
+// $ENV{HOME}, Dir.home) are not resolved here; the policy's
+// interpreter-destructive-code rule matches them as text in library
+// deletes. Obfuscation (getattr(os, "sys"+"tem"), chr() strings, exec
+// of a decoded blob built in several steps) stays out of reach.
 //
 // # Paths
 //
@@ -312,6 +396,15 @@
 // still reported, since bash -c without expand_aliases runs it (alias
 // rm=echo; rm -rf / gives rm -rf /). An alias is not expanded inside its
 // own expansion; unalias forgets it; 64 aliases per analysis.
+
+//
+// Readers the path attribution does not know by name give their file
+// operands as a nested cat -- FILE… labelled "NAME reads" (readers.go), so
+// path rules see what they read: jq/gojq/jaq/yq (the operands after the
+// filter, --slurpfile/--rawfile files, -f programs; not --args lists),
+// cut, diff, cmp, hexdump, paste, rev, column, fold, fmt, iconv, uniq,
+// split, expand, pr, zip (after the archive), 7z a/u, and gpg when it
+// encrypts, signs or exports.
 //
 // # Downloads
 //

@@ -1,7 +1,9 @@
 package shellparse
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // interpreter returns the language of the interpreter name, or "".
@@ -264,6 +266,13 @@ loop:
 // commands its code runs.
 func (a *analyzer) interp(idx int, lang, name string, args []field, x runCtx) {
 	code, flag, found, stdin := inlineCode(lang, args)
+	knowsStdin := lang == "python" || lang == "perl" || lang == "node" || lang == "ruby" || lang == "lua"
+	if (found || (!stdin && knowsStdin)) && !runsInput(code) {
+		// The program comes from -c/-e, a script file or a module:
+		// standard input is data (curl … | python3 -m json.tool), unless
+		// the code hands what it reads to exec/eval.
+		a.dataInput(idx)
+	}
 	label := name
 	if f, ok := inputCode(args, code, found); ok {
 		// xargs fills in an option, the script or the module: the code
@@ -315,4 +324,15 @@ func inputCode(args []field, code field, found bool) (field, bool) {
 		}
 	}
 	return field{}, false
+}
+
+// execInput matches code that may run what it reads: exec, eval and
+// friends, or a shell call.
+var execInput = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(exec\w*|eval|compile|Function|system|popen|spawn\w*|execSync|fork|instance_eval|class_eval|loadstring|dofile|Invoke-Expression|iex|subprocess|Popen)\b|` + "`")
+})
+
+// runsInput reports inline code that could execute its standard input.
+func runsInput(code field) bool {
+	return code.s != "" && (!code.lit || code.s == "-" || execInput().MatchString(code.s))
 }

@@ -983,13 +983,16 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		a.interp(idx, lang, name, args, x)
 		return
 	}
-	inners := unwrap(name, args)
+	inners := append(unwrap(name, args), envInners(name, args, a.cmds[idx].Env)...)
 	if name == "xargs" && len(inners) == 1 {
 		known := x.in != nil && !x.in.opaque && x.in.f.lit
 		if known && !(xargsRepl(args) == "" && isShell(progName(inners[0].argv[0].s))) {
 			inners = xargsInput(args, inners[0], x.in.f)
 		} else {
 			inners[0] = xargsUnknown(args, inners[0])
+		}
+		if harmlessXargs(inners) { // deferred.go
+			a.dataInput(idx)
 		}
 	}
 	for _, in := range inners {
@@ -1015,6 +1018,10 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		}
 		if in.script != nil {
 			a.script(*in.script, wx, false)
+			continue
+		}
+		if in.stdin {
+			a.stdinScript(in, wx, x.in) // deferred.go
 			continue
 		}
 		if wx.depth > a.opts.MaxDepth {

@@ -16,6 +16,8 @@ type inner struct {
 	cwd    *field   // working directory of the inner command (env -C)
 	direct bool     // the inner command is a shell builtin call (command, builtin)
 	env    []string // NAME=value assignments the wrapper adds (env X=1, sudo X=1)
+	stdin  bool     // the script is what the wrapper reads on standard input (at, crontab -)
+	cron   bool     // … and that script is a crontab
 }
 
 // wrapSpec describes a wrapper of the form: options, a fixed number of
@@ -56,7 +58,7 @@ var wrappers = map[string]wrapSpec{
 	"tsocks":       {},
 	"firejail":     {},
 	"chroot":       {opts: optSpec{long: []string{"--userspec", "--groups"}}, skip: 1},
-	"nsenter": {opts: optSpec{short: "tSG", optional: "mutinpUCTrw",
+	"nsenter": {opts: optSpec{short: "tSG", optional: "muinpUCTrw",
 		long: []string{"--target", "--setuid", "--setgid"}}},
 	"unshare":          {opts: optSpec{short: "SGwR", long: []string{"--setuid", "--setgid", "--wd", "--root"}}},
 	"strace":           {opts: optSpec{short: "oepsIbaEuXPS"}},
@@ -77,10 +79,18 @@ var wrappers = map[string]wrapSpec{
 	"ssh-agent":        {opts: optSpec{short: "aEPt"}},
 	"catchsegv":        {},
 	"systemd-run": {opts: optSpec{short: "pEMHu", long: []string{"--unit", "--property", "--description",
-		"--slice", "--setenv", "--uid", "--gid", "--working-directory", "--machine", "--host", "--nice"}}},
+		"--slice", "--setenv", "--uid", "--gid", "--working-directory", "--machine", "--host", "--nice",
+		"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar",
+		"--timer-property", "--path-property", "--socket-property", "--service-type", "--capsule"}}},
 	"xvfb-run": {opts: optSpec{short: "nsfepw", long: []string{"--server-num", "--server-args",
 		"--auth-file", "--error-file", "--xauth-protocol", "--wait"}}},
 	"dotenv": {opts: optSpec{short: "ecv"}},
+	"run0": {opts: optSpec{short: "ugD", long: []string{"--user", "--group", "--chdir", "--setenv", "--unit",
+		"--property", "--description", "--slice", "--nice", "--background", "--machine"}}},
+	"shx": {},
+	"uvx": {opts: optSpec{short: "pw", long: []string{"--from", "--with", "--python", "--index", "--index-url",
+		"--extra-index-url", "--with-requirements", "--with-editable", "--directory", "--project"}}},
+	"entr": {},
 }
 
 // subWrappers are wrappers that take a subcommand first: `uv run cmd`.
@@ -98,14 +108,53 @@ var subWrappers = map[string]map[string]wrapSpec{
 	"pnpm":      {"exec": {}, "dlx": {}},
 	"yarn":      {"exec": {}, "dlx": {}},
 	"direnv":    {"exec": {skip: 1}},
+	"pipx":      {"run": {opts: optSpec{long: []string{"--spec", "--python", "--index-url", "--pip-args"}}}},
 	"aws-vault": {"exec": {skip: 1}},
 	"mise":      {"exec": {}, "x": {}},
 	"op":        {"run": {}},
 	"nix":       {},
 }
 
-// unwrap returns the commands run by the wrapper name with arguments args.
+// unwrap returns the commands run by the wrapper name with arguments args,
+// and the commands hidden in its options (execopts.go).
 func unwrap(name string, args []field) []inner {
+	out := unwrapCommandOf(name, args)
+	out = append(out, unwrapDeferred(name, args)...)
+	out = append(out, readerInners(name, args)...)
+	if len(out) > 0 && (name == "npx" || name == "bunx" || name == "pnpx" || name == "pnpm" || name == "yarn" || name == "npm") {
+		for k := range out {
+			out[k].argv = pkgBin(out[k].argv)
+		}
+	}
+	switch name {
+	case "git":
+		out = append(out, unwrapGit(args)...)
+	case "vim", "vi", "nvim", "ex", "view", "vimdiff", "gvim", "rvim", "nvi", "evim":
+		out = append(out, unwrapVim(name, args)...)
+	case "emacs", "emacsclient":
+		out = append(out, unwrapEmacs(name, args)...)
+	case "gdb", "gdb-multiarch", "cgdb", "lldb":
+		out = append(out, unwrapGdb(name, args)...)
+	case "psql", "mysql", "mariadb", "sqlite3", "sqlite":
+		out = append(out, unwrapDB(name, args)...)
+	case "sed", "gsed":
+		out = append(out, unwrapSed(args)...)
+	case "make", "gmake":
+		if makeStdin(args) {
+			o := field{s: name + " -f - (a makefile read from standard input)", pos: fieldPos(args)}
+			out = append(out, inner{label: name + " -f -", script: &o})
+		}
+	case "zip", "rsync", "tar", "gtar", "bsdtar", "ssh", "scp", "sftp", "man", "apt-get", "apt", "aptitude":
+		if name == "gtar" || name == "bsdtar" {
+			name = "tar"
+		}
+		out = append(out, unwrapHidden(name, args)...)
+	}
+	return out
+}
+
+// unwrapCommandOf returns the command a wrapper runs.
+func unwrapCommandOf(name string, args []field) []inner {
 	if spec, ok := wrappers[name]; ok {
 		if argv := spec.command(args); len(argv) > 0 {
 			var env []string
@@ -175,7 +224,7 @@ func unwrap(name string, args []field) []inner {
 		if s := values(opts, "--run", "--command"); len(s) > 0 {
 			return []inner{{label: name, script: &s[len(s)-1]}}
 		}
-	case "npx", "bunx":
+	case "npx", "bunx", "pnpx":
 		spec := optSpec{short: "pc", long: []string{"--package", "--call"}}
 		opts, _ := spec.parse(args)
 		if s := values(opts, "-c", "--call"); len(s) > 0 {
@@ -186,7 +235,7 @@ func unwrap(name string, args []field) []inner {
 		}
 	case "npm":
 		if len(args) > 0 && args[0].lit && (args[0].s == "exec" || args[0].s == "x") {
-			return unwrap("npx", args[1:])
+			return unwrapCommandOf("npx", args[1:])
 		}
 	}
 	if name == "nix" && len(args) > 0 && args[0].lit && (args[0].s == "develop" || args[0].s == "shell") {
@@ -967,5 +1016,27 @@ func unwrapNcat(name string, args []field) []inner {
 			out = append(out, inner{label: name + " " + opt, argv: argv})
 		}
 	}
+	return out
+}
+
+// pkgBin turns the package a runner fetches into the program it runs:
+// rimraf@5 is rimraf, @scope/tool@1.2 is tool.
+func pkgBin(argv []field) []field {
+	if len(argv) == 0 || !argv[0].lit {
+		return argv
+	}
+	s := argv[0].s
+	if i := strings.LastIndexByte(s, '@'); i > 0 {
+		s = s[:i]
+	}
+	if strings.HasPrefix(s, "@") {
+		if j := strings.IndexByte(s, '/'); j >= 0 {
+			s = s[j+1:]
+		}
+	}
+	if s == argv[0].s {
+		return argv
+	}
+	out := append([]field{sub(argv[0], s)}, argv[1:]...)
 	return out
 }

@@ -1,0 +1,158 @@
+package shellparse
+
+import "strings"
+
+// Programs that print or pack the files they are given, which the path
+// attribution does not know by name: their file operands are read as cat
+// reads them, so path rules (secrets) see them. The files come back as a
+// nested cat -- FILE… command labelled "NAME reads".
+
+// readerSpecs are the value-taking options of each reader, and how many
+// leading operands are not files (jq's filter, zip's archive).
+var readerSpecs = map[string]struct {
+	opts optSpec
+	skip int
+}{
+	"cut":     {opts: optSpec{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}},
+	"diff":    {opts: optSpec{short: "CUxXIFLSWD", long: []string{"--context", "--unified", "--exclude", "--exclude-from", "--ignore-matching-lines", "--label", "--starting-file", "--width", "--ifdef", "--show-function-line", "--color", "--palette", "--tabsize", "--horizon-lines", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--to-file", "--from-file"}}},
+	"cmp":     {opts: optSpec{short: "iIn", long: []string{"--ignore-initial", "--bytes"}}},
+	"hexdump": {opts: optSpec{short: "efns"}},
+	"hd":      {opts: optSpec{short: "efns"}},
+	"paste":   {opts: optSpec{short: "d", long: []string{"--delimiters"}}},
+	"rev":     {},
+	"column":  {opts: optSpec{short: "sctoNdEWHORl", long: []string{"--separator", "--output-width", "--output-separator", "--table-columns", "--table-name", "--table-order"}}},
+	"fold":    {opts: optSpec{short: "w", long: []string{"--width"}}},
+	"fmt":     {opts: optSpec{short: "wpdg", long: []string{"--width", "--prefix", "--goal"}}},
+	"iconv":   {opts: optSpec{short: "fto", long: []string{"--from-code", "--to-code", "--output"}}},
+	"uniq":    {opts: optSpec{short: "fswn", long: []string{"--skip-fields", "--skip-chars", "--check-chars"}}},
+	"split":   {opts: optSpec{short: "abClnt", long: []string{"--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter", "--numeric-suffixes", "--hex-suffixes"}}},
+	"expand":  {opts: optSpec{short: "t", long: []string{"--tabs"}}},
+	"pr":      {opts: optSpec{short: "hlwoNesSi", long: []string{"--header", "--length", "--width", "--indent"}}},
+	"zip":     {opts: optSpec{short: "bntPZOsixX", long: []string{"--temp-path", "--suffixes", "--password", "--compression-method", "--output-file", "--split-size", "--include", "--exclude", "--unzip-command"}}, skip: 1},
+	"7z":      {skip: 2}, // 7z a ARCHIVE FILE…
+	"gpg":     {opts: optSpec{short: "ruo", long: []string{"--recipient", "--local-user", "--output", "--passphrase", "--homedir", "--cipher-algo", "--compress-algo", "--default-key", "--keyring"}}},
+}
+
+// readerInners returns the files a reader program reads, as cat of them.
+func readerInners(name string, args []field) []inner {
+	var files []field
+	switch name {
+	case "jq", "gojq", "jaq", "yq":
+		files = jqFiles(name, args)
+	default:
+		spec, ok := readerSpecs[name]
+		if !ok {
+			return nil
+		}
+		if name == "zip" {
+			args = dropValueOpt(args, "-TT")
+		}
+		opts, operands := spec.opts.parse(args)
+		if name == "gpg" && !has(opts, "-c", "-e", "-s", "--symmetric", "--encrypt", "--sign", "--clearsign", "--clear-sign", "--armor", "-a", "--export-secret-keys") {
+			return nil // decrypting, verifying, listing: the file is gpg's own input
+		}
+		if name == "7z" && (len(operands) == 0 || !operands[0].lit || (operands[0].s != "a" && operands[0].s != "u")) {
+			return nil
+		}
+		if len(operands) <= spec.skip {
+			return nil
+		}
+		files = operands[spec.skip:]
+		if name == "split" {
+			files = operands[:1] // split FILE PREFIX
+		}
+		if name == "diff" || name == "cmp" {
+			// diff -r DIR… and plain file pairs alike: each operand is read.
+			files = operands
+		}
+	}
+	var keep []field
+	for _, f := range files {
+		if f.lit && (f.s == "-" || f.s == "") {
+			continue
+		}
+		keep = append(keep, f)
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	pos := fieldPos(args)
+	argv := append([]field{litField("cat", pos), litField("--", pos)}, keep...)
+	return []inner{{label: name + " reads", argv: argv}}
+}
+
+// jqFiles returns the files jq (and yq) read: the operands after the
+// filter, --slurpfile/--rawfile files and -f/--from-file programs.
+func jqFiles(name string, args []field) []field {
+	var files, operands []field
+	fromFile := false
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		if !f.lit || !strings.HasPrefix(s, "-") || s == "-" {
+			operands = append(operands, f)
+			continue
+		}
+		if s == "--" {
+			operands = append(operands, args[i+1:]...)
+			break
+		}
+		switch s {
+		case "--args", "--jsonargs":
+			// What follows the filter are arguments, not files.
+			if len(operands) > 0 {
+				return files
+			}
+			for i++; i < len(args) && !(args[i].lit && strings.HasPrefix(args[i].s, "-")); i++ {
+				if len(operands) == 0 {
+					operands = append(operands, args[i])
+				}
+			}
+			return files
+		case "--arg", "--argjson":
+			i += 2
+		case "--slurpfile", "--rawfile":
+			if i+2 < len(args) {
+				files = append(files, args[i+2])
+			}
+			i += 2
+		case "-f", "--from-file":
+			fromFile = true
+			if name == "jq" || name == "gojq" || name == "jaq" {
+				if i+1 < len(args) {
+					files = append(files, args[i+1])
+				}
+				i++
+			}
+		case "--indent", "-L", "--tab-width", "-o", "--output-format", "-p", "--input-format", "-I", "--expression", "--front-matter", "--split-exp", "-s", "--xml-attribute-prefix":
+			if name == "yq" || s == "--indent" || s == "-L" {
+				i++
+			}
+		}
+	}
+	if name == "yq" && len(operands) > 0 && operands[0].lit {
+		switch operands[0].s {
+		case "e", "eval", "ea", "eval-all":
+			operands = operands[1:]
+		}
+	}
+	if !fromFile && len(operands) > 0 {
+		operands = operands[1:] // the filter
+	}
+	return append(files, operands...)
+}
+
+// dropValueOpt removes the option name (a word of its own, as zip's -TT)
+// and its value from args.
+func dropValueOpt(args []field, name string) []field {
+	for i, f := range args {
+		if f.lit && f.s == name {
+			out := append([]field(nil), args[:i]...)
+			if i+2 <= len(args) {
+				return append(out, args[i+2:]...)
+			}
+			return out
+		}
+	}
+	return args
+}
