@@ -19,6 +19,9 @@ type decideFlags struct {
 	stateDir  string // --state-dir DIR
 	auditLog  string // --audit-log FILE
 	grantsDir string // --grants-dir DIR: signed grant files handed in (approvals.go)
+	// dryRun (check, serve) says what headless mode would do with an ask
+	// without touching the approval store: no request recorded, no grant used.
+	dryRun bool
 }
 
 func (f *decideFlags) registerDecide(cmdFlags interface {
@@ -66,7 +69,12 @@ func decideCall(sys *system, f *decideFlags, ps *policySet, codec protocol.Codec
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
 	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {
-		headlessAsk(sys, f, o)
+		if f.dryRun {
+			o.verdict = call.Verdict{Decision: call.Deny, Reason: o.verdict.Reason +
+				" No human can answer here: the hook stops this call and records an approval request (check records none)."}
+		} else {
+			headlessAsk(sys, f, o)
+		}
 	}
 	return o
 }
