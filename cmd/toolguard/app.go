@@ -100,6 +100,7 @@ func newRootCmd(sys *system) *cobra.Command {
 		newDoctorCmd(sys),
 		newApprovalsCmd(sys),
 		newAuditCmd(sys),
+		newServeCmd(sys),
 		newVersionCmd(sys),
 	)
 	return root
