@@ -1,0 +1,540 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is a bytes.Buffer safe for a server goroutine and a test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// serveEnv is a home, config and state directory for one test.
+type serveEnv struct {
+	home string
+	env  map[string]string
+}
+
+func newServeEnv(t *testing.T) *serveEnv {
+	t.Helper()
+	home := t.TempDir()
+	return &serveEnv{home: home, env: map[string]string{
+		"HOME":            home,
+		"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"XDG_STATE_HOME":  filepath.Join(home, ".local", "state"),
+		"USER":            "alice",
+	}}
+}
+
+// sys is a system with the real clock, for a server and the hooks that
+// talk to its store.
+func (e *serveEnv) sys(stdin []byte, stdout, stderr io.Writer) *system {
+	return &system{
+		stdin:      bytes.NewReader(stdin),
+		stdout:     stdout,
+		stderr:     stderr,
+		getenv:     func(k string) string { return e.env[k] },
+		now:        time.Now,
+		getwd:      func() (string, error) { return e.home, nil },
+		executable: func() (string, error) { return "/usr/local/bin/toolguard", nil },
+		etc:        filepath.Join(e.home, "etc"),
+		isTerminal: func() bool { return false },
+	}
+}
+
+// runTool runs one toolguard command line in-process.
+func (e *serveEnv) runTool(t *testing.T, stdin []byte, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, e.sys(stdin, &out, &errb))
+	return code, out.String(), errb.String()
+}
+
+// served is a running in-process `toolguard serve`.
+type served struct {
+	base, approver, hook, login string
+	stderr                      *lockedBuffer
+}
+
+var listenLine = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
+var loginLine = regexp.MustCompile(`sign in once at (\S+/login\?t=\S+)`)
+
+// start runs `toolguard serve --addr 127.0.0.1:0 ARGS` until the test ends.
+func (e *serveEnv) start(t *testing.T, args ...string) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &served{stderr: &lockedBuffer{}}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), e.sys(nil, io.Discard, s.stderr))
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("serve exited %d:\n%s", code, s.stderr)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("serve did not shut down")
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := listenLine.FindStringSubmatch(s.stderr.String()); m != nil {
+			s.base = m[1]
+			break
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("serve exited %d:\n%s", code, s.stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if s.base == "" {
+		t.Fatalf("serve did not start:\n%s", s.stderr)
+	}
+	if m := loginLine.FindStringSubmatch(s.stderr.String()); m != nil {
+		s.login = m[1]
+	}
+	s.approver, s.hook = readTokens(t, filepath.Join(e.env["XDG_CONFIG_HOME"], "toolguard", "serve.tokens"))
+	return s
+}
+
+func readTokens(t *testing.T, path string) (approver, hook string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) == 2 {
+			switch f[0] {
+			case "approver":
+				approver = f[1]
+			case "hook":
+				hook = f[1]
+			}
+		}
+	}
+	if approver == "" || hook == "" {
+		t.Fatalf("token file %s:\n%s", path, data)
+	}
+	return approver, hook
+}
+
+// call sends one request and returns the status and body.
+func (s *served) call(t *testing.T, method, path, token, body string) (int, string) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, s.base+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// TestServeCheckMatchesCLI: POST /v1/check answers exactly what
+// `check --json` prints, for every form of call, and records no approval
+// request even in headless mode.
+func TestServeCheckMatchesCLI(t *testing.T) {
+	e := newServeEnv(t)
+	s := e.start(t)
+	payload := `{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"},"cwd":"/tmp"}`
+	cases := []struct {
+		name string
+		body string
+		args []string
+	}{
+		{"command", `{"command":"git push --force origin main","cwd":"/tmp"}`, []string{"-c", "git push --force origin main", "--cwd", "/tmp"}},
+		{"argv", `{"argv":["rm","-rf","/"],"cwd":"/tmp"}`, []string{"--cwd", "/tmp", "--", "rm", "-rf", "/"}},
+		{"look-alike", `{"command":"git push origin feature","cwd":"/tmp"}`, []string{"-c", "git push origin feature", "--cwd", "/tmp"}},
+		{"write", `{"tool":"write","path":"/tmp/p/.github/workflows/ci.yml","cwd":"/tmp/p"}`, []string{"--tool", "write", "--path", "/tmp/p/.github/workflows/ci.yml", "--cwd", "/tmp/p"}},
+		{"mcp", `{"mcp":"github/delete_repository","input":{"repo":"x"},"cwd":"/tmp"}`, []string{"--mcp", "github/delete_repository", "--input", `{"repo":"x"}`, "--cwd", "/tmp"}},
+		{"url", `{"url":"https://example.com/x","cwd":"/tmp"}`, []string{"--url", "https://example.com/x", "--cwd", "/tmp"}},
+		{"headless ask", `{"command":"git reset --hard HEAD~1","cwd":"/tmp","mode":"headless"}`, []string{"-c", "git reset --hard HEAD~1", "--cwd", "/tmp", "--mode", "headless"}},
+		{"workspace", `{"command":"rm -rf /w/build","cwd":"/w","workspace":"/w"}`, []string{"-c", "rm -rf /w/build", "--cwd", "/w", "--workspace", "/w"}},
+	}
+	payloadFile := filepath.Join(e.home, "payload.json")
+	if err := os.WriteFile(payloadFile, []byte(payload), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct {
+		name string
+		body string
+		args []string
+	}{"payload", `{"payload":` + payload + `,"provider":"claude-code"}`, []string{"--payload", payloadFile, "--provider", "claude-code"}})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, body := s.call(t, "POST", "/v1/check", s.hook, tc.body)
+			if code != 200 {
+				t.Fatalf("status %d: %s", code, body)
+			}
+			cliCode, cli, stderr := e.runTool(t, nil, append([]string{"check", "--json"}, tc.args...)...)
+			if cliCode != 0 {
+				t.Fatalf("check exited %d: %s", cliCode, stderr)
+			}
+			var a, b any
+			if err := json.Unmarshal([]byte(body), &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(cli), &b); err != nil {
+				t.Fatal(err)
+			}
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			if string(ja) != string(jb) {
+				t.Errorf("endpoint and CLI differ:\nendpoint %s\ncli      %s", ja, jb)
+			}
+		})
+	}
+	// The headless ask is a deny that says a request would be recorded; none was.
+	code, body := s.call(t, "POST", "/v1/check", s.hook, `{"command":"git reset --hard HEAD~1","cwd":"/tmp","mode":"headless"}`)
+	if code != 200 || !strings.Contains(body, `"decision": "deny"`) || !strings.Contains(body, "check records none") {
+		t.Errorf("headless ask: %d %s", code, body)
+	}
+	code, body = s.call(t, "GET", "/v1/approvals", s.approver, "")
+	if code != 200 || strings.TrimSpace(body) != "[]" {
+		t.Errorf("check recorded approval requests: %s", body)
+	}
+	// A policy of the request's own, instead of the served one.
+	code, body = s.call(t, "POST", "/v1/check", s.hook, `{"command":"make deploy","cwd":"/tmp","policy":"[[rule]]\nid = \"no-deploy\"\ndecision = \"deny\"\ncommand = [\"make deploy\"]\njustification = \"not from an agent\"\n"}`)
+	if code != 200 || !strings.Contains(body, `"rule": "no-deploy"`) {
+		t.Errorf("request policy: %d %s", code, body)
+	}
+	code, body = s.call(t, "POST", "/v1/check", s.hook, `{"command":"ls","policy":"[[rule]\n"}`)
+	if code != 422 || !strings.Contains(body, "does not load") {
+		t.Errorf("broken request policy: %d %s", code, body)
+	}
+	for _, bad := range []struct{ body, want string }{
+		{`{"command":"ls","argv":["ls"]}`, "exactly one of"},
+		{`{}`, "exactly one of"},
+		{`{"argv":[]}`, `"argv" is empty`},
+		{`{"command":"ls","cwd":"rel"}`, "absolute path"},
+		{`{"command":"ls","mode":"sleepy"}`, "unknown --mode"},
+		{`{"command":"ls","input":{}}`, `"input" goes with "mcp"`},
+		{`{"mcp":"nosep"}`, "server/tool"},
+		{`{"command":"ls","provider":"codex"}`, `"provider" goes with "payload"`},
+		{`{"payload":{"x":1},"provider":"nonesuch"}`, "nonesuch"},
+	} {
+		code, body := s.call(t, "POST", "/v1/check", s.hook, bad.body)
+		var e struct{ Error string }
+		_ = json.Unmarshal([]byte(body), &e)
+		if code != 400 || !strings.Contains(e.Error, bad.want) {
+			t.Errorf("%s: %d %s (want 400 with %q)", bad.body, code, body, bad.want)
+		}
+	}
+	// validate: every problem with line and column.
+	code, body = s.call(t, "POST", "/v1/validate", s.hook, `{"policy":"[[rule]]\nid = \"x\"\ndecision = \"maybe\"\ncommand = [\"ls\"]\n\n[[rule]]\nid = \"x\"\ndecision = \"deny\"\ncommand = [\"ls\"]\n"}`)
+	if code != 200 || !strings.Contains(body, `"ok": false`) || !strings.Contains(body, `"line": 3`) {
+		t.Errorf("validate: %d %s", code, body)
+	}
+	code, body = s.call(t, "POST", "/v1/validate", s.hook, `{"policy":"[[rule]]\nid = \"ok-rule\"\ndecision = \"deny\"\ncommand = [\"make deploy\"]\njustification = \"no\"\n"}`)
+	if code != 200 || !strings.Contains(body, `"ok": true`) {
+		t.Errorf("validate ok: %d %s", code, body)
+	}
+}
+
+var reqID = regexp.MustCompile(`req_[a-z2-7]{10}`)
+
+// TestServeApprovalsThroughHook is the real hook path with the server as
+// the human: a headless ask records a request, an approval through the API
+// allows the identical call once, a rejection's reason reaches the next
+// call; for Claude Code and Codex. A look-alike passes without a request.
+func TestServeApprovalsThroughHook(t *testing.T) {
+	for _, p := range []struct {
+		provider string
+		payload  func(cmd string) string
+		allow    func(stdout string) bool
+	}{
+		{"claude-code", func(cmd string) string {
+			return `{"session_id":"sess-1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":` + quoteJSON(cmd) + `},"cwd":"/tmp/proj"}`
+		}, func(out string) bool {
+			return strings.Contains(out, `"permissionDecision":"allow"`) && strings.Contains(out, "allowed once by approval")
+		}},
+		{"codex", func(cmd string) string {
+			return `{"session_id":"sess-1","turn_id":"t1","cwd":"/tmp/proj","hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"default","tool_name":"Bash","tool_input":{"command":` + quoteJSON(cmd) + `},"tool_use_id":"c1"}`
+		}, func(out string) bool { return out == "" }}, // Codex: an allow is exit 0 with no output
+	} {
+		t.Run(p.provider, func(t *testing.T) {
+			e := newServeEnv(t)
+			s := e.start(t)
+			hook := func(cmd string) (int, string) {
+				code, out, _ := e.runTool(t, []byte(p.payload(cmd)), "hook", "--provider", p.provider, "--mode", "headless")
+				return code, out
+			}
+			code, out := hook("git reset --hard HEAD~1")
+			if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) {
+				t.Fatalf("first call: exit %d %s", code, out)
+			}
+			id := reqID.FindString(out)
+			if id == "" {
+				t.Fatalf("no request id in %s", out)
+			}
+			st, body := s.call(t, "GET", "/v1/approvals/"+id, s.hook, "")
+			if st != 200 || !strings.Contains(body, `"command": "git reset --hard HEAD~1"`) || !strings.Contains(body, `"status": "pending"`) {
+				t.Fatalf("GET %s: %d %s", id, st, body)
+			}
+			st, body = s.call(t, "GET", "/v1/approvals?session=sess-1&provider="+p.provider, s.hook, "")
+			if st != 200 || !strings.Contains(body, id) {
+				t.Fatalf("list own session: %d %s", st, body)
+			}
+			// the hook token cannot approve its own request
+			if st, _ := s.call(t, "POST", "/v1/approvals/"+id+"/approve", s.hook, `{}`); st != 403 {
+				t.Fatalf("hook token approved: %d", st)
+			}
+			if code, out := hook("git reset --hard HEAD~1"); code != 0 || !strings.Contains(out, "deny") || reqID.FindString(out) != id {
+				t.Fatalf("retry before approval: %d %s", code, out)
+			}
+			st, body = s.call(t, "POST", "/v1/approvals/"+id+"/approve", s.approver, `{"uses":1,"ttl":"10m","session":"sess-1"}`)
+			if st != 200 || !strings.Contains(body, `"user": "alice"`) {
+				t.Fatalf("approve: %d %s", st, body)
+			}
+			code, out = hook("git reset --hard HEAD~1")
+			if code != 0 || !p.allow(out) {
+				t.Fatalf("retry after approval: exit %d %s", code, out)
+			}
+			// the one use is gone: a new request
+			code, out = hook("git reset --hard HEAD~1")
+			id2 := reqID.FindString(out)
+			if code != 0 || !strings.Contains(out, "deny") || id2 == "" || id2 == id {
+				t.Fatalf("third call: %d %s", code, out)
+			}
+			st, body = s.call(t, "POST", "/v1/approvals/"+id2+"/reject", s.approver, `{"reason":"use git stash instead"}`)
+			if st != 200 {
+				t.Fatalf("reject: %d %s", st, body)
+			}
+			code, out = hook("git reset --hard HEAD~1")
+			if code != 0 || !strings.Contains(out, "a human rejected this call") || !strings.Contains(out, "use git stash instead") {
+				t.Fatalf("after reject: %d %s", code, out)
+			}
+			// a different command is not covered by either decision
+			code, out = hook("git reset --hard HEAD~2")
+			if id3 := reqID.FindString(out); code != 0 || id3 == "" || id3 == id || id3 == id2 {
+				t.Fatalf("another command: %d %s", code, out)
+			}
+			// a look-alike that is no ask passes without a request
+			code, out = hook("git reset --soft HEAD~1")
+			if code != 0 || strings.Contains(out, "deny") || reqID.MatchString(out) {
+				t.Fatalf("look-alike: %d %s", code, out)
+			}
+			// the decisions are in the audit log with the approver
+			log, err := os.ReadFile(filepath.Join(e.env["XDG_STATE_HOME"], "toolguard", "audit.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(log), `"event":"approval.decision"`) || !strings.Contains(string(log), "rejected by alice (SHA256:") {
+				t.Errorf("audit log lacks the decisions:\n%s", log)
+			}
+			st, body = s.call(t, "GET", "/v1/audit/summary?since=1h", s.approver, "")
+			if st != 200 || !strings.Contains(body, `"total"`) {
+				t.Errorf("audit summary: %d %s", st, body)
+			}
+		})
+	}
+}
+
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestServeRefuses: addresses beyond loopback without TLS, token files
+// others can read, malformed token files.
+func TestServeRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		setup func(e *serveEnv) error
+		want  string
+	}{
+		{"all interfaces", []string{"--addr", ":8787"}, nil, "not a loopback address"},
+		{"public address", []string{"--addr", "192.0.2.1:8787"}, nil, "not a loopback address"},
+		{"cert without key", []string{"--tls-cert", "c.pem"}, nil, "go together"},
+		{"bad tls files", []string{"--addr", "127.0.0.1:0", "--tls-cert", "nope.pem", "--tls-key", "nope.key"}, nil, "TLS"},
+		{"readable token file", []string{"--addr", "127.0.0.1:0"}, func(e *serveEnv) error {
+			p := filepath.Join(e.env["XDG_CONFIG_HOME"], "toolguard", "serve.tokens")
+			os.MkdirAll(filepath.Dir(p), 0o700)
+			return os.WriteFile(p, []byte("approver 0123456789abcdef0123\n"), 0o644)
+		}, "lets others read it"},
+		{"unknown role", []string{"--addr", "127.0.0.1:0"}, func(e *serveEnv) error {
+			p := filepath.Join(e.env["XDG_CONFIG_HOME"], "toolguard", "serve.tokens")
+			os.MkdirAll(filepath.Dir(p), 0o700)
+			return os.WriteFile(p, []byte("root 0123456789abcdef0123\n"), 0o600)
+		}, "unknown role"},
+		{"short token", []string{"--addr", "127.0.0.1:0"}, func(e *serveEnv) error {
+			p := filepath.Join(e.env["XDG_CONFIG_HOME"], "toolguard", "serve.tokens")
+			os.MkdirAll(filepath.Dir(p), 0o700)
+			return os.WriteFile(p, []byte("approver short\n"), 0o600)
+		}, "shorter than 16"},
+		{"bad mode", []string{"--mode", "maybe"}, nil, "unknown --mode"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newServeEnv(t)
+			if tc.setup != nil {
+				if err := tc.setup(e); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			var errb bytes.Buffer
+			code := run(ctx, append([]string{"serve"}, tc.args...), e.sys(nil, io.Discard, &errb))
+			if code != 1 || !strings.Contains(errb.String(), tc.want) {
+				t.Fatalf("exit %d, stderr %q (want 1 and %q)", code, errb.String(), tc.want)
+			}
+			if strings.Contains(errb.String(), "listening on") {
+				t.Fatalf("it listened: %s", errb.String())
+			}
+		})
+	}
+}
+
+// TestServeSocket: --socket serves on a Unix socket only its owner can use.
+func TestServeSocket(t *testing.T) {
+	e := newServeEnv(t)
+	sock := filepath.Join(e.home, "tg.sock")
+	ctx, cancel := context.WithCancel(context.Background())
+	var errb lockedBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"serve", "--socket", sock}, e.sys(nil, io.Discard, &errb)) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(errb.String(), "listening on unix:") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	fi, err := os.Stat(sock)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("socket %v %v\n%s", fi, err, errb.String())
+	}
+	c := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", sock)
+	}}}
+	res, err := c.Get("http://toolguard/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("healthz over the socket: %d", res.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+}
+
+// TestServeProcess starts `toolguard serve` as a real process on a
+// loopback port, calls /healthz and /v1/check, and stops it with SIGTERM.
+func TestServeProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "toolguard")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	e := newServeEnv(t)
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
+	cmd.Dir = e.home
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	for k, v := range e.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	s := &served{}
+	timeout := time.After(20 * time.Second)
+	for s.base == "" {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatal("serve exited before listening")
+			}
+			if m := listenLine.FindStringSubmatch(l); m != nil {
+				s.base = m[1]
+			}
+		case <-timeout:
+			t.Fatal("serve did not start")
+		}
+	}
+	s.approver, s.hook = readTokens(t, filepath.Join(e.env["XDG_CONFIG_HOME"], "toolguard", "serve.tokens"))
+	if code, body := s.call(t, "GET", "/healthz", "", ""); code != 200 || !strings.Contains(body, "ok") {
+		t.Fatalf("healthz: %d %s", code, body)
+	}
+	code, body := s.call(t, "POST", "/v1/check", s.hook, `{"command":"git push --force origin main"}`)
+	if code != 200 || !strings.Contains(body, `"decision": "deny"`) || !strings.Contains(body, "git-push-force") {
+		t.Fatalf("check: %d %s", code, body)
+	}
+	if code, _ := s.call(t, "POST", "/v1/check", "", `{"command":"ls"}`); code != 401 {
+		t.Fatalf("check without a token: %d", code)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var rest []string
+	for l := range lines {
+		rest = append(rest, l)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("serve after SIGTERM: %v\n%s", err, strings.Join(rest, "\n"))
+	}
+	if !strings.Contains(strings.Join(rest, "\n"), "shutting down") {
+		t.Errorf("no shutdown line: %s", rest)
+	}
+}
