@@ -127,6 +127,7 @@ function card(r) {
     if (!reason) { fail(new Error("A rejection needs a reason: the agent reads it.")); reject.elements.reason.focus(); return; }
     try {
       await api("POST", "/v1/approvals/" + encodeURIComponent(r.id) + "/reject", { reason });
+      reject.elements.reason.value = "";
       say("Rejected " + r.id + ".");
       await load();
     } catch (e) { fail(e); }
@@ -144,8 +145,9 @@ async function load() {
       const keep = focused ? focused.dataset.id : null;
       const pending = reqs.filter(r => r.status === "pending");
       const decided = reqs.filter(r => r.status !== "pending");
-      // Leave a card the human is typing in alone.
-      const typing = focused && focused.dataset.status === "pending" && focused.querySelector("textarea").value;
+      // Leave a card the human is typing in alone while it still waits.
+      const typing = focused && focused.dataset.status === "pending" && focused.querySelector("textarea").value &&
+        pending.some(r => r.id === keep);
       if (!typing) {
         pendingBox.replaceChildren(...pending.map(card));
         if (keep) {
