@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -536,5 +537,51 @@ func TestServeProcess(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(rest, "\n"), "shutting down") {
 		t.Errorf("no shutdown line: %s", rest)
+	}
+}
+
+// TestServeConcurrentChecks: many clients at once get the answers one
+// client gets (run with -race: the served policy is shared).
+func TestServeConcurrentChecks(t *testing.T) {
+	e := newServeEnv(t)
+	s := e.start(t)
+	cases := map[string]string{
+		`{"command":"git push --force origin main","cwd":"/tmp/p"}`:                `"decision": "deny"`,
+		`{"command":"git status","cwd":"/tmp/p"}`:                                  `"decision": "pass"`,
+		`{"tool":"write","path":"/tmp/p/.github/workflows/ci.yml","cwd":"/tmp/p"}`: `"decision": "ask"`,
+		`{"command":"git reset --hard","cwd":"/tmp/p","mode":"headless"}`:          `"decision": "deny"`,
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for w := 0; w < 16; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				for body, want := range cases {
+					req, _ := http.NewRequest("POST", s.base+"/v1/check", strings.NewReader(body))
+					req.Header.Set("Authorization", "Bearer "+s.hook)
+					res, err := http.DefaultClient.Do(req)
+					if err != nil {
+						errs <- err.Error()
+						return
+					}
+					b, _ := io.ReadAll(res.Body)
+					res.Body.Close()
+					if res.StatusCode != 200 || !strings.Contains(string(b), want) {
+						errs <- fmt.Sprintf("%s: %d %s", body, res.StatusCode, b)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if _, body := s.call(t, "GET", "/v1/approvals", s.approver, ""); strings.TrimSpace(body) != "[]" {
+		t.Errorf("checks recorded requests: %s", body)
 	}
 }
