@@ -51,9 +51,10 @@ hook loads it (--policy, --layer, else discovery from the current directory).
 
 It listens on 127.0.0.1:8787 (--addr) or a Unix socket (--socket), and refuses an address
 that is not loopback unless --tls-cert and --tls-key are given. Every endpoint but /healthz
-wants a bearer token from --token-file (default: the user's config dir, serve.tokens,
-created on first start with an approver and a hook token, mode 0600). The web page signs in
-with the one-time link printed at start. Decisions are signed with --key (default: the
+wants a bearer token from --token-file (default: the user's config dir, serve.tokens, created
+on first start with one hook token, mode 0600; approver tokens are added by hand, in a file the
+agent cannot read). The web page signs in, as an approver, with the one-time link printed at
+start. Decisions are signed with --key (default: the
 user's approver.key, created on first use). SIGINT or SIGTERM shut it down gracefully.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), sys, &o) },
@@ -381,8 +382,16 @@ func defaultTokenPath(sys *system) string {
 	return ""
 }
 
-// serveTokens reads the token file, creating it (mode 0600, an approver
-// and a hook token) when it does not exist. A file that others can read,
+// tokenFileHeader opens a token file serve creates.
+const tokenFileHeader = `# toolguard serve tokens: ROLE TOKEN, one a line (mode 0600).
+# hook:     POST /v1/check, POST /v1/validate, GET /v1/approvals/{id}, GET /v1/approvals?session=S
+# approver: everything, including approve and reject. None is created by default: the agent runs
+#           as you and may read this file. Add one for a platform that decides through the API, in a
+#           file the agent cannot read (--token-file):  echo "approver $(head -c32 /dev/urandom | base64 | tr -d '/+=')"
+`
+
+// serveTokens reads the token file, creating it (mode 0600, one hook
+// token; approver tokens are added by hand) when it does not exist. A file that others can read,
 // or with a line that is not "ROLE TOKEN", is refused.
 func serveTokens(sys *system, flag string) (string, map[string]serve.Role, error) {
 	path := flag
@@ -397,14 +406,12 @@ func serveTokens(sys *system, flag string) (string, map[string]serve.Role, error
 	data, err := readPrivate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		var b bytes.Buffer
-		b.WriteString("# toolguard serve tokens: ROLE TOKEN, one a line. approver: everything; hook: check, validate, read requests.\n")
-		for _, role := range []string{"approver", "hook"} {
-			tok, err := serve.RandomToken()
-			if err != nil {
-				return "", nil, err
-			}
-			fmt.Fprintf(&b, "%s %s\n", role, tok)
+		b.WriteString(tokenFileHeader)
+		tok, err := serve.RandomToken()
+		if err != nil {
+			return "", nil, err
 		}
+		fmt.Fprintf(&b, "hook %s\n", tok)
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return "", nil, err
 		}

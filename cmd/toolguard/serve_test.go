@@ -88,9 +88,24 @@ type served struct {
 var listenLine = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 var loginLine = regexp.MustCompile(`sign in once at (\S+/login\?t=\S+)`)
 
+// tokensFor writes a token file with an approver and a hook token at the
+// default place, as a platform that decides through the API would.
+func (e *serveEnv) tokensFor(t *testing.T) {
+	t.Helper()
+	p := filepath.Join(e.env["XDG_CONFIG_HOME"], "toolguard", "serve.tokens")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	data := "# test tokens\napprover approver-" + strings.Repeat("a", 20) + "\nhook hook-" + strings.Repeat("b", 20) + "\n"
+	if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // start runs `toolguard serve --addr 127.0.0.1:0 ARGS` until the test ends.
 func (e *serveEnv) start(t *testing.T, args ...string) *served {
 	t.Helper()
+	e.tokensFor(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &served{stderr: &lockedBuffer{}}
 	done := make(chan int, 1)
@@ -477,6 +492,7 @@ func TestServeProcess(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	e := newServeEnv(t)
+	e.tokensFor(t)
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
 	cmd.Dir = e.home
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
@@ -583,5 +599,44 @@ func TestServeConcurrentChecks(t *testing.T) {
 	}
 	if _, body := s.call(t, "GET", "/v1/approvals", s.approver, ""); strings.TrimSpace(body) != "[]" {
 		t.Errorf("checks recorded requests: %s", body)
+	}
+}
+
+// TestServeTokenFileCreated: the first start writes a token file (0600)
+// with a hook token only: the agent runs as the user and may read it, so
+// it holds no token that can approve.
+func TestServeTokenFileCreated(t *testing.T) {
+	e := newServeEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var errb lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, e.sys(nil, io.Discard, &errb))
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(errb.String(), "listening on") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	p := filepath.Join(e.env["XDG_CONFIG_HOME"], "toolguard", "serve.tokens")
+	fi, err := os.Stat(p)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token file: %v %v", fi, err)
+	}
+	data, _ := os.ReadFile(p)
+	var roles []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) == 2 && !strings.HasPrefix(l, "#") {
+			roles = append(roles, f[0])
+		}
+	}
+	if strings.Join(roles, ",") != "hook" {
+		t.Fatalf("roles %v, want only hook:\n%s", roles, data)
+	}
+	if !strings.Contains(errb.String(), "/login?t=") {
+		t.Errorf("no sign-in link printed: %s", errb.String())
 	}
 }
