@@ -121,7 +121,7 @@ type rejectBody struct {
 
 func (s *Server) approve(w http.ResponseWriter, r *http.Request, _ Role) error {
 	var b approveBody
-	if err := decode(w, r, &b); err != nil {
+	if err := decodeBody(w, r, &b, true); err != nil {
 		return err
 	}
 	uses, ttl := b.Uses, time.Hour

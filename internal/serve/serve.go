@@ -319,7 +319,10 @@ func RandomToken() (string, error) {
 
 // decode reads a JSON body of at most MaxBody bytes into v: unknown
 // fields, trailing data and anything but one object are errors.
-func decode(w http.ResponseWriter, r *http.Request, v any) error {
+func decode(w http.ResponseWriter, r *http.Request, v any) error { return decodeBody(w, r, v, false) }
+
+// decodeBody is decode; with optional an empty body leaves v as it is.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) error {
 	body := http.MaxBytesReader(w, r.Body, MaxBody)
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
@@ -330,10 +333,14 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 		switch {
 		case errors.As(err, &mbe):
 			return Errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", MaxBody)
+		case errors.Is(err, io.EOF) && optional:
+			return nil
 		case errors.Is(err, io.EOF):
 			return Errorf(http.StatusBadRequest, "empty request body: want a JSON object")
 		case errors.As(err, &se):
 			return Errorf(http.StatusBadRequest, "malformed JSON at byte %d: %v", se.Offset, err)
+		case errors.As(err, &te) && te.Field == "":
+			return Errorf(http.StatusBadRequest, "the body is JSON %s: want a JSON object", te.Value)
 		case errors.As(err, &te):
 			return Errorf(http.StatusBadRequest, "field %q: want %s, got JSON %s", te.Field, te.Type, te.Value)
 		case strings.HasPrefix(err.Error(), "json: unknown field"):

@@ -134,7 +134,7 @@ func TestEndpoints(t *testing.T) {
 		{"check no token", "POST", "/v1/check", "", `{"command":"x"}`, 401, "no token", false},
 		{"check wrong token", "POST", "/v1/check", "nope-nope-nope-nope", `{"command":"x"}`, 401, "unknown token", false},
 		{"check malformed json", "POST", "/v1/check", hookTok, `{"command":`, 400, "malformed JSON", false},
-		{"check not an object", "POST", "/v1/check", hookTok, `["x"]`, 400, "want", false},
+		{"check not an object", "POST", "/v1/check", hookTok, `["x"]`, 400, "the body is JSON array: want a JSON object", false},
 		{"check unknown field", "POST", "/v1/check", hookTok, `{"command":"x","comand":"y"}`, 400, `unknown field "comand"`, false},
 		{"check wrong type", "POST", "/v1/check", hookTok, `{"command":1}`, 400, `field "command"`, false},
 		{"check trailing data", "POST", "/v1/check", hookTok, `{"command":"x"} {}`, 400, "data after the object", false},
@@ -180,6 +180,9 @@ func TestEndpoints(t *testing.T) {
 		{"unknown endpoint no token", "GET", "/v1/nothing", "", ``, 401, "no token", false},
 		{"bad auth scheme", "GET", "/v1/approvals", "", ``, 401, "Bearer", false},
 		{"approve", "POST", "/v1/approvals/{id}/approve", approverTok, `{"uses":2,"ttl":"30m","session":"s1"}`, 200, `"uses": 2`, true},
+		{"approve empty body", "POST", "/v1/approvals/{id}/approve", approverTok, ``, 200, `"uses": 1`, true},
+		{"approve null", "POST", "/v1/approvals/{id}/approve", approverTok, `null`, 200, `"uses": 1`, true},
+		{"approve array", "POST", "/v1/approvals/{id}/approve", approverTok, `[1]`, 400, "want a JSON object", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
