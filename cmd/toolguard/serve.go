@@ -37,6 +37,10 @@ type serveOptions struct {
 	tlsKey    string
 	tokenFile string
 	key       string
+	// notifications
+	notifyJSON, notifySlack []string
+	notifyEvents            []string
+	publicURL               string
 }
 
 func newServeCmd(sys *system) *cobra.Command {
@@ -66,6 +70,10 @@ user's approver.key, created on first use). SIGINT or SIGTERM shut it down grace
 	fl.StringVar(&o.tlsKey, "tls-key", "", "TLS private key `FILE` (PEM)")
 	fl.StringVar(&o.tokenFile, "token-file", "", "bearer tokens, one `ROLE TOKEN` a line (default: <config dir>/toolguard/serve.tokens)")
 	fl.StringVar(&o.key, "key", "", "approver private key `FILE` that signs decisions (default: the user's approver.key)")
+	fl.StringArrayVar(&o.notifyJSON, "notify", nil, "POST each event as JSON to this webhook `URL` (repeatable)")
+	fl.StringArrayVar(&o.notifySlack, "notify-slack", nil, "POST each event to this Slack incoming-webhook `URL` (repeatable)")
+	fl.StringSliceVar(&o.notifyEvents, "notify-events", []string{"approval.request"}, "events to notify: approval.request, approval.decision, approval.result")
+	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	o.register(cmd)
 	o.registerDecide(fl)
 	return cmd
@@ -125,6 +133,19 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	st.Trust(trusted)
 	warnUntrusted(sys, st, signer, keyPath)
 
+	var notify []serve.Notifier
+	for _, f := range []struct {
+		urls   []string
+		format string
+	}{{o.notifyJSON, "json"}, {o.notifySlack, "slack"}} {
+		for _, u := range f.urls {
+			n := serve.Notifier{URL: u, Format: f.format, Events: o.notifyEvents}
+			if err := serve.ValidateNotifier(n); err != nil {
+				return usagef("%v", err)
+			}
+			notify = append(notify, n)
+		}
+	}
 	tokenPath, tokens, err := serveTokens(sys, o.tokenFile)
 	if err != nil {
 		return err
@@ -133,20 +154,6 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	srv := serve.New(serve.Config{
-		Check:        func(_ context.Context, req serve.CheckRequest) (any, error) { return serveCheck(sys, o, ps, req) },
-		Validate:     func(req serve.ValidateRequest) ([]serve.Problem, error) { return serveValidate(sys, req) },
-		AuditSummary: func(since time.Time) (any, error) { return serveAuditSummary(sys, o, ps, since) },
-		Audit:        func(ev serve.DecisionEvent) error { return serveAudit(sys, o, ps, ev) },
-		Store:        st,
-		Signer:       signer,
-		Tokens:       tokens,
-		LoginToken:   login,
-		Secure:       useTLS,
-		Now:          sys.now,
-		Logf:         func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) },
-	})
-	defer srv.Close()
 
 	var ln net.Listener
 	base := ""
@@ -175,6 +182,26 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		}
 		base = scheme + "://" + ln.Addr().String()
 	}
+	publicURL := o.publicURL
+	if publicURL == "" && o.socket == "" {
+		publicURL = base
+	}
+	srv := serve.New(serve.Config{
+		Check:        func(_ context.Context, req serve.CheckRequest) (any, error) { return serveCheck(sys, o, ps, req) },
+		Validate:     func(req serve.ValidateRequest) ([]serve.Problem, error) { return serveValidate(sys, req) },
+		AuditSummary: func(since time.Time) (any, error) { return serveAuditSummary(sys, o, ps, since) },
+		Audit:        func(ev serve.DecisionEvent) error { return serveAudit(sys, o, ps, ev) },
+		Store:        st,
+		Signer:       signer,
+		Tokens:       tokens,
+		LoginToken:   login,
+		Secure:       useTLS,
+		Notify:       notify,
+		BaseURL:      publicURL,
+		Now:          sys.now,
+		Logf:         func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) },
+	})
+	defer srv.Close()
 	hs := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -638,5 +639,47 @@ func TestServeTokenFileCreated(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "/login?t=") {
 		t.Errorf("no sign-in link printed: %s", errb.String())
+	}
+}
+
+// TestServeNotify: a request a real hook call records is posted to the
+// --notify webhook (on loopback), with a link to its card.
+func TestServeNotify(t *testing.T) {
+	got := make(chan string, 4)
+	hookSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- string(b)
+	}))
+	defer hookSrv.Close()
+	e := newServeEnv(t)
+	s := e.start(t, "--notify", hookSrv.URL, "--notify-events", "approval.request,approval.decision")
+	payload := `{"session_id":"sess-n","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git reset --hard HEAD~3"},"cwd":"/tmp/proj"}`
+	_, out, _ := e.runTool(t, []byte(payload), "hook", "--provider", "claude-code", "--mode", "headless")
+	id := reqID.FindString(out)
+	if id == "" {
+		t.Fatalf("no request: %s", out)
+	}
+	select {
+	case b := <-got:
+		if !strings.Contains(b, `"event":"approval.request"`) || !strings.Contains(b, id) || !strings.Contains(b, s.base+"/#"+id) {
+			t.Fatalf("notification %s", b)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification")
+	}
+	if code, body := s.call(t, "POST", "/v1/approvals/"+id+"/reject", s.approver, `{"reason":"not now"}`); code != 200 {
+		t.Fatalf("reject: %d %s", code, body)
+	}
+	select {
+	case b := <-got:
+		if !strings.Contains(b, `"event":"approval.decision"`) || !strings.Contains(b, "not now") {
+			t.Fatalf("decision notification %s", b)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no decision notification")
+	}
+	var errb bytes.Buffer
+	if code := run(context.Background(), []string{"serve", "--notify", "ftp://x"}, e.sys(nil, io.Discard, &errb)); code != 1 || !strings.Contains(errb.String(), "want http") {
+		t.Errorf("bad --notify: %d %s", code, errb.String())
 	}
 }

@@ -2,9 +2,7 @@ package serve
 
 import (
 	"crypto/ed25519"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -230,98 +228,3 @@ func (s *Server) auditSummary(w http.ResponseWriter, r *http.Request, _ Role) er
 	return nil
 }
 
-// event is one Server-Sent Event.
-type event struct {
-	ID       string          `json:"id"`
-	Status   approval.Status `json:"status"`
-	Summary  string          `json:"summary,omitempty"`
-	Session  string          `json:"session,omitempty"`
-	Provider string          `json:"provider,omitempty"`
-	Reason   string          `json:"reason,omitempty"` // a rejection's reason
-}
-
-// eventName is the SSE event for a request that is new or has changed.
-func eventName(st approval.Status, isNew bool) string {
-	switch st {
-	case approval.StatusPending:
-		if isNew {
-			return "approval.request"
-		}
-		return "approval.decision" // a request re-opened
-	case approval.StatusApproved, approval.StatusRejected:
-		return "approval.decision"
-	}
-	return "approval.result" // consumed, expired, tampered, leftover
-}
-
-// events streams approval.request, approval.decision and approval.result
-// events, found by polling the store. Requests that exist when the stream
-// opens are not announced; the client lists them first.
-func (s *Server) events(w http.ResponseWriter, r *http.Request, _ Role) error {
-	if _, err := query(r); err != nil {
-		return err
-	}
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		return Errorf(http.StatusInternalServerError, "streaming is not supported here")
-	}
-	seen := map[string]approval.Status{}
-	snapshot := func() ([]approval.Request, error) { return s.cfg.Store.List(s.cfg.Now()) }
-	reqs, err := snapshot()
-	if err != nil {
-		return err
-	}
-	for _, q := range reqs {
-		seen[q.ID] = q.Status
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	fmt.Fprint(w, "retry: 2000\nevent: ready\ndata: {}\n\n")
-	fl.Flush()
-	tick := time.NewTicker(s.cfg.Poll)
-	defer tick.Stop()
-	idle := 0
-	for {
-		select {
-		case <-r.Context().Done():
-			return nil
-		case <-s.done:
-			return nil
-		case <-tick.C:
-		}
-		reqs, err := snapshot()
-		if err != nil {
-			s.cfg.Logf("toolguard serve: events: %v", err)
-			continue
-		}
-		sent := false
-		for _, q := range reqs {
-			old, had := seen[q.ID]
-			if had && old == q.Status {
-				continue
-			}
-			seen[q.ID] = q.Status
-			data, _ := json.Marshal(event{ID: q.ID, Status: q.Status, Summary: q.Summary, Session: q.Session,
-				Provider: q.Provider, Reason: q.RejectReason})
-			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", eventName(q.Status, !had), data); err != nil {
-				return nil
-			}
-			sent = true
-		}
-		if !sent {
-			idle++
-			if time.Duration(idle)*s.cfg.Poll >= 15*time.Second {
-				idle = 0
-				if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
-					return nil
-				}
-				sent = true
-			}
-		}
-		if sent {
-			fl.Flush()
-		}
-	}
-}

@@ -124,8 +124,14 @@ type Config struct {
 	Audit func(DecisionEvent) error
 	// Secure marks the session cookie Secure (the server runs TLS).
 	Secure bool
-	// Poll is how often /v1/events looks at the store (default 250ms).
+	// Poll is how often the server looks at the store for events (default 250ms).
 	Poll time.Duration
+	// Notify are the webhooks events are posted to; BaseURL, if set, is the
+	// page's address for the links in them. NotifyBackoff is the first
+	// pause before a retry (default 1s; it doubles).
+	Notify        []Notifier
+	BaseURL       string
+	NotifyBackoff time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Logf reports what the server could not tell a client (default: nothing).
@@ -138,6 +144,12 @@ type Server struct {
 	mux  *http.ServeMux
 	done chan struct{}
 	once sync.Once
+
+	ready     chan struct{} // closed once the watcher has its first snapshot
+	workers   sync.WaitGroup // the watcher and the notifiers
+	subMu     sync.Mutex
+	subs      map[chan Event]struct{}
+	notifiers []*notifier
 
 	mu       sync.Mutex
 	logins   map[string]time.Time // unused one-time login tokens -> expiry (zero: none)
@@ -167,17 +179,28 @@ func New(cfg Config) *Server {
 		cfg.Logf = func(string, ...any) {}
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), done: make(chan struct{}),
-		logins: map[string]time.Time{}, sessions: map[string]session{}}
+		logins: map[string]time.Time{}, sessions: map[string]session{},
+		ready: make(chan struct{}), subs: map[chan Event]struct{}{}}
 	if cfg.LoginToken != "" {
 		s.logins[cfg.LoginToken] = time.Time{}
 	}
 	s.routes()
+	s.startNotifiers()
+	s.workers.Add(1)
+	go func() {
+		defer s.workers.Done()
+		s.watch()
+	}()
 	return s
 }
 
-// Close ends the event streams (call it when the http.Server shuts down:
-// Shutdown does not wait for them otherwise).
-func (s *Server) Close() { s.once.Do(func() { close(s.done) }) }
+// Close stops the watcher and the notifiers and ends the event streams
+// (call it when the http.Server shuts down: Shutdown does not wait for
+// them otherwise).
+func (s *Server) Close() {
+	s.once.Do(func() { close(s.done) })
+	s.workers.Wait()
+}
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()

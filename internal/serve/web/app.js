@@ -56,6 +56,7 @@ function fact(dl, name, value) {
 function card(r) {
   const node = template.content.firstElementChild.cloneNode(true);
   node.dataset.id = r.id;
+  node.id = r.id;
   node.dataset.status = r.status;
   node.setAttribute("aria-label", r.status + " request " + r.id);
   const badge = node.querySelector(".badge");
@@ -136,6 +137,7 @@ function card(r) {
 }
 
 let loading = null;
+let hashDone = false;
 async function load() {
   if (loading) return loading;
   loading = (async () => {
@@ -161,6 +163,11 @@ async function load() {
         const p = document.createElement("p");
         p.textContent = "Nothing waits for a decision.";
         pendingBox.append(p);
+      }
+      // A link from a notification (/#req_…) focuses its card once.
+      if (!hashDone && location.hash.length > 1) {
+        const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+        if (target && target.classList.contains("card")) { hashDone = true; target.focus(); target.scrollIntoView(); }
       }
       say("Up to date " + new Date().toLocaleTimeString() + ".");
     } catch (e) {
