@@ -227,4 +227,3 @@ func (s *Server) auditSummary(w http.ResponseWriter, r *http.Request, _ Role) er
 	writeJSON(w, http.StatusOK, sum)
 	return nil
 }
-

@@ -145,7 +145,7 @@ type Server struct {
 	done chan struct{}
 	once sync.Once
 
-	ready     chan struct{} // closed once the watcher has its first snapshot
+	ready     chan struct{}  // closed once the watcher has its first snapshot
 	workers   sync.WaitGroup // the watcher and the notifiers
 	subMu     sync.Mutex
 	subs      map[chan Event]struct{}
