@@ -73,6 +73,7 @@ func TestServeInboxBrowser(t *testing.T) {
 		chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("disable-default-apps", true),
 		chromedp.Flag("no-proxy-server", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(420, 900), // a phone's width
 	}
