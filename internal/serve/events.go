@@ -123,6 +123,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, _ Role) error {
 	if !ok {
 		return Errorf(http.StatusInternalServerError, "streaming is not supported here")
 	}
+	// The stream is long: no read deadline of the server's applies to it.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	<-s.ready
 	ch := s.subscribe()
 	defer s.unsubscribe(ch)

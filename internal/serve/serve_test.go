@@ -438,3 +438,44 @@ func TestEvents(t *testing.T) {
 	for range lines {
 	}
 }
+
+// TestEventsOutliveReadTimeout: the stream lasts past the http.Server's
+// ReadTimeout (which otherwise ends a long response's context).
+func TestEventsOutliveReadTimeout(t *testing.T) {
+	f := newFixture(t)
+	ts := httptest.NewUnstartedServer(f.srv)
+	ts.Config.ReadTimeout = 300 * time.Millisecond
+	ts.Start()
+	defer ts.Close()
+	req, _ := http.NewRequest("GET", ts.URL+"/v1/events", nil)
+	req.Header.Set("Authorization", "Bearer "+approverTok)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	time.Sleep(800 * time.Millisecond)
+	r2, err := f.st.Create(approval.Request{Key: "late", Summary: "late"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), r2.ID) {
+				found <- true
+				return
+			}
+		}
+		found <- false
+	}()
+	select {
+	case ok := <-found:
+		if !ok {
+			t.Fatal("the stream ended before the event")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event")
+	}
+}
