@@ -58,8 +58,9 @@ that is not loopback unless --tls-cert and --tls-key are given. Every endpoint b
 wants a bearer token from --token-file (default: the user's config dir, serve.tokens, created
 on first start with one hook token, mode 0600; approver tokens are added by hand, in a file the
 agent cannot read). The web page signs in, as an approver, with the one-time link printed at
-start. Decisions are signed with --key (default: the
-user's approver.key, created on first use). SIGINT or SIGTERM shut it down gracefully.`,
+start. Decisions are signed with --key (default: the user's approver.key, created on first
+use). --notify and --notify-slack post events to webhooks. SIGINT or SIGTERM shut it down
+gracefully.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), sys, &o) },
 	}
@@ -76,6 +77,7 @@ user's approver.key, created on first use). SIGINT or SIGTERM shut it down grace
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	o.register(cmd)
 	o.registerDecide(fl)
+	_ = fl.MarkHidden("grants-dir") // checks are dry runs: no grant is read
 	return cmd
 }
 
