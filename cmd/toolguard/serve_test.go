@@ -4,9 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -86,7 +94,7 @@ type served struct {
 	stderr                      *lockedBuffer
 }
 
-var listenLine = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
+var listenLine = regexp.MustCompile(`listening on (https?://127\.0\.0\.1:\d+)`)
 var loginLine = regexp.MustCompile(`sign in once at (\S+/login\?t=\S+)`)
 
 // tokensFor writes a token file with an approver and a hook token at the
@@ -682,4 +690,70 @@ func TestServeNotify(t *testing.T) {
 	if code := run(context.Background(), []string{"serve", "--notify", "ftp://x"}, e.sys(nil, io.Discard, &errb)); code != 1 || !strings.Contains(errb.String(), "want http") {
 		t.Errorf("bad --notify: %d %s", code, errb.String())
 	}
+}
+
+// TestServeTLS: with --tls-cert/--tls-key serve speaks HTTPS and marks the
+// session cookie Secure. (Loopback here: the tests bind nothing else.)
+func TestServeTLS(t *testing.T) {
+	e := newServeEnv(t)
+	certFile, keyFile, pool := selfSigned(t, e.home)
+	s := e.start(t, "--tls-cert", certFile, "--tls-key", keyFile)
+	base := s.base
+	if !strings.HasPrefix(base, "https://") {
+		t.Fatalf("not https: %s", s.stderr)
+	}
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := c.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("healthz over TLS: %d", res.StatusCode)
+	}
+	link := loginLine.FindStringSubmatch(s.stderr.String())
+	if link == nil {
+		t.Fatalf("no link: %s", s.stderr)
+	}
+	res, err = c.Get(link[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if sc := res.Header.Get("Set-Cookie"); res.StatusCode != 303 || !strings.Contains(sc, "Secure") || !strings.Contains(sc, "HttpOnly") {
+		t.Fatalf("login over TLS: %d %q", res.StatusCode, sc)
+	}
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key.
+func selfSigned(t *testing.T, dir string) (certFile, keyFile string, pool *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "toolguard test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, IsCA: true, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cert, _ := x509.ParseCertificate(der)
+	pool = x509.NewCertPool()
+	pool.AddCert(cert)
+	return certFile, keyFile, pool
 }
