@@ -240,10 +240,9 @@ func writeError(w http.ResponseWriter, err error) {
 	writeJSON(w, e.Status, map[string]string{"error": e.Msg})
 }
 
-// route registers h for each method on path, and a handler that answers
-// every other method with 405 and a JSON error.
-func (s *Server) route(path string, need Role, mutates bool, h func(http.ResponseWriter, *http.Request, Role) error, methods ...string) {
-	handler := func(w http.ResponseWriter, r *http.Request) {
+// handle wraps h with the role check.
+func (s *Server) handle(need Role, mutates bool, h func(http.ResponseWriter, *http.Request, Role) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		role, err := s.authorize(r, need, mutates)
 		if err == nil {
 			err = h(w, r, role)
@@ -252,9 +251,18 @@ func (s *Server) route(path string, need Role, mutates bool, h func(http.Respons
 			writeError(w, err)
 		}
 	}
+}
+
+// route registers h for each method on path, and a handler that answers
+// every other method with 405 and a JSON error.
+func (s *Server) route(path string, need Role, mutates bool, h func(http.ResponseWriter, *http.Request, Role) error, methods ...string) {
 	for _, m := range methods {
-		s.mux.HandleFunc(m+" "+path, handler)
+		s.mux.HandleFunc(m+" "+path, s.handle(need, mutates, h))
 	}
+	s.methodNotAllowed(path, methods...)
+}
+
+func (s *Server) methodNotAllowed(path string, methods ...string) {
 	allow := strings.Join(methods, ", ")
 	s.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
@@ -268,7 +276,10 @@ func (s *Server) routes() {
 	})
 	s.route("/v1/check", RoleHook, false, s.check, "POST")
 	s.route("/v1/validate", RoleHook, false, s.validate, "POST")
-	s.route("/v1/approvals", RoleHook, false, s.list, "GET")
+	s.mux.HandleFunc("GET /v1/approvals", s.handle(RoleHook, false, s.list))
+	s.mux.HandleFunc("POST /v1/approvals", s.handle(RoleHook, true, s.create))
+	s.methodNotAllowed("/v1/approvals", "GET", "POST")
+	s.route("/v1/grants/use", RoleHook, true, s.use, "POST")
 	s.route("/v1/approvals/{id}", RoleHook, false, s.get, "GET")
 	s.route("/v1/approvals/{id}/approve", RoleApprover, true, s.approve, "POST")
 	s.route("/v1/approvals/{id}/reject", RoleApprover, true, s.reject, "POST")
