@@ -129,6 +129,7 @@ func newRootCmd(sys *system) *cobra.Command {
 		newApprovalsCmd(sys),
 		newTrustCmd(sys),
 		newAuditCmd(sys),
+		newServeCmd(sys),
 		newVersionCmd(sys),
 	)
 	return root

@@ -29,6 +29,12 @@ type checkOptions struct {
 	payload  string
 	provider string
 	cwd      string
+	input    string // --input: the tool input JSON of an --mcp call
+
+	// Set by serve, never by flags: the payload itself (instead of the
+	// --payload file) and the policy to decide by (instead of loading one).
+	payloadData []byte
+	policySet   *policySet
 }
 
 func newCheckCmd(sys *system) *cobra.Command {
@@ -58,20 +64,34 @@ With --exit-code the exit status is 0 for allow or pass, 3 for ask, 4 for deny.`
 	fl.StringVar(&o.payload, "payload", "", "a whole hook payload file (- for stdin)")
 	fl.StringVar(&o.provider, "provider", "", "the payload's agent dialect (default: detected)")
 	fl.StringVar(&o.cwd, "cwd", "", "working directory of the call (default: the current one)")
+	fl.StringVar(&o.input, "input", "", "the tool input of an --mcp call, as JSON")
 	o.register(cmd)
 	o.registerDecide(fl)
 	return cmd
 }
 
 func runCheck(sys *system, o *checkOptions, args []string) error {
+	j, err := checkResult(sys, o, args)
+	if err != nil {
+		return err
+	}
+	return printCheck(sys, o, j)
+}
+
+// checkResult decides one call the way check describes it, without
+// running anything and without recording or consuming approvals (a dry
+// run: decideFlags.dryRun). It is the one function behind `check --json`
+// and serve's POST /v1/check. An error is a usage or loading error.
+func checkResult(sys *system, o *checkOptions, args []string) (*checkJSON, error) {
+	o.dryRun = true
 	if o.mode != "" {
 		if _, ok := policy.ParseMode(o.mode); !ok {
-			return usagef("unknown --mode %q (want interactive or headless)", o.mode)
+			return nil, usagef("unknown --mode %q (want interactive or headless)", o.mode)
 		}
 	}
 	wd, err := sys.getwd()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cwd := wd
 	if o.cwd != "" {
@@ -81,30 +101,33 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 	var codec protocol.Codec
 	var c call.Call
 	forms := 0
-	for _, set := range []bool{len(args) > 0, o.command != "", o.tool != "" || len(o.paths) > 0, o.mcp != "", o.url != "", o.payload != ""} {
+	for _, set := range []bool{len(args) > 0, o.command != "", o.tool != "" || len(o.paths) > 0, o.mcp != "", o.url != "", o.payload != "" || o.payloadData != nil} {
 		if set {
 			forms++
 		}
 	}
 	if forms != 1 {
-		return usagef("check wants exactly one of: -- COMMAND ARGS..., -c STRING, --tool/--path, --mcp, --url, --payload")
+		return nil, usagef("check wants exactly one of: -- COMMAND ARGS..., -c STRING, --tool/--path, --mcp, --url, --payload")
 	}
 	switch {
-	case o.payload != "":
-		data, err := readFileOrStdin(sys, o.payload)
-		if err != nil {
-			return err
+	case o.payload != "" || o.payloadData != nil:
+		data := o.payloadData
+		if data == nil {
+			var err error
+			if data, err = readFileOrStdin(sys, o.payload); err != nil {
+				return nil, err
+			}
 		}
 		if o.provider != "" {
 			if codec, err = protocol.Lookup(o.provider); err != nil {
-				return usagef("%v", err)
+				return nil, usagef("%v", err)
 			}
 		} else {
 			codec = protocol.Detect(data)
 		}
 		c, err = protocol.DecodeWith(codec, data, protocol.DecodeOptions{Home: sys.home()})
 		if err != nil {
-			return checkFailure(sys, o, codec, fmt.Errorf("cannot read the hook payload: %w", err))
+			return checkJSONOf(sys, failed(sys, codec, &policySet{}, call.Deny, fmt.Errorf("cannot read the hook payload: %w", err)), true), nil
 		}
 	case len(args) > 0:
 		c = call.Call{Kind: call.KindShell, Tool: "Bash", Command: shellJoin(args)}
@@ -113,15 +136,21 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 	case o.mcp != "":
 		srv, tool, ok := strings.Cut(o.mcp, "/")
 		if !ok {
-			return usagef("--mcp wants server/tool, got %q", o.mcp)
+			return nil, usagef("--mcp wants server/tool, got %q", o.mcp)
 		}
 		c = call.Call{Kind: call.KindMCP, Tool: "mcp__" + srv + "__" + tool, MCPServer: srv, MCPTool: tool}
+		if o.input != "" {
+			if !json.Valid([]byte(o.input)) {
+				return nil, usagef("--input is not valid JSON")
+			}
+			c.Input = json.RawMessage(o.input)
+		}
 	case o.url != "":
 		c = call.Call{Kind: call.KindWeb, Tool: "WebFetch", URL: o.url}
 	default:
 		var err error
 		if c, err = toolCall(o.tool, o.paths, cwd, sys.home()); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if c.Provider == "" {
@@ -131,17 +160,15 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 		c.Cwd = cwd
 	}
 	project := callProject(sys, &c)
-	ps, err := o.load(sys, project)
-	if err != nil {
-		return err
+	ps := o.policySet
+	if ps == nil {
+		var err error
+		if ps, err = o.load(sys, project); err != nil {
+			return nil, err
+		}
 	}
 	out := decideCall(context.Background(), sys, &o.decideFlags, ps, codec, c, project)
-	return printCheck(sys, o, out)
-}
-
-func checkFailure(sys *system, o *checkOptions, codec protocol.Codec, err error) error {
-	out := failed(sys, codec, &policySet{}, call.Deny, err)
-	return printCheck(sys, o, out)
+	return checkJSONOf(sys, out, o.payload != "" || o.payloadData != nil), nil
 }
 
 // toolCall builds a file-tool call from --tool and --path.
@@ -225,8 +252,10 @@ type replyJSON struct {
 	ExitCode int    `json:"exit_code"`
 }
 
-func printCheck(sys *system, o *checkOptions, out *outcome) error {
-	j := checkJSON{Decision: out.verdict.Decision, Reason: out.verdict.Reason, Mode: out.mode.String(),
+// checkJSONOf is check's answer for an outcome; reply adds the agent's
+// reply bytes (for a whole payload).
+func checkJSONOf(sys *system, out *outcome, reply bool) *checkJSON {
+	j := &checkJSON{Decision: out.verdict.Decision, Reason: out.verdict.Reason, Mode: out.mode.String(),
 		Workspace: out.workspace, Approval: out.approval, Targets: []policy.Target{}, Matches: []policy.Match{}}
 	if out.res != nil {
 		j.Cause, j.Targets, j.Matches = out.res.Cause, out.res.Targets, out.res.Matches
@@ -239,10 +268,14 @@ func printCheck(sys *system, o *checkOptions, out *outcome) error {
 		j.Policy, j.Hash = out.ps.pol.Layers, out.ps.pol.Hash()
 		j.Ignored = ignoredParts(sys, out.ps.pol)
 	}
-	if o.payload != "" && out.codec != nil {
+	if reply && out.codec != nil {
 		r := protocol.EncodeFor(out.codec, out.call, out.verdict)
 		j.Reply = &replyJSON{Provider: out.codec.Name(), Stdout: string(r.Stdout), Stderr: string(r.Stderr), ExitCode: r.ExitCode}
 	}
+	return j
+}
+
+func printCheck(sys *system, o *checkOptions, j *checkJSON) error {
 	if o.json {
 		enc := json.NewEncoder(sys.stdout)
 		enc.SetIndent("", "  ")
@@ -250,7 +283,7 @@ func printCheck(sys *system, o *checkOptions, out *outcome) error {
 			return err
 		}
 	} else {
-		writeCheckText(sys.stdout, &j)
+		writeCheckText(sys.stdout, j)
 	}
 	if o.exitCode {
 		switch j.Decision {

@@ -23,6 +23,9 @@ type decideFlags struct {
 	stateDir  string // --state-dir DIR
 	auditLog  string // --audit-log FILE
 	grantsDir string // --grants-dir DIR: signed grant files handed in (approvals.go)
+	// dryRun (check, serve) says what headless mode would do with an ask
+	// without touching the approval store: no request recorded, no grant used.
+	dryRun bool
 }
 
 func (f *decideFlags) registerDecide(cmdFlags interface {
@@ -75,6 +78,11 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
 	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {
+		if f.dryRun {
+			o.verdict = call.Verdict{Decision: call.Deny, Reason: o.verdict.Reason +
+				" No human can answer here: the hook stops this call and records an approval request (check records none)."}
+			return o
+		}
 		if err := ctx.Err(); err != nil {
 			// The watchdog has answered (deny): consume no approval use.
 			o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("toolguard: %v", context.Cause(ctx))}
@@ -82,7 +90,9 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 		}
 		headlessAskWithin(ctx, sys, f, o)
 	}
-	holdSession(sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
+	if !f.dryRun { // check and serve's /v1/check neither read nor spend a session's hold
+		holdSession(sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
+	}
 	return o
 }
 
@@ -292,6 +302,9 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	}
 	if cfg != "" {
 		add(filepath.Join(cfg, "toolguard", "approver.key"), false, true)
+		// serve's bearer tokens: a hook token read by the agent is no
+		// approval, but an approver line added by hand would be.
+		add(filepath.Join(cfg, "toolguard", "serve.tokens"), false, true)
 	}
 	// State: requests, grants, trust records, lock, audit log — where the
 	// flags or settings put them (stateDir, auditPath; they look up the

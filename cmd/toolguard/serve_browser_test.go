@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath finds Debian's chromium. Outside CI a missing browser skips
+// the test (with the reason); in CI (CI=true, where .ci/run installs it)
+// it fails.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium is not installed, and CI=true: .ci/run should have installed it (apt-get install chromium)")
+	}
+	t.Skip("SKIPPED: no chromium on PATH; the browser test of the inbox needs it (apt-get install chromium)")
+	return ""
+}
+
+// TestServeInboxBrowser drives the inbox page in headless Chromium: a real
+// hook call in headless mode records a request, the page (signed in with
+// the one-time link) shows it, Approve allows the hook's identical retry,
+// and a rejection's reason, typed into the page, reaches the next call.
+func TestServeInboxBrowser(t *testing.T) {
+	chromium := chromiumPath(t)
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	e := newServeEnv(t)
+	s := e.start(t)
+	if s.login == "" {
+		t.Fatalf("no login link printed:\n%s", s.stderr)
+	}
+	payload := func(cmd string) []byte {
+		return []byte(`{"session_id":"sess-web","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":` +
+			quoteJSON(cmd) + `,"description":"Drop the last commit"},"cwd":"/tmp/proj"}`)
+	}
+	hook := func(cmd string) string {
+		code, out, errs := e.runTool(t, payload(cmd), "hook", "--provider", "claude-code", "--mode", "headless")
+		if code != 0 {
+			t.Fatalf("hook exit %d: %s %s", code, out, errs)
+		}
+		return out
+	}
+	out := hook("git reset --hard HEAD~1")
+	id := reqID.FindString(out)
+	if id == "" || !strings.Contains(out, `"permissionDecision":"deny"`) {
+		t.Fatalf("first hook call: %s", out)
+	}
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("no-proxy-server", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(420, 900), // a phone's width
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	defer cancelCtx()
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+
+	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+	card := `#pending article[data-id="` + id + `"]`
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.login), chromedp.WaitVisible(css(card))); err != nil {
+		t.Fatalf("open the inbox: %v\n%s", err, s.stderr)
+	}
+	what, err := chromedp.Run(ctx, chromedp.Text(css(card+" pre.what")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, err := chromedp.Run(ctx, chromedp.Text(css(card+" dl.facts")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if what != "git reset --hard HEAD~1" {
+		t.Errorf("card shows %q", what)
+	}
+	for _, want := range []string{"/tmp/proj", "sess-web", "claude-code"} {
+		if !strings.Contains(facts, want) {
+			t.Errorf("card facts %q lack %q", facts, want)
+		}
+	}
+	screenshot(t, ctx, "inbox-pending.png")
+
+	// Approve by keyboard: focus the button and press Enter.
+	if err := chromedp.Do(ctx,
+		chromedp.Focus(css(card+" form.approve button")),
+		chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(css(`#decided article[data-id="`+id+`"]`)),
+		chromedp.WaitNotPresent(css(card)),
+	); err != nil {
+		t.Fatalf("approve: %v", err)
+	}
+	out = hook("git reset --hard HEAD~1")
+	if !strings.Contains(out, `"permissionDecision":"allow"`) || !strings.Contains(out, id) {
+		t.Fatalf("the retry after Approve: %s", out)
+	}
+
+	// The use is gone: the next identical call is a new request, which the
+	// page shows through /v1/events without a reload.
+	out = hook("git reset --hard HEAD~1")
+	id2 := reqID.FindString(out)
+	if id2 == "" || id2 == id {
+		t.Fatalf("third call: %s", out)
+	}
+	card2 := `#pending article[data-id="` + id2 + `"]`
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(css(card2))); err != nil {
+		t.Fatalf("the new request did not appear live: %v", err)
+	}
+	// Reject without a reason: the page refuses, the request stays pending.
+	if err := chromedp.Do(ctx, chromedp.Click(css(card2+" form.reject button")), chromedp.Sleep(300*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	code, body := s.call(t, "GET", "/v1/approvals/"+id2, s.approver, "")
+	if code != 200 || !strings.Contains(body, `"status": "pending"`) {
+		t.Fatalf("a reject without reason went through: %d %s", code, body)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(css(card2+" textarea"), "Use git stash; keep the commit."),
+		chromedp.Click(css(card2+" form.reject button")),
+		chromedp.WaitVisible(css(`#decided article[data-id="`+id2+`"]`)),
+		chromedp.WaitNotPresent(css(card2)),
+	); err != nil {
+		t.Fatalf("reject: %v", err)
+	}
+	decided, err := chromedp.Run(ctx, chromedp.Text(css(`#decided article[data-id="`+id2+`"] .decision`)))
+	if err != nil || !strings.Contains(decided, "Use git stash; keep the commit.") {
+		t.Errorf("the decided card says %q (%v)", decided, err)
+	}
+	screenshot(t, ctx, "inbox-decided.png")
+	out = hook("git reset --hard HEAD~1")
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "Use git stash; keep the commit.") {
+		t.Fatalf("the rejection's reason did not reach the hook: %s", out)
+	}
+}
+
+// screenshot saves the page to $TOOLGUARD_SCREENSHOTS/name when set.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("TOOLGUARD_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Logf("screenshot: %v", err)
+		return
+	}
+	_ = os.WriteFile(dir+"/"+name, buf, 0o644)
+}

@@ -1,0 +1,229 @@
+package serve
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolguard/toolguard/internal/approval"
+)
+
+// Bounds of an approval made through the server.
+const (
+	maxUses   = 1000
+	maxTTL    = 30 * 24 * time.Hour
+	maxReason = 2000
+)
+
+var statuses = []approval.Status{approval.StatusPending, approval.StatusApproved, approval.StatusRejected,
+	approval.StatusConsumed, approval.StatusExpired, approval.StatusTampered, approval.StatusLeftover}
+
+// query returns the values of r's query, refusing unknown or repeated keys.
+func query(r *http.Request, known ...string) (map[string]string, error) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, Errorf(http.StatusBadRequest, "malformed query: %v", err)
+	}
+	out := map[string]string{}
+	for k, v := range q {
+		if !slices.Contains(known, k) {
+			return nil, Errorf(http.StatusBadRequest, "unknown query parameter %q (known: %s)", k, strings.Join(known, ", "))
+		}
+		if len(v) != 1 {
+			return nil, Errorf(http.StatusBadRequest, "query parameter %q given %d times", k, len(v))
+		}
+		out[k] = v[0]
+	}
+	return out, nil
+}
+
+func (s *Server) list(w http.ResponseWriter, r *http.Request, role Role) error {
+	q, err := query(r, "status", "session", "provider")
+	if err != nil {
+		return err
+	}
+	if st := q["status"]; st != "" && !slices.Contains(statuses, approval.Status(st)) {
+		return Errorf(http.StatusBadRequest, "unknown status %q (want pending, approved, rejected, consumed, expired, tampered or leftover)", st)
+	}
+	if role < RoleApprover && q["session"] == "" {
+		return Errorf(http.StatusForbidden, "the hook role lists one session's requests only: give ?session=")
+	}
+	reqs, err := s.cfg.Store.List(s.cfg.Now())
+	if err != nil {
+		return err
+	}
+	reqs = slices.DeleteFunc(reqs, func(x approval.Request) bool {
+		return q["status"] != "" && string(x.Status) != q["status"] ||
+			q["session"] != "" && x.Session != q["session"] ||
+			q["provider"] != "" && x.Provider != q["provider"]
+	})
+	// Newest first.
+	slices.SortStableFunc(reqs, func(a, b approval.Request) int { return b.Created.Compare(a.Created) })
+	if reqs == nil {
+		reqs = []approval.Request{}
+	}
+	writeJSON(w, http.StatusOK, reqs)
+	return nil
+}
+
+// request reads the request named by the path's {id}: 400 for an id that
+// is not well formed, 404 for one that does not exist.
+func (s *Server) request(r *http.Request) (approval.Request, error) {
+	id := r.PathValue("id")
+	if !approval.ValidID(id) {
+		return approval.Request{}, Errorf(http.StatusBadRequest, "invalid approval request id %q (want 1 to 64 letters, digits, _ or -)", id)
+	}
+	req, err := s.cfg.Store.Get(id)
+	switch {
+	case errors.Is(err, approval.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		return req, Errorf(http.StatusNotFound, "no approval request %s", id)
+	case err != nil:
+		return req, err
+	}
+	if req.Problem != "" {
+		req.Status = approval.StatusTampered
+	}
+	return req, nil
+}
+
+func (s *Server) get(w http.ResponseWriter, r *http.Request, _ Role) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	req, err := s.request(r)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, req)
+	return nil
+}
+
+// approveBody is the body of POST /v1/approvals/{id}/approve.
+type approveBody struct {
+	Uses int    `json:"uses,omitempty"` // default 1
+	TTL  string `json:"ttl,omitempty"`  // Go duration, default 1h
+	// Session, when given, must be the request's session: a guard that the
+	// grant is for the session the human meant. A grant is always for one
+	// session: the call key holds the session id.
+	Session string `json:"session,omitempty"`
+}
+
+type rejectBody struct {
+	Reason string `json:"reason"`
+}
+
+func (s *Server) approve(w http.ResponseWriter, r *http.Request, _ Role) error {
+	var b approveBody
+	if err := decodeBody(w, r, &b, true); err != nil {
+		return err
+	}
+	uses, ttl := b.Uses, time.Hour
+	if uses == 0 {
+		uses = 1
+	}
+	if uses < 1 || uses > maxUses {
+		return Errorf(http.StatusBadRequest, "uses must be 1 to %d, got %d", maxUses, b.Uses)
+	}
+	if b.TTL != "" {
+		d, err := time.ParseDuration(b.TTL)
+		if err != nil {
+			return Errorf(http.StatusBadRequest, "ttl: %v (want a duration such as 30m or 8h)", err)
+		}
+		ttl = d
+	}
+	if ttl <= 0 || ttl > maxTTL {
+		return Errorf(http.StatusBadRequest, "ttl must be positive and at most %v, got %v", maxTTL, ttl)
+	}
+	req, err := s.request(r)
+	if err != nil {
+		return err
+	}
+	if b.Session != "" && b.Session != req.Session {
+		return Errorf(http.StatusConflict, "request %s is of session %q, not %q", req.ID, req.Session, b.Session)
+	}
+	if req.Status == approval.StatusLeftover {
+		return Errorf(http.StatusConflict, "request %s cannot be read, so it cannot be approved", req.ID)
+	}
+	out, err := s.cfg.Store.Approve(req.ID, ttl, uses, s.cfg.Now(), s.cfg.Signer)
+	if err != nil {
+		return err
+	}
+	s.audit(r, out, "approve")
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) reject(w http.ResponseWriter, r *http.Request, _ Role) error {
+	var b rejectBody
+	if err := decode(w, r, &b); err != nil {
+		return err
+	}
+	b.Reason = strings.TrimSpace(b.Reason)
+	if b.Reason == "" {
+		return Errorf(http.StatusBadRequest, "field \"reason\" is required: the model reads it")
+	}
+	if len(b.Reason) > maxReason {
+		return Errorf(http.StatusBadRequest, "reason longer than %d bytes", maxReason)
+	}
+	req, err := s.request(r)
+	if err != nil {
+		return err
+	}
+	out, err := s.cfg.Store.Reject(req.ID, b.Reason, s.cfg.Now())
+	if err != nil {
+		return err
+	}
+	s.audit(r, out, "reject")
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// audit records a decision; a failing audit is logged, the decision stands.
+func (s *Server) audit(r *http.Request, req approval.Request, action string) {
+	if s.cfg.Audit == nil {
+		return
+	}
+	via := "token"
+	if r.Header.Get("Authorization") == "" {
+		via = "web"
+	}
+	who := approval.Approver{User: s.cfg.Signer.User}
+	if len(s.cfg.Signer.Key) == ed25519.PrivateKeySize {
+		pub := s.cfg.Signer.Key.Public().(ed25519.PublicKey)
+		who.Key, who.Fingerprint = approval.PublicText(pub), approval.Fingerprint(pub)
+	}
+	if err := s.cfg.Audit(DecisionEvent{Request: req, Action: action, Approver: who, Via: via}); err != nil {
+		s.cfg.Logf("toolguard serve: audit of %s %s: %v", action, req.ID, err)
+	}
+}
+
+func (s *Server) auditSummary(w http.ResponseWriter, r *http.Request, _ Role) error {
+	q, err := query(r, "since")
+	if err != nil {
+		return err
+	}
+	var since time.Time
+	if v := q["since"]; v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			since = s.cfg.Now().Add(-d)
+		} else if t, err := time.Parse(time.RFC3339, v); err == nil {
+			since = t
+		} else {
+			return Errorf(http.StatusBadRequest, "since %q: want a positive duration (24h) or an RFC 3339 time", v)
+		}
+	}
+	if s.cfg.AuditSummary == nil {
+		return Errorf(http.StatusNotFound, "auditing is off")
+	}
+	sum, err := s.cfg.AuditSummary(since)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sum)
+	return nil
+}

@@ -1,0 +1,192 @@
+// The toolguard inbox: lists requests, approves and rejects them, and
+// reloads on every event of /v1/events. Every text from a request is set
+// with textContent: a preview is the agent's text, never markup.
+"use strict";
+
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+const statusLine = document.getElementById("status");
+const pendingBox = document.getElementById("pending");
+const decidedBox = document.getElementById("decided");
+const template = document.getElementById("card");
+
+function say(text) { statusLine.textContent = text; }
+
+async function api(method, path, body) {
+  const opts = { method, headers: { "Accept": "application/json" }, credentials: "same-origin" };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.headers["X-CSRF-Token"] = csrf;
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { /* not JSON */ }
+  if (!res.ok) {
+    throw new Error((data && data.error) || (res.status + " " + res.statusText));
+  }
+  return data;
+}
+
+// what is the main text of a card: the command, the content, the edits,
+// the patch or the input.
+function what(r) {
+  const p = r.preview || {};
+  if (p.command) return p.command;
+  const parts = [];
+  if (p.path) parts.push((r.kind || "file") + " " + p.path + (p.size ? " (" + p.size + " bytes)" : ""));
+  if (p.content) parts.push(p.content);
+  for (const e of p.edits || []) {
+    parts.push("- " + e.old.split("\n").join("\n- ") + "\n+ " + e.new.split("\n").join("\n+ ") + (e.replace_all ? "\n(every occurrence)" : ""));
+  }
+  if (p.patch) parts.push(p.patch);
+  if (p.mcp_server || p.mcp_tool) parts.push("MCP " + (p.mcp_server || "") + "/" + (p.mcp_tool || ""));
+  if (p.input) parts.push(p.input);
+  return parts.length ? parts.join("\n\n") : (r.summary || "");
+}
+
+function fact(dl, name, value) {
+  if (!value) return;
+  const dt = document.createElement("dt");
+  dt.textContent = name;
+  const dd = document.createElement("dd");
+  dd.textContent = value;
+  dl.append(dt, dd);
+}
+
+function card(r) {
+  const node = template.content.firstElementChild.cloneNode(true);
+  node.dataset.id = r.id;
+  node.id = r.id;
+  node.dataset.status = r.status;
+  node.setAttribute("aria-label", r.status + " request " + r.id);
+  const badge = node.querySelector(".badge");
+  badge.textContent = r.status;
+  badge.classList.add(r.status);
+  node.querySelector(".id").textContent = r.id;
+  const created = node.querySelector(".created");
+  created.textContent = new Date(r.created).toLocaleString();
+  created.dateTime = r.created;
+  node.querySelector(".what").textContent = what(r);
+  const p = r.preview || {};
+  const desc = node.querySelector(".description");
+  if (p.description) desc.textContent = "Agent's description: " + p.description; else desc.remove();
+  const dl = node.querySelector(".facts");
+  fact(dl, "tool", r.tool + (r.kind ? " (" + r.kind + ")" : ""));
+  fact(dl, "cwd", r.cwd);
+  fact(dl, "workspace", p.workspace);
+  fact(dl, "session", r.session);
+  fact(dl, "agent", r.provider);
+  fact(dl, "permission mode", p.permission_mode);
+  fact(dl, "problem", r.problem);
+  const rules = node.querySelector(".rules");
+  const rp = p.rules && p.rules.length ? p.rules : (r.rules || []).map(id => ({ rule: id }));
+  for (const m of rp) {
+    const li = document.createElement("li");
+    let t = m.rule;
+    if (m.decision) t += " (" + m.decision + (m.layer ? ", " + m.layer : "") + (m.source ? " " + m.source : "") + ")";
+    if (m.justification) t += ": " + m.justification;
+    li.textContent = t;
+    rules.append(li);
+  }
+  if (!rp.length && r.reason) {
+    const li = document.createElement("li");
+    li.textContent = r.reason;
+    rules.append(li);
+  }
+  const decision = node.querySelector(".decision");
+  if (r.status === "pending") {
+    decision.remove();
+  } else {
+    const g = r.grant;
+    let t = r.status;
+    if (r.decided) t += " " + new Date(r.decided).toLocaleString();
+    if (g) t += " by " + (g.approver.user || "?") + " (" + g.approver.fingerprint + "), " + g.uses_left + " of " + g.uses + " use(s) left, until " + new Date(g.expires).toLocaleString();
+    if (r.reject_reason) t += ": " + r.reject_reason;
+    decision.textContent = t;
+  }
+  const approve = node.querySelector("form.approve");
+  const reject = node.querySelector("form.reject");
+  const err = node.querySelector(".form-error");
+  if (r.status !== "pending") {
+    node.querySelector(".actions").remove();
+    return node;
+  }
+  const fail = e => { err.hidden = false; err.textContent = e.message; };
+  approve.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const uses = parseInt(approve.elements.uses.value, 10);
+    try {
+      await api("POST", "/v1/approvals/" + encodeURIComponent(r.id) + "/approve",
+        { uses, ttl: approve.elements.ttl.value, session: r.session || undefined });
+      say("Approved " + r.id + ".");
+      await load();
+    } catch (e) { fail(e); }
+  });
+  reject.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const reason = reject.elements.reason.value.trim();
+    if (!reason) { fail(new Error("A rejection needs a reason: the agent reads it.")); reject.elements.reason.focus(); return; }
+    try {
+      await api("POST", "/v1/approvals/" + encodeURIComponent(r.id) + "/reject", { reason });
+      reject.elements.reason.value = "";
+      say("Rejected " + r.id + ".");
+      await load();
+    } catch (e) { fail(e); }
+  });
+  return node;
+}
+
+let loading = null;
+let hashDone = false;
+async function load() {
+  if (loading) return loading;
+  loading = (async () => {
+    try {
+      const reqs = await api("GET", "/v1/approvals");
+      const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".card");
+      const keep = focused ? focused.dataset.id : null;
+      const pending = reqs.filter(r => r.status === "pending");
+      const decided = reqs.filter(r => r.status !== "pending");
+      // Leave a card the human is typing in alone while it still waits.
+      const typing = focused && focused.dataset.status === "pending" && focused.querySelector("textarea").value &&
+        pending.some(r => r.id === keep);
+      if (!typing) {
+        pendingBox.replaceChildren(...pending.map(card));
+        if (keep) {
+          const again = pendingBox.querySelector('[data-id="' + CSS.escape(keep) + '"]');
+          if (again) again.focus();
+        }
+      }
+      decidedBox.replaceChildren(...decided.map(card));
+      document.getElementById("pending-count").textContent = "(" + pending.length + ")";
+      if (!pending.length) {
+        const p = document.createElement("p");
+        p.textContent = "Nothing waits for a decision.";
+        pendingBox.append(p);
+      }
+      // A link from a notification (/#req_…) focuses its card once.
+      if (!hashDone && location.hash.length > 1) {
+        const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+        if (target && target.classList.contains("card")) { hashDone = true; target.focus(); target.scrollIntoView(); }
+      }
+      say("Up to date " + new Date().toLocaleTimeString() + ".");
+    } catch (e) {
+      say("Could not load the requests: " + e.message);
+    } finally {
+      loading = null;
+    }
+  })();
+  return loading;
+}
+
+function listen() {
+  const es = new EventSource("/v1/events");
+  for (const name of ["approval.request", "approval.decision", "approval.result"]) {
+    es.addEventListener(name, () => load());
+  }
+  es.addEventListener("ready", () => load());
+  es.onerror = () => say("Live updates interrupted; retrying…");
+}
+
+load();
+listen();
