@@ -396,7 +396,8 @@
 // still reported, since bash -c without expand_aliases runs it (alias
 // rm=echo; rm -rf / gives rm -rf /). An alias is not expanded inside its
 // own expansion; unalias forgets it; 64 aliases per analysis.
-
+//
+// # Readers
 //
 // Readers the path attribution does not know by name give their file
 // operands as a nested cat -- FILE… labelled "NAME reads" (readers.go), so
