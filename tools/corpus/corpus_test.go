@@ -14,7 +14,7 @@ import (
 var floors = map[string]struct{ recall, fp float64 }{
 	"cc-safety-net.jsonl":       {recall: 85.9, fp: 10.8},
 	"cc-safety-net-paths.jsonl": {recall: 80.3, fp: 8.8},
-	"nah.jsonl":                 {recall: 95.0, fp: 31.4},
+	"nah.jsonl":                 {recall: 95.0, fp: 31.7},
 	"nah-paths.jsonl":           {recall: 99.5, fp: 20.5},
 }
 
