@@ -14,7 +14,7 @@ func TestRoutesUnknownDeletePath(t *testing.T) {
 		{cmd: `f(){ printf ../../etc; }; rm -rf safe/$(f)`, want: "ask"},
 		{cmd: "rm -r -f build/`cat n`", want: "ask"},
 		{cmd: `rm -rf "$TMPDIR/../etc"`, want: "ask"},
-		{cmd: `rm -rf "${TMPDIR:-/}"`, want: "deny"}, // the default / is seen: rm-recursive-root
+		{cmd: `rm -rf "${TMPDIR:-/}"`, want: "deny"},     // the default / is seen: rm-recursive-root
 		{cmd: `bash -c 'rm -rf "$1"' _ x`, want: "pass"}, // $1 is x
 		// look-alikes
 		{cmd: `X=build; rm -rf "$X"`, want: "pass"},
