@@ -74,7 +74,8 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 		FoldCase:  foldCase(ps.pol),
 	}
 	env.Protected, env.SelfNames = surfaces(sys, f, ps, o.workspace, project)
-	o.env = env
+	o.env = env // without ReadScript: what pre-validation and the script reader evaluate reads with
+	env.ReadScript = scriptReader(pol, &c, o.env)
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
 	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {

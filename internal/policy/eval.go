@@ -46,6 +46,9 @@ type Env struct {
 	// or whose expansion was cut short, is also judged as written. nil
 	// leaves every such path as written.
 	Glob func(pattern string) (paths []string, complete bool)
+	// ReadScript gives the shell analysis the text of a local script file
+	// a command runs (shellparse.Options.ReadScript); nil reads none.
+	ReadScript func(path string) (text string, err error)
 }
 
 // Surface is one path of the guard's own (Env.Protected).
@@ -278,7 +281,7 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 // those commands name; it returns how many commands there were.
 func (p *Policy) shellTargets(res *Result, c *call.Call, env Env, ev *evalEnv) (int, error) {
 	{
-		an, err := shellparse.Analyze(c.Command, shellparse.Options{Cwd: c.Cwd, Home: env.Home})
+		an, err := shellparse.Analyze(c.Command, shellparse.Options{Cwd: c.Cwd, Home: env.Home, ReadScript: env.ReadScript})
 		if err != nil {
 			return 0, err
 		}

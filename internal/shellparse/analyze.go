@@ -114,6 +114,8 @@ type analyzer struct {
 	scriptBuf   [8]string         // inScript's first room
 	oldpwd      bool              // a script read so far names ~-, $OLDPWD or cd -: cd records OLDPWD
 	expanding   map[string]bool   // aliases ("NAME") and written scripts ("file:PATH") being run: not again inside themselves
+	scriptsRead map[string]bool   // script files asked of Options.ReadScript (links.go)
+	readScripts int               // how many
 
 	// A >(…) reads what its statement writes, so it is analyzed after the
 	// statement: outs collects them, a stack of the statements being

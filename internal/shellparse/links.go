@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"errors"
 	"path"
 	"strings"
 
@@ -243,8 +244,12 @@ func stdoutRedirect(rd *syntax.Redirect) bool {
 // again inside itself (echo 'bash c.sh' > c.sh; bash c.sh, which bash
 // would repeat until it runs out of processes): the inner run is only the
 // command.
-func (a *analyzer) runWritten(f field, sc *scope, run func(text field)) {
-	if len(a.files) == 0 || !f.lit {
+//
+// With Options.ReadScript, a file the string did not write is read
+// (readScript); one that is there but cannot be judged calls hidden
+// (nil: nothing).
+func (a *analyzer) runWritten(f field, sc *scope, run func(text field), hidden func()) {
+	if (len(a.files) == 0 && a.opts.ReadScript == nil) || !f.lit {
 		return
 	}
 	p, ok := resolve(f, call.OpRead, sc)
@@ -257,6 +262,13 @@ func (a *analyzer) runWritten(f field, sc *scope, run func(text field)) {
 		if t, ok2 := a.throughLink(p.Path); ok2 {
 			key = t
 			text, ok = a.files[t]
+		}
+	}
+	if !ok && !sc.remote {
+		var unknown bool
+		text, ok, unknown = a.readScript(key)
+		if unknown && hidden != nil {
+			hidden()
 		}
 	}
 	if !ok || a.expanding["file:"+key] {
@@ -310,12 +322,60 @@ func (a *analyzer) writtenProgram(idx int, name string, x runCtx) {
 		if p.Op != call.OpRead || p.Dynamic {
 			continue
 		}
-		if _, ok := a.files[p.Path]; !ok {
+		if _, ok := a.files[p.Path]; !ok && a.opts.ReadScript == nil {
 			continue
 		}
-		a.runWritten(litField(p.Path, syntax.Pos{}), x.sc, func(text field) {
+		pf := litField(p.Path, syntax.Pos{})
+		a.runWritten(pf, x.sc, func(text field) {
 			a.interp(idx, lang, name, []field{litField(flag, text.pos), text}, x)
-		})
+		}, func() { a.unreadScript(pf, x.with(name)) })
 		return
 	}
+}
+
+// maxReadScripts bounds the script files one analysis asks
+// Options.ReadScript for.
+const maxReadScripts = 16
+
+// readScript asks Options.ReadScript for the text of a local script file
+// the string did not write (an earlier tool call may have): absolute
+// paths only, each file once, at most maxReadScripts, the text charged to
+// the value budget like any other. What it reads is kept in a.files, so a
+// later run of the same file in the string sees the same text. unknown
+// reports a file that is there but cannot be judged (Options.ReadScript).
+func (a *analyzer) readScript(p string) (text string, ok, unknown bool) {
+	if a.opts.ReadScript == nil || !path.IsAbs(p) {
+		return "", false, false
+	}
+	if a.scriptsRead[p] || a.readScripts >= maxReadScripts {
+		return "", false, a.readScripts >= maxReadScripts
+	}
+	if a.scriptsRead == nil {
+		a.scriptsRead = map[string]bool{}
+	}
+	a.scriptsRead[p] = true
+	a.readScripts++
+	text, err := a.opts.ReadScript(p)
+	switch {
+	case errors.Is(err, ErrNoScript):
+		return "", false, false
+	case err != nil || len(text) > maxValue || len(text) > a.valueLeft:
+		return "", false, true
+	}
+	a.valueLeft -= len(text)
+	if a.files == nil {
+		a.files = map[string]string{}
+	}
+	if len(a.files) < maxFiles {
+		a.files[p] = text
+	}
+	return text, true, false
+}
+
+// unreadScript reports a script file that is there but could not be read
+// for judging (too large, not a regular file): the command is Dynamic.
+func (a *analyzer) unreadScript(f field, x runCtx) {
+	g := f
+	g.s = f.s + " (a script file toolguard did not read: too large, not a regular file, or past 16 script files in one call)"
+	a.unknownScript(g, x)
 }

@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -15,7 +16,24 @@ type Options struct {
 	MaxBytes int // input size limit; 0 means DefaultMaxBytes
 	MaxDepth int // nested shell depth limit (bash -c inside bash -c …); 0 means DefaultMaxDepth
 	MaxNodes int // AST node limit over the whole analysis; 0 means DefaultMaxNodes
+
+	// ReadScript, when set, returns the text of a local script file that
+	// a command runs (bash FILE, sh FILE, source FILE, . FILE, ./FILE,
+	// python3 FILE.py, node FILE.js, ruby FILE.rb, perl FILE.pl) and that
+	// the string itself did not write: the text is analyzed as if it were
+	// given inline. path is absolute and cleaned. The analysis itself
+	// never touches the filesystem; the caller decides what may be read
+	// (regular files, a size cap, nothing secret). It returns ErrNoScript
+	// to leave the file out (none there, not the agent's to read, not a
+	// script): the command is judged as written. Any other error — a file
+	// that is there but cannot be judged (too large, not a regular file) —
+	// makes the command Dynamic: padding a script past the cap must not
+	// hide it. A file changed after the analysis is not seen again.
+	ReadScript func(path string) (text string, err error)
 }
+
+// ErrNoScript is what Options.ReadScript returns for a file to leave out.
+var ErrNoScript = errors.New("no script to read")
 
 const (
 	DefaultMaxBytes = 4 << 20

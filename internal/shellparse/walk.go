@@ -770,7 +770,7 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 		a.recordTee(argv[1:], x)
 	}
 	a.nested(idx, cmd.Name, argv[1:], x)
-	if a.cmds[idx].Inline == "" && len(a.files) > 0 {
+	if a.cmds[idx].Inline == "" && (len(a.files) > 0 || a.opts.ReadScript != nil) {
 		a.writtenProgram(idx, cmd.Name, x)
 	}
 	if code := a.cmds[idx].Inline; code != "" && a.err == nil {
@@ -784,7 +784,7 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 				wx.params = argv
 				a.script(text, wx, false)
 			}
-		})
+		}, func() { a.unreadScript(head, x.with(head.s)) })
 	}
 	return idx
 }
@@ -965,8 +965,8 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 				a.unknownScript(args[0], x.with(name))
 			} else {
 				a.runWritten(args[0], x.sc, func(text field) {
-					a.script(text, x.with(name), true) // written earlier in the string
-				})
+					a.script(text, x.with(name), true) // written earlier in the string, or read
+				}, func() { a.unreadScript(args[0], x.with(name)) })
 			}
 		}
 		if len(args) > 0 && x.sc != nil {
@@ -1130,7 +1130,7 @@ opts:
 			wx := x.with(name)
 			wx.params = rest
 			a.script(text, wx, false)
-		})
+		}, func() { a.unreadScript(rest[0], x.with(name)) })
 		if out := rest[0].proc; out != nil && !out.opaque {
 			a.script(out.f, x.with(name), false) // bash <(echo …), like echo … | bash
 		}
