@@ -217,6 +217,7 @@ func runHeadlessAsk(t *testing.T, c *caseEnv, script fakeScript) {
 	if c.tagExists(t) {
 		t.Fatalf("tag v1 exists although the call should have been held for approval")
 	}
+	c.requireNoApproveCommand(t, r1)
 	if a := c.requireAudit(t, "deny", "e2e-ask-tag"); a != nil {
 		aid := a.Approval
 		if aid == "" {
@@ -304,6 +305,21 @@ func approve(t *testing.T, c *caseEnv, id string) {
 	key := filepath.Join(c.Home, ".config", "toolguard", "approver.key")
 	if out, err := c.toolguardCmd("approvals", "approve", id, "--key", key, "--policy", c.Policy); err != nil {
 		t.Fatalf("toolguard approvals approve %s failed: %v\n%s", id, err, out)
+	}
+}
+
+// requireNoApproveCommand: nothing the model received in run r — any request body, so
+// tool results and hook context alike — contains the approve command (docs/approvals.md,
+// "The model never reads the approve command"). Skipped for the stand-in hook.
+func (c *caseEnv) requireNoApproveCommand(t *testing.T, r *runOut) {
+	t.Helper()
+	if c.s.standin {
+		return
+	}
+	data, _ := os.ReadFile(filepath.Join(r.logDir, "requests.jsonl"))
+	if i := strings.Index(string(data), "approvals approve"); i >= 0 {
+		t.Errorf("a request the model received in run %q contains the approve command: …%s…", r.name,
+			string(data[max(0, i-200):min(len(data), i+100)]))
 	}
 }
 
