@@ -46,6 +46,7 @@ var scenarios = []scenario{
 	{name: "workflow-approve", write: wfPath, headless: true, builtinAsk: true, events: true, toolguard: true, run: runWorkflowApprove},
 	{name: "reject-reason", shell: gitTag, headless: true, events: true, toolguard: true, run: runRejectReason},
 	{name: "pending-hold", shell: gitTag, next: gitLog, headless: true, toolguard: true, run: runPendingHold},
+	{name: "reject-stop", shell: gitTag, next: gitLog, headless: true, toolguard: true, run: runRejectStop},
 }
 
 // TestAgents runs every scenario with every agent CLI: subtests "<agent>/<scenario>".

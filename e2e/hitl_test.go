@@ -389,3 +389,53 @@ func runPendingHold(t *testing.T, c *caseEnv, script fakeScript) {
 		t.Errorf("approvals list --status pending --session %s: %s, want exactly [%s]", sid, truncate(out, 800), id)
 	}
 }
+
+// ---------------------------------------------------------------- reject-stop
+
+// runRejectStop: `approvals reject --stop` gives the session's next call the human's reason
+// and continue:false. The resumed turn retries the identical call, then — if the CLI lets the
+// turn go on — makes an unrelated one (git log). Measured per agent (turnEnds): Gemini ends the
+// turn at the stopped call; the others hand the deny to the model and the next call runs,
+// since the stop is given once and nothing is pending any more.
+func runRejectStop(t *testing.T, c *caseEnv, script fakeScript) {
+	first := script
+	first.Next = "" // run 1: just the held call
+	r1 := c.run(t, "1", first, "do it", "")
+	if c.tagExists(t) {
+		t.Fatalf("tag v1 exists although the call should have been held for approval")
+	}
+	id := c.heldRequest(t, r1, "e2e-ask-tag")
+	key := c.approverKey(t)
+	if out, err := c.toolguardCmd("approvals", "reject", id, "--stop", "--reason", rejectReason, "--key", key, "--policy", c.Policy); err != nil {
+		t.Fatalf("toolguard approvals reject %s --stop failed: %v\n%s", id, err, out)
+	}
+	r2 := c.resume(t, r1, script)
+	if c.tagExists(t) {
+		t.Errorf("tag v1 exists although %s was rejected", id)
+	}
+	stopped := false
+	for _, a := range c.auditLines() {
+		stopped = stopped || (a.Decision == "deny" && a.Summary == gitTag && strings.Contains(a.Reason, rejectReason))
+	}
+	if !stopped {
+		t.Errorf("the audit log has no deny of the retried %q with the human's reason", gitTag)
+	}
+	if len(r2.toolResults) > 0 && !strings.Contains(r2.firstResult(), rejectReason) {
+		t.Errorf("the stopped call's result lacks the human's reason: %q", truncate(r2.firstResult(), 600))
+	}
+	ran := false
+	for _, tr := range r2.toolResults {
+		ran = ran || strings.Contains(tr.Text, "second commit")
+	}
+	switch ends := turnEnds[c.a.name]; {
+	case ends && (len(r2.toolResults) > 0 || ran):
+		t.Errorf("%s went on after reject --stop (tool results: %d, git log ran: %v), but the suite measured that it ends the turn: update turnEnds and docs/agents.md", c.a.name, len(r2.toolResults), ran)
+	case ends:
+		told := strings.Contains(string(r2.stdout)+string(r2.stderr), rejectReason)
+		t.Logf("%s ended the turn at the stopped call (the human's reason in the CLI's output: %v)", c.a.name, told)
+	case !ran:
+		t.Errorf("%s: the call after the stopped one did not run (tool results: %v); the suite measured that the turn goes on: if the CLI now ends it, update turnEnds and docs/agents.md", c.a.name, r2.toolResults)
+	default:
+		t.Logf("%s went on after the stopped call: the model got the reason and its next call (%s) ran — reject --stop does not end this CLI's turn", c.a.name, script.Next)
+	}
+}
