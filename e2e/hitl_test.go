@@ -12,7 +12,7 @@ package e2e
 //   - pending-hold: a headless `git tag v1`, then — in the same turn — `git log --oneline -1`:
 //     an agent whose turn goes on (Codex) gets the second, unrelated call denied naming the
 //     pending request; an agent that ends the turn never makes it. Either way the git log
-//     output never reaches the model.
+//     output never reaches the model; the same git log in a new session runs.
 //
 // The prompt and session events (UserPromptSubmit/SessionStart; Gemini BeforeAgent/
 // SessionStart) are added to the installed hook file BY HAND, as docs/agents.md "Hook entries
@@ -387,6 +387,11 @@ func runPendingHold(t *testing.T, c *caseEnv, script fakeScript) {
 	}
 	if len(list) != 1 || list[0].ID != id {
 		t.Errorf("approvals list --status pending --session %s: %s, want exactly [%s]", sid, truncate(out, 800), id)
+	}
+	// the look-alike that must pass: the same call in a NEW session is not held
+	r3 := c.run(t, "3-other-session", fakeScript{Shell: script.Next, Cwd: script.Cwd}, "do it", "")
+	if res := requireResult(t, c, r3); !strings.Contains(res, "second commit") {
+		t.Errorf("%s in another session was held or did not run while %s is pending: %q", script.Next, id, truncate(res, 600))
 	}
 }
 
