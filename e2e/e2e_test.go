@@ -25,9 +25,14 @@ type scenario struct {
 	name string
 	// the one tool call the fake model makes
 	shell, write string
+	next         string // a second shell call in the same turn, after the first one's result
 	headless     bool
 	builtinAsk   bool // keep the builtin ci-workflow-write ask (else the suite policy makes it a deny)
+	events       bool // also answer the prompt and session events (added by hand, hitl_test.go)
+	toolguard    bool // needs toolguard's approvals commands: skipped with the stand-in or no hook
 	check        func(t *testing.T, c *caseEnv, r *runOut)
+	// run replaces the single run + check with a scenario of several runs
+	run func(t *testing.T, c *caseEnv, script fakeScript)
 }
 
 var scenarios = []scenario{
@@ -36,7 +41,12 @@ var scenarios = []scenario{
 	{name: "git-log", shell: gitLog, check: checkGitLogRan},
 	{name: "dodge", shell: dodge, check: checkPushDenied},
 	{name: "workflow-ask", write: wfPath, builtinAsk: true, check: checkWorkflowAskHeld},
-	{name: "headless-ask", shell: gitTag, headless: true}, // see runHeadlessAsk
+	{name: "headless-ask", shell: gitTag, headless: true, run: runHeadlessAsk},
+	// issue 17 (hitl_test.go)
+	{name: "workflow-approve", write: wfPath, headless: true, builtinAsk: true, events: true, toolguard: true, run: runWorkflowApprove},
+	{name: "reject-reason", shell: gitTag, headless: true, events: true, toolguard: true, run: runRejectReason},
+	{name: "pending-hold", shell: gitTag, next: gitLog, headless: true, toolguard: true, run: runPendingHold},
+	{name: "reject-stop", shell: gitTag, next: gitLog, headless: true, toolguard: true, run: runRejectStop},
 }
 
 // TestAgents runs every scenario with every agent CLI: subtests "<agent>/<scenario>".
@@ -81,12 +91,16 @@ func runCase(t *testing.T, s *suite, a *agent, sc scenario) {
 	if sc.headless && s.nohook {
 		t.Skip("headless ask needs a hook; not part of the negative control")
 	}
+	if sc.toolguard && s.standin {
+		t.Skip("needs toolguard's approvals commands; not part of the stand-in self-test")
+	}
 	c := newCase(t, s, a, a.name+"/"+sc.name)
+	c.events = sc.events
 	c.writePolicy(t, sc.headless, sc.builtinAsk)
 	c.install(t)
-	script := fakeScript{Shell: sc.shell, WriteFile: sc.write, WriteBody: wfBody, Cwd: c.Proj}
-	if sc.headless {
-		runHeadlessAsk(t, c, script)
+	script := fakeScript{Shell: sc.shell, WriteFile: sc.write, WriteBody: wfBody, Next: sc.next, Cwd: c.Proj}
+	if sc.run != nil {
+		sc.run(t, c, script)
 		return
 	}
 	r := c.run(t, "1", script, "do it", "")
@@ -198,41 +212,10 @@ var (
 // same (resumed) session then runs and creates the tag.
 func runHeadlessAsk(t *testing.T, c *caseEnv, script fakeScript) {
 	r1 := c.run(t, "1", script, "do it", "")
-	// toolguard may also end the turn (continue:false) on a headless ask, so the model does not
-	// necessarily see a tool result; the id must then show in the CLI's output or the audit log.
-	id, where := "", ""
-	if len(r1.toolResults) > 0 {
-		res := r1.firstResult()
-		if id = reApprovalID.FindString(res); id != "" {
-			where = "the tool result sent to the model"
-		} else {
-			t.Errorf("the headless deny that reached the model carries no approval id (req_…): %q", truncate(res, 600))
-		}
-	}
-	if id == "" {
-		if id = reApprovalID.FindString(string(r1.stdout) + string(r1.stderr)); id != "" {
-			where = "the CLI's output (the turn was stopped before the model saw a tool result)"
-		}
-	}
 	if c.tagExists(t) {
 		t.Fatalf("tag v1 exists although the call should have been held for approval")
 	}
-	if a := c.requireAudit(t, "deny", "e2e-ask-tag"); a != nil {
-		aid := a.Approval
-		if aid == "" {
-			aid = reApprovalID.FindString(a.Reason)
-		}
-		if !strings.Contains(a.Reason, "req_") {
-			t.Errorf("the audited reason of the headless deny has no approval id: %q", a.Reason)
-		}
-		if id == "" && aid != "" {
-			id, where = aid, "only the audit log (neither the model nor the CLI output showed it)"
-		}
-	}
-	if id == "" {
-		t.Fatalf("no approval id (req_…) anywhere: tool results %d, CLI stdout tail %q", len(r1.toolResults), tail(r1.stdout, 500))
-	}
-	t.Logf("approval id %s seen in %s", id, where)
+	id := c.heldRequest(t, r1, "e2e-ask-tag")
 	if c.s.standin {
 		standinApprove(t, c, id)
 	} else {
@@ -298,12 +281,24 @@ func approve(t *testing.T, c *caseEnv, id string) {
 	t.Logf("pending approval: %v", found)
 	// No terminal here: the human's stand-in passes the user's approver key
 	// explicitly (approve refuses without a terminal or --key).
-	if out, err := c.toolguardCmd("approvals", "key", "--generate"); err != nil {
-		t.Fatalf("toolguard approvals key --generate failed: %v\n%s", err, out)
-	}
-	key := filepath.Join(c.Home, ".config", "toolguard", "approver.key")
+	key := c.approverKey(t)
 	if out, err := c.toolguardCmd("approvals", "approve", id, "--key", key, "--policy", c.Policy); err != nil {
 		t.Fatalf("toolguard approvals approve %s failed: %v\n%s", id, err, out)
+	}
+}
+
+// requireNoApproveCommand: nothing the model received in run r — any request body, so
+// tool results and hook context alike — contains the approve command (docs/approvals.md,
+// "The model never reads the approve command"). Skipped for the stand-in hook.
+func (c *caseEnv) requireNoApproveCommand(t *testing.T, r *runOut) {
+	t.Helper()
+	if c.s.standin {
+		return
+	}
+	data, _ := os.ReadFile(filepath.Join(r.logDir, "requests.jsonl"))
+	if i := strings.Index(string(data), "approvals approve"); i >= 0 {
+		t.Errorf("a request the model received in run %q contains the approve command: …%s…", r.name,
+			string(data[max(0, i-200):min(len(data), i+100)]))
 	}
 }
 

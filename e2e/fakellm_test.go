@@ -35,7 +35,19 @@ type fakeScript struct {
 	Shell     string `json:"shell,omitempty"`      // a shell command to run
 	WriteFile string `json:"write_file,omitempty"` // a workspace-relative file to create
 	WriteBody string `json:"write_body,omitempty"`
-	Cwd       string `json:"cwd"` // the project directory (absolute file paths are built from it)
+	// Next, when set, is a second shell command: the answer to the turn's FIRST tool result
+	// is this call instead of the final text (pending-hold: the call after a held one).
+	Next string `json:"next,omitempty"`
+	Cwd  string `json:"cwd"` // the project directory (absolute file paths are built from it)
+}
+
+// followUp is the call that answers the n-th tool result of a turn: the Next command after
+// the first one, else nothing (the final text).
+func (s fakeScript) followUp(n int) (fakeScript, bool) {
+	if n != 1 || s.Next == "" {
+		return fakeScript{}, false
+	}
+	return fakeScript{Shell: s.Next, Cwd: s.Cwd}, true
 }
 
 func (s fakeScript) isWrite() bool { return s.WriteFile != "" }
@@ -257,7 +269,7 @@ func (f *fakeLLM) anthropic(w http.ResponseWriter, seq int, b map[string]any) {
 	for _, t := range asList(b["tools"]) {
 		tools = append(tools, asString(asMap(t)["name"]))
 	}
-	// Does the conversation end with a tool result?
+	// Does the conversation end with a tool result? (and how many since the user's prompt)
 	if n := len(msgs); n > 0 {
 		last := asMap(msgs[n-1])
 		if last["role"] == "user" {
@@ -271,26 +283,52 @@ func (f *fakeLLM) anthropic(w http.ResponseWriter, seq int, b map[string]any) {
 			if len(results) > 0 {
 				text := strings.Join(results, "\n")
 				f.saveToolResult(seq, "anthropic", text)
+				if sc, ok := f.script.followUp(anthropicResultTurns(msgs)); ok && contains(tools, "Bash") {
+					tool, input := anthropicCall(sc)
+					f.anthropicReply(w, seq, b, "", tool, input)
+					return
+				}
 				f.anthropicReply(w, seq, b, "DONE: "+truncate(text, 300), "", nil)
 				return
 			}
 		}
 	}
-	want := "Bash"
-	if f.script.isWrite() {
-		want = "Write"
-	}
-	if contains(tools, want) {
-		var input map[string]any
-		if want == "Bash" {
-			input = map[string]any{"command": f.script.Shell, "description": "Run " + f.script.Shell}
-		} else {
-			input = map[string]any{"file_path": f.script.absTarget(), "content": f.script.WriteBody}
-		}
-		f.anthropicReply(w, seq, b, "", want, input)
+	if tool, input := anthropicCall(f.script); contains(tools, tool) {
+		f.anthropicReply(w, seq, b, "", tool, input)
 		return
 	}
 	f.anthropicReply(w, seq, b, "ok", "", nil)
+}
+
+// anthropicCall is the script's call as Claude's Bash or Write tool.
+func anthropicCall(sc fakeScript) (string, map[string]any) {
+	if sc.isWrite() {
+		return "Write", map[string]any{"file_path": sc.absTarget(), "content": sc.WriteBody}
+	}
+	return "Bash", map[string]any{"command": sc.Shell, "description": "Run " + sc.Shell}
+}
+
+// anthropicResultTurns counts the user messages carrying tool results since the last user
+// message without one (the prompt).
+func anthropicResultTurns(msgs []any) int {
+	n := 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := asMap(msgs[i])
+		if m["role"] != "user" {
+			continue
+		}
+		has := false
+		for _, c := range asList(m["content"]) {
+			if asMap(c)["type"] == "tool_result" {
+				has = true
+			}
+		}
+		if !has {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 func (f *fakeLLM) anthropicReply(w http.ResponseWriter, seq int, b map[string]any, text, tool string, input map[string]any) {
@@ -377,17 +415,23 @@ func (f *fakeLLM) responses(w http.ResponseWriter, seq int, b map[string]any) {
 	switch {
 	case lastResult > lastUser:
 		var results []string
+		turns := 0 // tool results since the prompt (one output per call here)
 		for _, it := range items[lastUser+1:] {
 			im := asMap(it)
 			if strings.HasSuffix(asString(im["type"]), "call_output") {
 				results = append(results, textOf(im["output"]))
+				turns++
 			}
 		}
 		text := strings.Join(results, "\n")
-		f.saveToolResult(seq, "responses", text)
-		item = msg("DONE: " + truncate(text, 300))
+		f.saveToolResult(seq, "responses", textOf(asMap(items[lastResult])["output"]))
+		if sc, ok := f.script.followUp(turns); ok {
+			item = f.responsesToolItem(seq, sc, tools, names, msg)
+		} else {
+			item = msg("DONE: " + truncate(text, 300))
+		}
 	case len(tools) > 0:
-		item = f.responsesToolItem(seq, tools, names, msg)
+		item = f.responsesToolItem(seq, f.script, tools, names, msg)
 	default:
 		item = msg("ok")
 	}
@@ -401,13 +445,13 @@ func (f *fakeLLM) responses(w http.ResponseWriter, seq int, b map[string]any) {
 			"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15}}})
 }
 
-func (f *fakeLLM) responsesToolItem(seq int, tools []any, names []string, msg func(string) map[string]any) map[string]any {
+func (f *fakeLLM) responsesToolItem(seq int, sc fakeScript, tools []any, names []string, msg func(string) map[string]any) map[string]any {
 	cid := fmt.Sprintf("call_fake_%s_%d", f.run, seq)
-	if f.script.isWrite() {
+	if sc.isWrite() {
 		if i := index(names, "apply_patch"); i >= 0 {
 			var sb strings.Builder
-			sb.WriteString("*** Begin Patch\n*** Add File: " + f.script.WriteFile + "\n")
-			for _, l := range strings.Split(strings.TrimRight(f.script.WriteBody, "\n"), "\n") {
+			sb.WriteString("*** Begin Patch\n*** Add File: " + sc.WriteFile + "\n")
+			for _, l := range strings.Split(strings.TrimRight(sc.WriteBody, "\n"), "\n") {
 				sb.WriteString("+" + l + "\n")
 			}
 			sb.WriteString("*** End Patch\n")
@@ -429,11 +473,11 @@ func (f *fakeLLM) responsesToolItem(seq int, tools []any, names []string, msg fu
 		var args map[string]any
 		switch n {
 		case "exec_command":
-			args = map[string]any{"cmd": f.script.Shell}
+			args = map[string]any{"cmd": sc.Shell}
 		case "shell_command":
-			args = map[string]any{"command": f.script.Shell}
+			args = map[string]any{"command": sc.Shell}
 		default:
-			args = map[string]any{"command": []string{"bash", "-lc", f.script.Shell}}
+			args = map[string]any{"command": []string{"bash", "-lc", sc.Shell}}
 		}
 		a, _ := json.Marshal(args)
 		return map[string]any{"type": "function_call", "id": "fc_" + cid, "call_id": cid, "name": n,
@@ -471,33 +515,14 @@ func (f *fakeLLM) chat(w http.ResponseWriter, seq int, b map[string]any) {
 			}
 		}
 		text := strings.Join(results, "\n")
-		f.saveToolResult(seq, "chat", text)
-		msg = map[string]any{"role": "assistant", "content": "DONE: " + truncate(text, 300)}
-	case len(tools) > 0:
-		var name string
-		var args map[string]any
-		if wn := firstOf(names, "Write", "write_file", "write_to_file"); f.script.isWrite() && wn != "" {
-			name = wn
-			args = map[string]any{"file_path": f.script.absTarget(), "content": f.script.WriteBody}
+		f.saveToolResult(seq, "chat", textOf(asMap(msgs[lastResult])["content"]))
+		if sc, ok := f.script.followUp(len(results)); ok && len(tools) > 0 {
+			msg, finish = f.chatCall(seq, sc, names), "tool_calls"
 		} else {
-			name = firstOf(names, "exec_command", "shell_command", "shell", "Bash", "execute_command", "run_shell_command")
-			if name == "" {
-				name = names[0]
-			}
-			switch name {
-			case "exec_command":
-				args = map[string]any{"cmd": f.script.Shell}
-			case "shell":
-				args = map[string]any{"command": []string{"bash", "-lc", f.script.Shell}}
-			default:
-				args = map[string]any{"command": f.script.Shell}
-			}
+			msg = map[string]any{"role": "assistant", "content": "DONE: " + truncate(text, 300)}
 		}
-		a, _ := json.Marshal(args)
-		msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
-			"id": fmt.Sprintf("call_fake_%s_%d", f.run, seq), "type": "function",
-			"function": map[string]any{"name": name, "arguments": string(a)}}}}
-		finish = "tool_calls"
+	case len(tools) > 0:
+		msg, finish = f.chatCall(seq, f.script, names), "tool_calls"
 	default:
 		msg = map[string]any{"role": "assistant", "content": "ok"}
 	}
@@ -535,6 +560,33 @@ func (f *fakeLLM) chat(w http.ResponseWriter, seq int, b map[string]any) {
 	s.event("", base(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish}},
 		"usage": usage}))
 	s.event("", "[DONE]")
+}
+
+// chatCall is the assistant message with the script's call as a chat-completions tool call.
+func (f *fakeLLM) chatCall(seq int, sc fakeScript, names []string) map[string]any {
+	var name string
+	var args map[string]any
+	if wn := firstOf(names, "Write", "write_file", "write_to_file"); sc.isWrite() && wn != "" {
+		name = wn
+		args = map[string]any{"file_path": sc.absTarget(), "content": sc.WriteBody}
+	} else {
+		name = firstOf(names, "exec_command", "shell_command", "shell", "Bash", "execute_command", "run_shell_command")
+		if name == "" {
+			name = names[0]
+		}
+		switch name {
+		case "exec_command":
+			args = map[string]any{"cmd": sc.Shell}
+		case "shell":
+			args = map[string]any{"command": []string{"bash", "-lc", sc.Shell}}
+		default:
+			args = map[string]any{"command": sc.Shell}
+		}
+	}
+	a, _ := json.Marshal(args)
+	return map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
+		"id": fmt.Sprintf("call_fake_%s_%d", f.run, seq), "type": "function",
+		"function": map[string]any{"name": name, "arguments": string(a)}}}}
 }
 
 // ---------------------------------------------------------------- Gemini
@@ -620,16 +672,14 @@ func (f *fakeLLM) gemini(w http.ResponseWriter, seq int, b map[string]any, strea
 			}
 		}
 		text := strings.Join(results, "\n")
-		f.saveToolResult(seq, "gemini", text)
-		parts = []any{map[string]any{"text": "DONE: " + truncate(text, 300)}}
-	case len(decls) > 0:
-		var call map[string]any
-		if f.script.isWrite() && contains(decls, "write_file") {
-			call = map[string]any{"name": "write_file", "args": map[string]any{"file_path": f.script.absTarget(), "content": f.script.WriteBody}}
+		f.saveToolResult(seq, "gemini", results[len(results)-1])
+		if sc, ok := f.script.followUp(len(results)); ok && len(decls) > 0 {
+			parts = []any{map[string]any{"functionCall": geminiCall(sc, decls)}}
 		} else {
-			call = map[string]any{"name": "run_shell_command", "args": map[string]any{"command": f.script.Shell, "description": "run " + f.script.Shell}}
+			parts = []any{map[string]any{"text": "DONE: " + truncate(text, 300)}}
 		}
-		parts = []any{map[string]any{"functionCall": call}}
+	case len(decls) > 0:
+		parts = []any{map[string]any{"functionCall": geminiCall(f.script, decls)}}
 	default:
 		parts = []any{map[string]any{"text": "ok"}}
 	}
@@ -643,6 +693,14 @@ func (f *fakeLLM) gemini(w http.ResponseWriter, seq int, b map[string]any, strea
 		return
 	}
 	startSSE(w).event("", resp)
+}
+
+// geminiCall is the script's call as a Gemini functionCall.
+func geminiCall(sc fakeScript, decls []string) map[string]any {
+	if sc.isWrite() && contains(decls, "write_file") {
+		return map[string]any{"name": "write_file", "args": map[string]any{"file_path": sc.absTarget(), "content": sc.WriteBody}}
+	}
+	return map[string]any{"name": "run_shell_command", "args": map[string]any{"command": sc.Shell, "description": "run " + sc.Shell}}
 }
 
 // ---------------------------------------------------------------- small slice helpers

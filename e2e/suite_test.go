@@ -281,6 +281,7 @@ type caseEnv struct {
 	HookLog          string // stand-in hook payloads
 	baseRev          string // origin's main before the run
 	codexBypassTrust bool
+	events           bool // add the prompt and session events to the installed hook file
 	notes            []string
 }
 
@@ -412,6 +413,9 @@ func (c *caseEnv) install(t *testing.T) {
 		out, err := c.toolguardCmd("install", "--provider", c.a.provider, "--scope", "project", "--dir", c.Proj, "--policy", c.Policy)
 		if err != nil {
 			t.Fatalf("toolguard install --provider %s --scope project failed: %v\n%s", c.a.provider, err, out)
+		}
+		if c.events {
+			c.addEventHooks(t)
 		}
 	}
 	if c.a.name == "codex" {
