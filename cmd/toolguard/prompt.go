@@ -32,6 +32,13 @@ func runEvent(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []byte
 		}
 		return nil // no reply: the call ran already
 	}
+	if ev.Name == protocol.EventSessionStart && sessionStartDropsContext(o.provider, payload) {
+		// CodeBuddy 2.117 runs SessionStart hooks but drops their
+		// additionalContext (e2e reject-reason): telling it there would mark
+		// the decisions told and the model would never hear them. Its
+		// UserPromptSubmit carries them.
+		return nil
+	}
 	text, err := turnContext(sys, o, ev)
 	if err != nil {
 		fmt.Fprintf(sys.stderr, "toolguard: %s: %v\n", ev.Name, err)
@@ -175,4 +182,15 @@ func turnText(decided, pending []approval.Request) string {
 		fmt.Fprintf(&b, "- %s: still waiting for a human: %s. Do not retry it, or work around it, until it is decided.\n", r.ID, r.Summary)
 	}
 	return b.String()
+}
+
+// sessionStartDropsContext reports an agent whose SessionStart answer is
+// not shown to the model (measured by the e2e suite: docs/agents.md).
+func sessionStartDropsContext(provider string, payload []byte) bool {
+	if provider == "" {
+		if c := protocol.Detect(payload); c != nil {
+			provider = c.Name()
+		}
+	}
+	return provider == "codebuddy"
 }

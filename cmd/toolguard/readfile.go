@@ -28,10 +28,11 @@ import (
 // times). A file modified less than settleTime ago may be half written
 // (`>` truncates first, then the program writes): it is read again once
 // settleTime has passed since its modification, and must not have
-// changed. settleTime is 50 ms: a writer paused longer than that between
-// two writes (a loaded machine: 1 of 100 reads in TestPolicyRewrittenInPlace
-// at 10 ms, load average 20) is indistinguishable from a finished one,
-// which is why docs/trust.md asks for replace-by-rename. When anything differs the read starts again; after
+// changed. settleTime is 100 ms: a writer paused longer than that between
+// two writes (on a machine at load average 20, 1–3 of 100 reads in
+// TestPolicyRewrittenInPlace at 10 and 50 ms) is indistinguishable from a
+// finished one, which is why docs/trust.md asks for replace-by-rename.
+// When anything differs the read starts again; after
 // readAttempts changed reads it is an error (on_error). An empty policy
 // file is an error too: it is what a reader sees between the truncation
 // and the write.
@@ -39,7 +40,7 @@ const (
 	maxPolicyFile = 16 << 20
 	doubleReadMax = 1 << 20
 	readAttempts  = 3
-	settleTime    = 50 * time.Millisecond
+	settleTime    = 100 * time.Millisecond
 )
 
 // readInPlaceMin is the size from which a materialized policy (.json) is
