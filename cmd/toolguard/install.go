@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,19 +19,21 @@ import (
 )
 
 type installOptions struct {
-	provider string
-	scope    string
-	dir      string
-	policies []string
-	dryRun   bool
-	command  string
+	provider    string
+	scope       string
+	dir         string
+	policies    []string
+	dryRun      bool
+	command     string
+	portable    bool
+	preToolOnly bool
 }
 
 func newInstallCmd(sys *system, uninstall bool) *cobra.Command {
 	var o installOptions
 	use, short := "install", "Add toolguard as an agent's PreToolUse hook (idempotent, keeps a backup)"
 	if uninstall {
-		use, short = "uninstall", "Remove toolguard's hook entry from an agent's settings, and nothing else"
+		use, short = "uninstall", "Remove toolguard's hook entries from an agent's settings, and nothing else"
 	}
 	cmd := &cobra.Command{
 		Use:   use + " --provider P [--scope project|user] [--dir D]",
@@ -43,22 +48,40 @@ Settings files written (project scope / user scope):
   cursor       .cursor/hooks.json         ~/.cursor/hooks.json
   copilot      .github/hooks/toolguard.json  ~/.copilot/hooks/toolguard.json
 
-Other keys and other hooks are left as they are; a file that does not parse is not
-touched. The hook command is this binary's absolute path with "hook --provider P" and
-any --policy files (made absolute).`,
+The project is the git top level of --dir (default: the current directory), as for
+init and doctor. Other keys and other hooks are left as they are; a file that does not
+parse is not touched. Besides the pre-tool event, the same command goes on the agent's
+prompt, session and post-tool events (docs/agents.md) unless --pre-tool-only.
+
+The hook command is the path this binary was run by (a package manager's symlink on
+PATH is kept, not its versioned target), after asking it ("version") that it is
+toolguard, with "hook --provider P" and any --policy files (made absolute; each must
+load, or nothing is written). A binary in the Go build cache (go run) is refused.
+--portable writes a bare "toolguard" instead, looked up on PATH when the hook runs:
+for files a team commits; see docs/install.md for what that trusts.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runInstall(sys, &o, uninstall) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.provider, "provider", "", "agent: claude-code (claude), codebuddy, codex, gemini, cursor, copilot")
 	fl.StringVar(&o.scope, "scope", install.ScopeProject, "project or user")
-	fl.StringVar(&o.dir, "dir", "", "project directory (default: the current directory)")
+	fl.StringVar(&o.dir, "dir", "", "project directory (default: the git top level of the current directory)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "show what would change; write nothing")
 	if !uninstall {
-		fl.StringArrayVar(&o.policies, "policy", nil, "policy file the hook should load (repeatable)")
+		fl.StringArrayVar(&o.policies, "policy", nil, "policy file the hook should load (repeatable; must load)")
 		fl.StringVar(&o.command, "command", "", "the toolguard binary to run (default: this one)")
+		fl.BoolVar(&o.portable, "portable", false, "write a bare `toolguard` (found on PATH when the hook runs) instead of an absolute path")
+		fl.BoolVar(&o.preToolOnly, "pre-tool-only", false, "add only the pre-tool hook, not the prompt, session and post-tool ones")
 	}
 	return cmd
+}
+
+// argv0 is the name this process was started by (tests replace it).
+var argv0 = func() string {
+	if len(os.Args) == 0 {
+		return ""
+	}
+	return os.Args[0]
 }
 
 func runInstall(sys *system, o *installOptions, uninstall bool) error {
@@ -72,32 +95,41 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	if o.scope != install.ScopeProject && o.scope != install.ScopeUser {
 		return usagef("--scope wants project or user, got %q", o.scope)
 	}
+	if o.portable && o.command != "" {
+		return usagef("--portable and --command exclude each other")
+	}
 	cwd, _ := sys.getwd()
-	dir := absFrom(cwd, o.dir)
-	if dir == "" {
-		dir = cwd
-	}
-	bin := o.command
-	if bin == "" {
-		exe, err := sys.executable()
-		if err != nil {
-			return fmt.Errorf("cannot find this binary's path (%v); pass --command", err)
-		}
-		if r, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = r
-		}
-		bin = exe
-	}
-	parts := []string{shellparse.Quote(bin), "hook", "--provider", codec.Name()}
-	for _, p := range o.policies {
-		abs := absFrom(cwd, expandTilde(p, sys.home()))
-		if _, err := os.Stat(abs); err != nil {
-			return fmt.Errorf("policy %s: %w", p, err)
-		}
-		parts = append(parts, "--policy", shellparse.Quote(abs))
+	dir := projectDir(sys)
+	if o.dir != "" {
+		dir = projectOf(absFrom(cwd, expandTilde(o.dir, sys.home())))
 	}
 	opts := install.Options{Provider: codec.Name(), Scope: o.scope, Dir: dir, Home: sys.home(),
-		Command: strings.Join(parts, " "), DryRun: o.dryRun}
+		DryRun: o.dryRun, PreToolOnly: o.preToolOnly}
+	if !uninstall {
+		// --policy first: a hook whose policy does not load denies every call.
+		var abs []string
+		for _, p := range o.policies {
+			abs = append(abs, absFrom(cwd, expandTilde(p, sys.home())))
+		}
+		if len(abs) > 0 {
+			pf := policyFlags{files: abs}
+			if _, err := pf.load(sys, dir); err != nil {
+				return fmt.Errorf("--policy does not load, nothing was written: %w", err)
+			}
+		}
+		bin, err := installBinary(sys, o)
+		if err != nil {
+			return err
+		}
+		opts.Program = bin
+		parts := []string{shellparse.Quote(bin), "hook", "--provider", codec.Name()}
+		for _, p := range abs {
+			parts = append(parts, "--policy", shellparse.Quote(p))
+		}
+		opts.Command = strings.Join(parts, " ")
+	} else if exe, err := sys.executable(); err == nil {
+		opts.Program = stableBinary(sys, exe)
+	}
 	var res install.Result
 	if uninstall {
 		res, err = install.Uninstall(opts)
@@ -121,6 +153,128 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		}
 	}
 	return nil
+}
+
+// installBinary is the program the hook command runs: "toolguard" with
+// --portable; --command as given (absolute, or found on PATH); else the
+// path this binary was started by. Anything but --portable must answer
+// `version` as toolguard, and must not be in Go's build cache.
+func installBinary(sys *system, o *installOptions) (string, error) {
+	if o.portable {
+		return "toolguard", nil
+	}
+	var bin string
+	if o.command != "" {
+		cwd, _ := sys.getwd()
+		bin = expandTilde(o.command, sys.home())
+		if !strings.ContainsRune(bin, filepath.Separator) {
+			p, err := exec.LookPath(bin)
+			if err != nil {
+				return "", fmt.Errorf("--command %s: not found on PATH: %v", o.command, err)
+			}
+			bin = p
+		}
+		bin = absFrom(cwd, bin)
+	} else {
+		exe, err := sys.executable()
+		if err != nil {
+			return "", fmt.Errorf("cannot find this binary's path (%v); pass --command", err)
+		}
+		bin = stableBinary(sys, exe)
+	}
+	if cache := buildCache(sys, bin); cache != "" {
+		return "", fmt.Errorf("%s is in Go's build cache (%s): `go run` builds a binary that is deleted later, and the hook would then fail open in most agents; "+
+			"build or install toolguard (go build -o ~/bin/toolguard ./cmd/toolguard, go install …) and run install with that binary, or pass --command PATH", bin, cache)
+	}
+	if _, err := askVersion(bin); err != nil {
+		return "", fmt.Errorf("%s is not a working toolguard, nothing was written: %v", bin, err)
+	}
+	return bin, nil
+}
+
+// stableBinary prefers the path this process was started by (argv[0],
+// looked up on PATH when it is a bare name) over os.Executable's, when
+// both are the same file: a package manager's symlink
+// (/usr/local/bin/toolguard -> ../Cellar/toolguard/1.2/bin/toolguard)
+// survives upgrades, its versioned target does not.
+func stableBinary(sys *system, exe string) string {
+	a := argv0()
+	if a == "" {
+		return exe
+	}
+	if !strings.ContainsRune(a, filepath.Separator) {
+		p, err := exec.LookPath(a)
+		if err != nil {
+			return exe
+		}
+		a = p
+	}
+	cwd, _ := sys.getwd()
+	a = filepath.Clean(absFrom(cwd, a))
+	fa, err1 := os.Stat(a)
+	fe, err2 := os.Stat(exe)
+	if err1 == nil && err2 == nil && os.SameFile(fa, fe) {
+		return a
+	}
+	return exe
+}
+
+// buildCache returns the Go build cache or go-build work directory bin
+// (or its target) lies in, or "".
+func buildCache(sys *system, bin string) string {
+	paths := []string{bin}
+	if r, err := filepath.EvalSymlinks(bin); err == nil && r != bin {
+		paths = append(paths, r)
+	}
+	var caches []string
+	if c := sys.getenv("GOCACHE"); c != "" && c != "off" {
+		caches = append(caches, c)
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		caches = append(caches, filepath.Join(d, "go-build"))
+	}
+	for _, p := range paths {
+		for _, c := range caches {
+			if rel, err := filepath.Rel(c, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return c
+			}
+		}
+		for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+			if strings.HasPrefix(part, "go-build") {
+				return part
+			}
+		}
+	}
+	return ""
+}
+
+// askVersion runs `bin version` and returns its first line when it is
+// toolguard's ("toolguard …"); a missing binary, a failure or another
+// answer is an error.
+func askVersion(bin string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "version")
+	cmd.Stdin = nil
+	out, err := cmd.Output()
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("`%s version` did not answer within 10 s", bin)
+	}
+	if err != nil {
+		return "", fmt.Errorf("`%s version`: %v", bin, err)
+	}
+	if !strings.HasPrefix(line, "toolguard ") {
+		return "", fmt.Errorf("`%s version` answered %q, not toolguard's version line", bin, truncateLine(line, 80))
+	}
+	return line, nil
+}
+
+func truncateLine(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 type doctorOptions struct {
