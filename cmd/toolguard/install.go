@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -281,6 +282,8 @@ type doctorOptions struct {
 	policyFlags
 	json    bool
 	require bool
+	agent   string
+	noProbe bool
 	dir     string
 }
 
@@ -288,25 +291,59 @@ func newDoctorCmd(sys *system) *cobra.Command {
 	var o doctorOptions
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Show which agents are guarded by toolguard and which policy is in force",
-		Long: `doctor looks for each agent's settings (user and project), reports whether toolguard
-is its PreToolUse hook and with which command line, agents that cannot be guarded by a
-hook ("policy not enforced"), and the policy files in force with their hashes.
---require-enforcement exits 1 when any detected agent is not guarded.`,
+		Short: "Show which agents are guarded by toolguard, proved by running each hook",
+		Long: `doctor looks for each agent's settings (user and project) and runs every pre-tool hook
+command that is (or looks like) toolguard's exactly as the agent would — sh -c LINE, the
+payload on stdin in that agent's dialect — once with a call that must be denied (` + install.DenyProbeCommand + `)
+and once with one that must pass (` + install.PassProbeCommand + `), and reports what came back. It also
+asks the hook's binary whether it is toolguard, loads the --policy files on the hook line,
+reports Codex's trust state, settings that switch hooks off, and commands found through PATH.
+An agent is guarded when a hook proved itself and nothing switches it off.
+--require-enforcement exits 1 when an agent judged (only --agent X when given) is not guarded.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runDoctor(sys, &o) },
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
-	cmd.Flags().BoolVar(&o.require, "require-enforcement", false, "exit 1 if a detected agent is not guarded")
+	cmd.Flags().BoolVar(&o.require, "require-enforcement", false, "exit 1 if an agent judged is not guarded")
+	cmd.Flags().StringVar(&o.agent, "agent", "", "judge only this agent (claude-code, codex, …): what a platform runs before starting it")
+	cmd.Flags().BoolVar(&o.noProbe, "no-probe", false, "read the settings only; do not run the hooks (nothing is proved)")
 	cmd.Flags().StringVar(&o.dir, "dir", "", "project directory (default: the current git top level)")
 	o.register(cmd)
 	return cmd
 }
 
 type doctorReport struct {
-	Agents    []install.AgentStatus `json:"agents"`
-	Policy    *doctorPolicy         `json:"policy"`
-	Unguarded []string              `json:"unguarded"`
+	Agents    []doctorAgent `json:"agents"`
+	Policy    *doctorPolicy `json:"policy"`
+	Unguarded []string      `json:"unguarded"`
+}
+
+// doctorAgent is what Inspect read plus what running the hooks showed.
+type doctorAgent struct {
+	install.AgentStatus
+	Checks   []hookCheck `json:"checks,omitempty"`
+	Proved   bool        `json:"proved"`   // some pre-tool hook denied the deny probe and passed the pass probe
+	Problems []string    `json:"problems"` // why the agent is not guarded, or warnings
+}
+
+// hookCheck is one hook command line, run.
+type hookCheck struct {
+	Command  string                `json:"command"`
+	Files    []string              `json:"files"`
+	Program  string                `json:"program"`            // the word before "hook"
+	Resolved string                `json:"resolved,omitempty"` // where PATH leads, for a program that is not an absolute path
+	Version  string                `json:"version,omitempty"`  // what `PROGRAM version` answered
+	Policies []hookPolicy          `json:"policies,omitempty"` // the --policy files on the line
+	Probes   []install.ProbeResult `json:"probes,omitempty"`
+	Problems []string              `json:"problems"`
+}
+
+type hookPolicy struct {
+	File  string `json:"file"`
+	Loads bool   `json:"loads"`
+	Hash  string `json:"hash,omitempty"`
+	Rules int    `json:"rules,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 type doctorPolicy struct {
@@ -331,7 +368,15 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		project = projectDir(sys)
 	}
 	project = absFrom(cwd, project)
-	rep := doctorReport{Agents: install.Inspect(sys.home(), project), Policy: &doctorPolicy{}, Unguarded: []string{}}
+	if o.agent != "" {
+		if o.agent == "claude" {
+			o.agent = "claude-code"
+		}
+		if _, err := install.SettingsPath(o.agent, install.ScopeUser, project, "/"); err != nil {
+			return usagef("--agent: %v", err)
+		}
+	}
+	rep := doctorReport{Policy: &doctorPolicy{}, Unguarded: []string{}}
 	if ps, err := o.load(sys, project); err != nil {
 		rep.Policy.Error = err.Error()
 	} else {
@@ -341,8 +386,16 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		rep.Policy.GuardGaps = ps.pol.GuardGaps()
 	}
 	rep.Policy.Nested = nestedPolicies(project)
+	checked := map[string]*hookCheck{}
+	for _, st := range install.Inspect(sys.home(), project) {
+		if o.agent != "" && st.Agent != o.agent {
+			continue
+		}
+		rep.Agents = append(rep.Agents, judgeAgent(sys, o, st, project, checked))
+	}
 	for _, a := range rep.Agents {
-		if a.Detected && !a.Guarded {
+		judged := o.agent != "" || (a.Detected && a.Enforceable)
+		if judged && !a.guarded() {
 			rep.Unguarded = append(rep.Unguarded, a.Agent)
 		}
 	}
@@ -351,50 +404,237 @@ func runDoctor(sys *system, o *doctorOptions) error {
 			return err
 		}
 	} else {
-		w := sys.stdout
-		for _, a := range rep.Agents {
-			state := "not detected"
-			switch {
-			case a.Detected && !a.Enforceable:
-				state = "policy not enforced"
-			case a.Detected && a.Guarded:
-				state = "guarded"
-			case a.Detected:
-				state = "NOT GUARDED"
-			}
-			fmt.Fprintf(w, "%-12s %s\n", a.Agent, state)
-			for _, c := range a.Commands {
-				fmt.Fprintf(w, "    hook: %s\n", c)
-			}
-			if a.Note != "" && a.Detected {
-				fmt.Fprintf(w, "    %s\n", a.Note)
-			}
-		}
-		if rep.Policy.Error != "" {
-			fmt.Fprintf(w, "policy: does not load: %s\n", rep.Policy.Error)
-		} else {
-			fmt.Fprintf(w, "policy: %d rules, %s\n", rep.Policy.Rules, rep.Policy.Hash)
-			for _, l := range rep.Policy.Layers {
-				trust := ""
-				if l.Untrusted {
-					trust = " (untrusted: it can only tighten)"
-				}
-				fmt.Fprintf(w, "    %-10s %s %s%s\n", l.Name, l.File, l.Hash, trust)
-			}
-			writeIgnored(w, rep.Policy.Ignored)
-			printGuardGaps(w, rep.Policy.GuardGaps)
-		}
-		for _, n := range rep.Policy.Nested {
-			fmt.Fprintf(w, "    not read: %s (below the workspace root; only <root>/.toolguard/policy.toml is)\n", n)
-		}
+		printDoctor(sys.stdout, &rep)
 	}
 	if o.require && len(rep.Unguarded) > 0 {
 		return &exitError{code: exitFailure, msg: "not guarded: " + strings.Join(rep.Unguarded, ", ")}
 	}
-	if o.require && rep.Policy.Error != "" {
+	if o.require && rep.Policy.Error != "" && o.agent == "" {
 		return &exitError{code: exitFailure, msg: "the policy does not load"}
 	}
 	return nil
+}
+
+// guarded: the agent runs a toolguard hook that proved itself (or, with
+// --no-probe, is configured), nothing switches hooks off, and Codex does
+// not lack a trust record.
+func (a doctorAgent) guarded() bool {
+	if !a.Detected || !a.Enforceable || a.Disabled || a.CodexTrust == "untrusted" && len(a.Hooks) > 0 {
+		return false
+	}
+	if a.Checks == nil {
+		return a.Guarded
+	}
+	return a.Proved
+}
+
+func judgeAgent(sys *system, o *doctorOptions, st install.AgentStatus, project string, checked map[string]*hookCheck) doctorAgent {
+	a := doctorAgent{AgentStatus: st, Problems: []string{}}
+	switch {
+	case !st.Detected:
+		a.Problems = append(a.Problems, "not detected: no settings of this agent were found")
+		return a
+	case !st.Enforceable:
+		return a
+	case st.Disabled:
+		a.Problems = append(a.Problems, "hooks are switched off by a settings file (see the note)")
+	case len(st.Hooks) == 0:
+		a.Problems = append(a.Problems, "no pre-tool hook runs toolguard")
+	}
+	if st.Agent == "codex" && st.CodexTrust == "untrusted" && len(st.Hooks) > 0 {
+		a.Problems = append(a.Problems, "Codex has no trust record for its hooks: it skips them until trusted in /hooks")
+	}
+	if o.noProbe {
+		return a
+	}
+	byCmd := map[string]int{}
+	for _, h := range st.Hooks {
+		if i, ok := byCmd[h.Command]; ok {
+			if !slices.Contains(a.Checks[i].Files, h.File) {
+				a.Checks[i].Files = append(a.Checks[i].Files, h.File)
+			}
+			continue
+		}
+		key := st.Agent + "\x00" + h.Command
+		c, ok := checked[key]
+		if !ok {
+			c = checkHook(sys, st.Agent, h.Command, project)
+			checked[key] = c
+		}
+		cc := *c
+		cc.Files = []string{h.File}
+		byCmd[h.Command] = len(a.Checks)
+		a.Checks = append(a.Checks, cc)
+		if len(cc.Problems) == 0 {
+			a.Proved = true
+		}
+	}
+	if len(st.Hooks) > 0 && !a.Proved {
+		a.Problems = append(a.Problems, "no hook command proved itself (deny probe denied, pass probe passed)")
+	}
+	return a
+}
+
+// checkHook runs one hook command line the way agent does and reports.
+func checkHook(sys *system, agent, line, project string) *hookCheck {
+	c := &hookCheck{Command: line, Problems: []string{}}
+	words := hookWords(line)
+	c.Program = words.program
+	if c.Program != "" {
+		prog := c.Program
+		if w := install.PathLookup(line); w != "" || !filepath.IsAbs(prog) {
+			if p, err := exec.LookPath(prog); err == nil {
+				c.Resolved = p
+				prog = p
+			}
+			c.Problems = append(c.Problems, fmt.Sprintf("the program %q is found through PATH when the hook runs (now: %s): a toolguard earlier on the agent's PATH takes over the hook", c.Program, orNone(c.Resolved)))
+		}
+		if v, err := askVersion(prog); err != nil {
+			c.Problems = append(c.Problems, "the hook's binary is not toolguard: "+err.Error())
+		} else {
+			c.Version = v
+		}
+	}
+	cwd, _ := sys.getwd()
+	for _, f := range words.policies {
+		hp := hookPolicy{File: f}
+		pf := policyFlags{files: []string{absFrom(cwd, expandTilde(f, sys.home()))}, noBuiltin: words.noBuiltin}
+		if ps, err := pf.load(sys, project); err != nil {
+			hp.Error = err.Error()
+			c.Problems = append(c.Problems, fmt.Sprintf("policy %s on the hook line does not load (every call is denied): %v", f, err))
+		} else {
+			hp.Loads, hp.Hash, hp.Rules = true, ps.pol.Hash(), len(ps.pol.Rules())
+		}
+		c.Policies = append(c.Policies, hp)
+	}
+	c.Probes = install.Probe(context.Background(), agent, line, project, os.Environ())
+	for _, p := range c.Probes {
+		if !p.OK() {
+			msg := fmt.Sprintf("%s probe (%s): got %s, exit %d", p.Want, p.Call, p.Got, p.Exit)
+			if p.Problem != "" {
+				msg += ": " + p.Problem
+			}
+			if p.Stderr != "" {
+				msg += " (stderr: " + truncateLine(p.Stderr, 160) + ")"
+			}
+			c.Problems = append(c.Problems, msg)
+		}
+	}
+	return c
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "not found"
+	}
+	return s
+}
+
+type hookLine struct {
+	program   string
+	policies  []string
+	noBuiltin bool
+}
+
+// hookWords finds the program before "hook" and the --policy files after
+// it in a hook command line.
+func hookWords(line string) hookLine {
+	var h hookLine
+	words := install.SplitWords(line)
+	for i := 0; i+1 < len(words); i++ {
+		if words[i+1] != "hook" {
+			continue
+		}
+		h.program = words[i]
+		rest := words[i+2:]
+		for j := 0; j < len(rest); j++ {
+			switch w := rest[j]; {
+			case w == "--policy" && j+1 < len(rest):
+				h.policies = append(h.policies, rest[j+1])
+				j++
+			case strings.HasPrefix(w, "--policy="):
+				h.policies = append(h.policies, strings.TrimPrefix(w, "--policy="))
+			case w == "--no-builtin":
+				h.noBuiltin = true
+			}
+		}
+		break
+	}
+	return h
+}
+
+func printDoctor(w io.Writer, rep *doctorReport) {
+	for _, a := range rep.Agents {
+		state := "not detected"
+		switch {
+		case a.Detected && !a.Enforceable:
+			state = "policy not enforced"
+		case a.guarded() && a.Checks != nil:
+			state = "guarded (proved: the hook denied the deny probe and passed the pass probe)"
+		case a.guarded():
+			state = "guarded (configured; not probed)"
+		case a.Detected:
+			state = "NOT GUARDED"
+		}
+		fmt.Fprintf(w, "%-12s %s\n", a.Agent, state)
+		if len(a.Checks) == 0 {
+			for _, c := range a.Commands {
+				fmt.Fprintf(w, "    hook: %s\n", c)
+			}
+		}
+		for _, c := range a.Checks {
+			fmt.Fprintf(w, "    hook: %s\n", c.Command)
+			fmt.Fprintf(w, "      in: %s\n", strings.Join(c.Files, ", "))
+			if c.Version != "" {
+				fmt.Fprintf(w, "      binary: %s\n", c.Version)
+			}
+			for _, p := range c.Policies {
+				if p.Loads {
+					fmt.Fprintf(w, "      policy %s: loads, %d rules, %s\n", p.File, p.Rules, p.Hash)
+				} else {
+					fmt.Fprintf(w, "      policy %s: DOES NOT LOAD: %s\n", p.File, p.Error)
+				}
+			}
+			for _, p := range c.Probes {
+				mark := "ok"
+				if !p.OK() {
+					mark = "FAILED"
+				}
+				fmt.Fprintf(w, "      probe %q (must %s): %s, exit %d — %s\n", p.Call, p.Want, p.Got, p.Exit, mark)
+			}
+			for _, p := range c.Problems {
+				fmt.Fprintf(w, "      problem: %s\n", p)
+			}
+		}
+		if a.CodexTrust != "" && a.Detected {
+			fmt.Fprintf(w, "    codex trust: %s\n", a.CodexTrust)
+		}
+		if a.Note != "" && a.Detected {
+			fmt.Fprintf(w, "    %s\n", a.Note)
+		}
+		if a.Detected && a.Enforceable && !a.guarded() {
+			for _, p := range a.Problems {
+				fmt.Fprintf(w, "    problem: %s\n", p)
+			}
+		}
+	}
+	if rep.Policy.Error != "" {
+		fmt.Fprintf(w, "policy: does not load: %s\n", rep.Policy.Error)
+	} else {
+		fmt.Fprintf(w, "policy: %d rules, %s\n", rep.Policy.Rules, rep.Policy.Hash)
+		for _, l := range rep.Policy.Layers {
+			trust := ""
+			if l.Untrusted {
+				trust = " (untrusted: it can only tighten)"
+			}
+			fmt.Fprintf(w, "    %-10s %s %s%s\n", l.Name, l.File, l.Hash, trust)
+		}
+		writeIgnored(w, rep.Policy.Ignored)
+		printGuardGaps(w, rep.Policy.GuardGaps)
+	}
+	for _, n := range rep.Policy.Nested {
+		fmt.Fprintf(w, "    not read: %s (below the workspace root; only <root>/.toolguard/policy.toml is)\n", n)
+	}
 }
 
 // printGuardGaps says which locked default rules are off, grouped by why.
