@@ -316,6 +316,8 @@ type doctorReport struct {
 	Agents    []doctorAgent `json:"agents"`
 	Policy    *doctorPolicy `json:"policy"`
 	Unguarded []string      `json:"unguarded"`
+	// RequireEnforcement: the policy's settings.require_enforcement is on.
+	RequireEnforcement bool `json:"require_enforcement,omitempty"`
 }
 
 // doctorAgent is what Inspect read plus what running the hooks showed.
@@ -384,6 +386,10 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules())
 		rep.Policy.Ignored = ignoredParts(sys, ps.pol)
 		rep.Policy.GuardGaps = ps.pol.GuardGaps()
+		if ps.pol.Settings.RequireEnforcement {
+			o.require = true // settings.require_enforcement: the policy asks for it
+			rep.RequireEnforcement = true
+		}
 	}
 	rep.Policy.Nested = nestedPolicies(project)
 	checked := map[string]*hookCheck{}
@@ -407,7 +413,11 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		printDoctor(sys.stdout, &rep)
 	}
 	if o.require && len(rep.Unguarded) > 0 {
-		return &exitError{code: exitFailure, msg: "not guarded: " + strings.Join(rep.Unguarded, ", ")}
+		msg := "not guarded: " + strings.Join(rep.Unguarded, ", ")
+		if rep.RequireEnforcement {
+			msg += " (settings.require_enforcement is on)"
+		}
+		return &exitError{code: exitFailure, msg: msg}
 	}
 	if o.require && rep.Policy.Error != "" && o.agent == "" {
 		return &exitError{code: exitFailure, msg: "the policy does not load"}
