@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/install"
 )
 
 // fakeToolguard writes a script that answers `version` as toolguard does.
@@ -65,5 +67,35 @@ func TestInstallBinaryPath(t *testing.T) {
 				t.Error("uninstall left the settings file")
 			}
 		})
+	}
+}
+
+// The doctor's probe payloads, through the real hook path in each agent's
+// dialect, come back as the doctor's classifier expects: the must-deny call
+// denied, the must-pass call passed (no output or allow), and look-alikes
+// of the deny probe (a plain push, a force push to a branch named in a
+// string) classified from the real reply too.
+func TestDoctorProbePayloads(t *testing.T) {
+	cases := []struct {
+		call, want string
+	}{
+		{install.DenyProbeCommand, "deny"},
+		{install.PassProbeCommand, "pass"},
+		{"echo 'git push --force origin main'", "pass"},
+		{"git log --oneline", "pass"},
+	}
+	for _, agent := range []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot"} {
+		for _, c := range cases {
+			t.Run(agent+"/"+c.call, func(t *testing.T) {
+				dir := t.TempDir()
+				f, sys := newFake(t, install.Payload(agent, c.call, dir), map[string]string{"HOME": "/home/user"})
+				sys.etc = "/home/user/etc"
+				code := run(context.Background(), []string{"hook", "--provider", agent}, sys)
+				got, problem := install.Classify(code, f.stdout.Bytes())
+				if got != c.want && !(c.want == "pass" && got == "allow") {
+					t.Fatalf("got %s (%s), want %s; exit %d, reply %q, stderr %q", got, problem, c.want, code, f.stdout.String(), f.stderr.String())
+				}
+			})
+		}
 	}
 }
