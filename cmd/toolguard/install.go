@@ -68,7 +68,9 @@ for files a team commits; see docs/install.md for what that trusts.`,
 	fl.StringVar(&o.scope, "scope", install.ScopeProject, "project or user")
 	fl.StringVar(&o.dir, "dir", "", "project directory (default: the git top level of the current directory)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "show what would change; write nothing")
-	if !uninstall {
+	if uninstall {
+		fl.StringVar(&o.command, "command", "", "also remove hooks running this binary when it is not named toolguard (default: this one)")
+	} else {
 		fl.StringArrayVar(&o.policies, "policy", nil, "policy file the hook should load (repeatable; must load)")
 		fl.StringVar(&o.command, "command", "", "the toolguard binary to run (default: this one)")
 		fl.BoolVar(&o.portable, "portable", false, "write a bare `toolguard` (found on PATH when the hook runs) instead of an absolute path")
@@ -128,6 +130,8 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 			parts = append(parts, "--policy", shellparse.Quote(p))
 		}
 		opts.Command = strings.Join(parts, " ")
+	} else if o.command != "" {
+		opts.Program = absFrom(cwd, expandTilde(o.command, sys.home()))
 	} else if exe, err := sys.executable(); err == nil {
 		opts.Program = stableBinary(sys, exe)
 	}

@@ -66,6 +66,16 @@ func TestInstallBinaryPath(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(proj, ".claude", "settings.json")); err == nil {
 				t.Error("uninstall left the settings file")
 			}
+			// uninstall run by another binary finds the renamed one with --command
+			run(context.Background(), []string{"install", "--provider", "claude-code", "--dir", proj}, sys)
+			sys.executable = func() (string, error) { return "/usr/local/bin/toolguard", nil }
+			argv0 = func() string { return "/usr/local/bin/toolguard" }
+			if code := run(context.Background(), []string{"uninstall", "--provider", "claude-code", "--dir", proj, "--command", tt.want}, sys); code != 0 {
+				t.Fatalf("uninstall --command exit %d: %s", code, f.stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(proj, ".claude", "settings.json")); err == nil {
+				t.Error("uninstall --command left the settings file")
+			}
 		})
 	}
 }
