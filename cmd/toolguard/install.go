@@ -188,7 +188,7 @@ func installBinary(sys *system, o *installOptions) (string, error) {
 		bin = stableBinary(sys, exe)
 	}
 	if cache := buildCache(sys, bin); cache != "" {
-		return "", fmt.Errorf("%s is in Go's build cache (%s): `go run` builds a binary that is deleted later, and the hook would then fail open in most agents; "+
+		return "", fmt.Errorf("%s is in Go's build cache or a `go run` work directory (%s): `go run` builds a binary that is deleted later, and the hook would then fail open in most agents; "+
 			"build or install toolguard (go build -o ~/bin/toolguard ./cmd/toolguard, go install …) and run install with that binary, or pass --command PATH", bin, cache)
 	}
 	if _, err := askVersion(bin); err != nil {
@@ -245,12 +245,19 @@ func buildCache(sys *system, bin string) string {
 			}
 		}
 		for _, part := range strings.Split(filepath.ToSlash(p), "/") {
-			if strings.HasPrefix(part, "go-build") {
+			if isGoBuildDir(part) {
 				return part
 			}
 		}
 	}
 	return ""
+}
+
+// isGoBuildDir: the build cache's "go-build", or a `go run` work directory
+// ("go-build" and digits, in the temp dir).
+func isGoBuildDir(name string) bool {
+	rest, ok := strings.CutPrefix(name, "go-build")
+	return ok && strings.Trim(rest, "0123456789") == ""
 }
 
 // askVersion runs `bin version` and returns its first line when it is
