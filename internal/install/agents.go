@@ -34,6 +34,10 @@ type agent struct {
 	project string   // settings file, relative to the project directory
 	user    string   // settings file, relative to the home directory
 	events  []string // events Install writes toolguard's handler into
+	// extra are the prompt, session and post-tool events (docs/agents.md)
+	// Install adds the same command to, so that decisions on approval
+	// requests reach the model and approved calls' results are recorded.
+	extra []extraEvent
 	// flat files list handlers directly under the event (Cursor, Copilot,
 	// with "version": 1); the others nest them in matcher groups.
 	flat    bool
@@ -42,6 +46,10 @@ type agent struct {
 	owned   bool // the file is toolguard's own (Copilot's toolguard.json)
 	notes   func(scope string) []string
 }
+
+// extraEvent is one of an agent's non-pre-tool events and the matcher of
+// a new group for it ("" = no matcher key).
+type extraEvent struct{ name, matcher string }
 
 func num(n int) json.Number { return json.Number(fmt.Sprint(n)) }
 
@@ -55,6 +63,7 @@ var agents = []*agent{
 		project: ".claude/settings.json",
 		user:    ".claude/settings.json",
 		events:  []string{"PreToolUse"},
+		extra:   []extraEvent{{"PostToolUse", "*"}, {"PostToolUseFailure", "*"}, {"UserPromptSubmit", ""}, {"SessionStart", ""}},
 		matcher: "*",
 		handler: claudeHandler,
 		notes: func(string) []string {
@@ -66,6 +75,7 @@ var agents = []*agent{
 		project: ".codebuddy/settings.json",
 		user:    ".codebuddy/settings.json",
 		events:  []string{"PreToolUse"},
+		extra:   []extraEvent{{"PostToolUse", "*"}, {"UserPromptSubmit", ""}, {"SessionStart", ""}},
 		matcher: "*",
 		handler: claudeHandler,
 		notes: func(string) []string {
@@ -80,6 +90,7 @@ var agents = []*agent{
 		project: ".codex/hooks.json",
 		user:    ".codex/hooks.json",
 		events:  []string{"PreToolUse"},
+		extra:   []extraEvent{{"PostToolUse", ""}, {"UserPromptSubmit", ""}, {"SessionStart", ""}},
 		handler: claudeHandler,
 		notes: func(string) []string {
 			return []string{
@@ -95,6 +106,7 @@ var agents = []*agent{
 		project: ".gemini/settings.json",
 		user:    ".gemini/settings.json",
 		events:  []string{"BeforeTool"},
+		extra:   []extraEvent{{"AfterTool", ".*"}, {"BeforeAgent", ""}, {"SessionStart", ""}},
 		matcher: "*",
 		handler: func(cmd string) *object {
 			return obj("name", "toolguard", "type", "command", "command", cmd, "timeout", num(timeoutMillis))

@@ -126,3 +126,7 @@ func joinWords(words []string) string {
 	}
 	return strings.Join(q, " ")
 }
+
+// SplitWords splits a hook command line into words as splitWords does
+// (quotes removed, nothing expanded), for callers that read its arguments.
+func SplitWords(s string) []string { return splitWords(s) }

@@ -14,8 +14,11 @@
 //     toolguard's own handler is left as it was, modulo that formatting.
 //   - Toolguard's handler is recognized by its command line: a word naming a
 //     program called toolguard (any directory, optional .exe) followed by the
-//     word hook (IsToolguardCommand). A re-install with the same command is a
-//     no-op; with a different command the old command is replaced in place.
+//     word hook (IsToolguardCommand), or one running Options.Program (a
+//     renamed toolguard the caller asked) followed by hook. A re-install with
+//     the same command is a no-op; with a different command the old command
+//     is replaced in place. Install also writes the command on the agent's
+//     prompt, session and post-tool events (agent.extra) unless PreToolOnly.
 //   - A file that does not parse (or that holds comments, or whose "hooks" has
 //     an unexpected type) is refused: the error names file:line:col and says
 //     that nothing was changed.
@@ -30,11 +33,16 @@
 //   - Uninstall removes only toolguard's handlers. A matcher group, an event
 //     array, the "hooks" object — and for Cursor and Copilot a then lonely
 //     "version" — are removed only when toolguard's removal emptied them.
-//     Copilot's toolguard.json is toolguard's own file and is deleted when
-//     nothing else is left in it; other files are never deleted.
+//     A file left with nothing in it is deleted (an empty settings file means
+//     no settings); when the result is what the backup beside the file holds
+//     (or the file goes and the backup is empty or missing), that backup is
+//     deleted and no new one is written.
 //
 // Limits: JSON with comments (Gemini accepts them) is read by the doctor but
 // never rewritten; Codex hooks are installed into hooks.json, never into
-// config.toml; the doctor cannot see Codex's hook trust state, Cursor's
-// third-party-hooks switch, or CODEX_HOME/COPILOT_HOME overrides.
+// config.toml; the doctor reads whether Codex's config.toml holds hook
+// trust records at all, not whether one matches the toolguard hook; it
+// cannot see Cursor's third-party-hooks switch, managed settings, or
+// CODEX_HOME/COPILOT_HOME overrides. Probe runs hook commands (sh -c) with
+// the environment its caller passes.
 package install

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 )
 
 // AgentStatus is what Inspect found for one agent.
@@ -20,6 +22,39 @@ type AgentStatus struct {
 	// Enforceable is false for agents a command hook cannot guard.
 	Enforceable bool   `json:"enforceable"`
 	Note        string `json:"note,omitempty"` // caveats, unreadable files, disabled hooks; "" if none
+	// Disabled: a settings file switches the agent's hooks off
+	// (disableAllHooks, allowManagedHooksOnly, hooksConfig.enabled = false, …).
+	Disabled bool `json:"disabled,omitempty"`
+	// Hooks are the pre-tool hook entries that run toolguard, or look like
+	// they do (`X hook --provider P` with X named otherwise): doctor runs
+	// each to find out.
+	Hooks []HookRef `json:"hooks,omitempty"`
+	// CodexTrust (codex only): "untrusted" when no config.toml holds a hook
+	// trust record ([hooks.state."…"] trusted_hash), "unknown" when some do
+	// (their keys and hashes are Codex's own and are not matched to the
+	// toolguard hook here), "" for other agents.
+	CodexTrust string `json:"codex_trust,omitempty"`
+}
+
+// HookRef is one pre-tool hook entry: its command line, where and under
+// which event it is configured, and whether its program is named toolguard.
+type HookRef struct {
+	Command string `json:"command"`
+	File    string `json:"file"`
+	Event   string `json:"event"`
+	Named   bool   `json:"named_toolguard"`
+}
+
+// LooksLikeHook reports a command line of the shape `X hook --provider …`
+// whatever X is called: a renamed toolguard, or something posing as one.
+func LooksLikeHook(cmd string) bool {
+	words := splitWords(cmd)
+	for i := 0; i+2 < len(words); i++ {
+		if words[i+1] == "hook" && (words[i+2] == "--provider" || strings.HasPrefix(words[i+2], "--provider=")) {
+			return true
+		}
+	}
+	return false
 }
 
 // source is one file an agent reads hooks from, in the format of provider.
@@ -135,7 +170,14 @@ func (p probe) run() AgentStatus {
 			disabled = true
 		}
 		for _, r := range hooksIn(root) {
-			if !slices.Contains(s.events, r.event) || !IsToolguardCommand(r.command) {
+			if !slices.Contains(s.events, r.event) {
+				continue
+			}
+			named := IsToolguardCommand(r.command)
+			if named || LooksLikeHook(r.command) {
+				st.Hooks = append(st.Hooks, HookRef{Command: r.command, File: s.path, Event: r.event, Named: named})
+			}
+			if !named {
 				continue
 			}
 			st.Guarded = true
@@ -155,9 +197,24 @@ func (p probe) run() AgentStatus {
 	}
 	if disabled {
 		st.Guarded = false
+		st.Disabled = true
 	}
-	if st.Guarded && p.agent == "codex" {
-		notes = append(notes, "Codex runs the hook only after it is trusted in /hooks (not checked here)")
+	if p.agent == "codex" {
+		var tomls []string
+		for _, s := range p.sources {
+			if strings.HasSuffix(s.path, "config.toml") {
+				tomls = append(tomls, s.path)
+			}
+		}
+		st.CodexTrust = codexTrust(tomls)
+		if st.Guarded {
+			switch st.CodexTrust {
+			case "untrusted":
+				notes = append(notes, "Codex trust: no hook trust record in config.toml, so Codex skips the hook: open `codex`, run /hooks and trust it (any edit of the command makes it untrusted again)")
+			default:
+				notes = append(notes, "Codex trust: unknown (config.toml holds hook trust records, not matched to this hook here); Codex runs the hook only after it is trusted in /hooks")
+			}
+		}
 	}
 	if !st.Guarded && st.Detected {
 		for _, s := range p.thirdParty {
@@ -192,6 +249,9 @@ func hooksDisabled(agent string, root *object) string {
 		if v, _ := root.get("disableAllHooks"); v == true {
 			return "disableAllHooks is true: no hook runs"
 		}
+		if v, _ := root.get("allowManagedHooksOnly"); v == true {
+			return "allowManagedHooksOnly is true: only hooks from managed settings run, not this user or project hook"
+		}
 	case "gemini":
 		v, _ := root.get("hooksConfig")
 		hc, ok := v.(*object)
@@ -219,6 +279,32 @@ func hooksDisabled(agent string, root *object) string {
 		}
 	}
 	return ""
+}
+
+// codexTrust reads the hook trust records ([hooks.state."<key>"] with a
+// trusted_hash) of Codex's config.toml files: "untrusted" when there are
+// none, "unknown" when there are some.
+func codexTrust(files []string) string {
+	for _, f := range files {
+		data, err := readFileIfExists(f)
+		if err != nil || data == nil {
+			continue
+		}
+		var m struct {
+			Hooks struct {
+				State map[string]map[string]any `toml:"state"`
+			} `toml:"hooks"`
+		}
+		if _, err := toml.Decode(string(data), &m); err != nil {
+			return "unknown"
+		}
+		for _, rec := range m.Hooks.State {
+			if _, ok := rec["trusted_hash"]; ok {
+				return "unknown"
+			}
+		}
+	}
+	return "untrusted"
 }
 
 func unguardable(agent string, detect []string, note string) AgentStatus {

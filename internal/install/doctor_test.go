@@ -68,13 +68,24 @@ func TestInspect(t *testing.T) {
 			},
 		},
 		{
+			name: "codex trust record: unknown, not guessed",
+			files: map[string]string{
+				"h/.codex/hooks.json":  `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/bin/toolguard hook --provider codex"}]}]}}`,
+				"h/.codex/config.toml": "[hooks.state.\"h/.codex/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:abc\"\n",
+			},
+			want: map[string]want{
+				"codex": {detected: true, guarded: true, enforceable: true, commands: []string{"/bin/toolguard hook --provider codex"},
+					files: []string{"h/.codex/hooks.json", "h/.codex/config.toml"}, note: "Codex trust: unknown"},
+			},
+		},
+		{
 			name: "codex config.toml hooks, trust note",
 			files: map[string]string{
 				"h/.codex/config.toml": "model = \"o3\"\n[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"/bin/toolguard hook --provider codex\"\n",
 			},
 			want: map[string]want{
 				"codex": {detected: true, guarded: true, enforceable: true, commands: []string{"/bin/toolguard hook --provider codex"},
-					files: []string{"h/.codex/config.toml"}, note: "trusted in /hooks"},
+					files: []string{"h/.codex/config.toml"}, note: "no hook trust record in config.toml"},
 			},
 		},
 		{
@@ -132,7 +143,7 @@ func TestInspect(t *testing.T) {
 			},
 			want: map[string]want{
 				"codex": {detected: true, guarded: true, enforceable: true, commands: []string{"/usr/local/bin/toolguard hook --provider codex"},
-					files: []string{"p/.codex/hooks.json"}, note: "Codex runs the hook only after it is trusted"},
+					files: []string{"p/.codex/hooks.json"}, note: "no hook trust record in config.toml"},
 				"gemini": {detected: true, guarded: true, enforceable: true, commands: []string{"bin/toolguard hook --provider gemini"},
 					files: []string{"h/.gemini/settings.json"}, note: `the hook runs "bin/toolguard", found through PATH`},
 			},

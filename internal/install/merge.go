@@ -24,7 +24,45 @@ type Options struct {
 	// paths with spaces. Uninstall ignores it and removes every toolguard
 	// hook of the file.
 	Command string
+	// Program is the path of the toolguard binary Command runs, when its
+	// name is not toolguard (a renamed or versioned binary the caller has
+	// asked and found to be toolguard): command lines running it are
+	// toolguard's too. "" = only binaries named toolguard.
+	Program string
 	DryRun  bool // compute and describe the change, write nothing
+	// PreToolOnly installs only the pre-tool events, not the prompt,
+	// session and post-tool ones (agent.extra).
+	PreToolOnly bool
+}
+
+// ours reports whether a hook command line is toolguard's: one
+// IsToolguardCommand recognizes, or one running o.Program's hook.
+func (o Options) ours(cmd string) bool {
+	return IsToolguardCommand(cmd) || (o.Program != "" && RunsProgramHook(cmd, o.Program))
+}
+
+// RunsProgramHook reports whether some word of cmd is prog (the same path,
+// or the same file) and the next word is "hook".
+func RunsProgramHook(cmd, prog string) bool {
+	words := splitWords(cmd)
+	for i := 0; i+1 < len(words); i++ {
+		if words[i+1] == "hook" && sameProgram(words[i], prog) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameProgram(word, prog string) bool {
+	if word == prog {
+		return true
+	}
+	if !isAbs(word) || !isAbs(prog) {
+		return false
+	}
+	a, err1 := os.Stat(word)
+	b, err2 := os.Stat(prog)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // Result describes what Install or Uninstall did (or, with DryRun, would do).
@@ -52,8 +90,8 @@ func Install(o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if !IsToolguardCommand(o.Command) {
-		return Result{}, fmt.Errorf("hook command %q does not run `toolguard hook`", o.Command)
+	if !o.ours(o.Command) {
+		return Result{}, fmt.Errorf("hook command %q does not run `toolguard hook` (no word of it is a program named toolguard, or Options.Program, followed by \"hook\")", o.Command)
 	}
 	file, err := a.path(o.Scope, o.Dir, o.Home)
 	if err != nil {
@@ -92,22 +130,30 @@ func Install(o Options) (Result, error) {
 		}
 	}
 	for _, ev := range a.events {
-		if err := installEvent(a, hooks, ev, o.Command, file, &log); err != nil {
+		if err := installEvent(a, hooks, ev, a.matcher, o, file, &log); err != nil {
+			return res, err
+		}
+	}
+	for _, ev := range a.extra {
+		if o.PreToolOnly {
+			break
+		}
+		if err := installEvent(a, hooks, ev.name, ev.matcher, o, file, &log); err != nil {
 			return res, err
 		}
 	}
 	// toolguard hooks the user added to other events follow the new command.
 	for _, m := range hooks.members {
 		arr, ok := m.val.([]any)
-		if !ok || slices.Contains(a.events, m.key) {
+		if !ok || slices.Contains(a.events, m.key) || slices.ContainsFunc(a.extra, func(e extraEvent) bool { return e.name == m.key }) {
 			continue
 		}
 		kept, touched := filterEvent(arr, func(h *object) (any, bool) {
-			old := toolguardCommand(h)
+			old := toolguardCommand(h, o.ours)
 			if old == "" {
 				return h, false
 			}
-			nh, changed := retarget(a, h, o.Command)
+			nh, changed := retarget(a, h, o.Command, o.ours)
 			if changed {
 				log.add("replace %s hook: %s -> %s", m.key, old, o.Command)
 			}
@@ -170,7 +216,7 @@ func Uninstall(o Options) (Result, error) {
 			continue
 		}
 		kept, touched := filterEvent(arr, func(h *object) (any, bool) {
-			if c := toolguardCommand(h); c != "" {
+			if c := toolguardCommand(h, o.ours); c != "" {
 				log.add("remove %s hook: %s", m.key, c)
 				return nil, true
 			}
@@ -194,7 +240,10 @@ func Uninstall(o Options) (Result, error) {
 			root.del("version")
 		}
 	}
-	remove := a.owned && root.len() == 0
+	// A file left with nothing in it is deleted, whoever created it: an
+	// empty settings file means the same as none, and install may have
+	// created it.
+	remove := root.len() == 0
 	if remove {
 		log.add("delete %s (nothing else left in it)", file)
 	}
@@ -203,6 +252,13 @@ func Uninstall(o Options) (Result, error) {
 	if o.DryRun {
 		return res, nil
 	}
+	if doc.restores(root, remove) {
+		// The file goes back to what install's backup holds (or to nothing):
+		// that backup has served, and a new one would only be litter.
+		os.Remove(doc.path + BackupSuffix)
+		res.Summary += "\n" + fmt.Sprintf("remove backup %s (the file is back to its content before install)", doc.path+BackupSuffix)
+		return res, doc.replace(root, remove)
+	}
 	res.Backup, err = doc.write(root, remove)
 	return res, err
 }
@@ -210,7 +266,8 @@ func Uninstall(o Options) (Result, error) {
 // installEvent makes hooks[event] hold exactly one toolguard handler running
 // cmd: the first existing one is updated in place, later ones are removed,
 // and a new entry is appended when there is none.
-func installEvent(a *agent, hooks *object, event, cmd, file string, log *changeLog) error {
+func installEvent(a *agent, hooks *object, event, matcher string, o Options, file string, log *changeLog) error {
+	cmd := o.Command
 	var arr []any
 	if v, ok := hooks.get(event); ok {
 		var isArr bool
@@ -220,7 +277,7 @@ func installEvent(a *agent, hooks *object, event, cmd, file string, log *changeL
 	}
 	found := false
 	kept, touched := filterEvent(arr, func(h *object) (any, bool) {
-		old := toolguardCommand(h)
+		old := toolguardCommand(h, o.ours)
 		if old == "" {
 			return h, false
 		}
@@ -229,7 +286,7 @@ func installEvent(a *agent, hooks *object, event, cmd, file string, log *changeL
 			return nil, true
 		}
 		found = true
-		nh, changed := retarget(a, h, cmd)
+		nh, changed := retarget(a, h, cmd, o.ours)
 		if changed {
 			log.add("replace %s hook: %s -> %s", event, old, cmd)
 		}
@@ -245,8 +302,8 @@ func installEvent(a *agent, hooks *object, event, cmd, file string, log *changeL
 		entry := any(a.handler(cmd))
 		if !a.flat {
 			g := &object{}
-			if a.matcher != "" {
-				g.set("matcher", a.matcher)
+			if matcher != "" {
+				g.set("matcher", matcher)
 			}
 			g.set("hooks", []any{entry})
 			entry = g
@@ -264,7 +321,7 @@ func installEvent(a *agent, hooks *object, event, cmd, file string, log *changeL
 // retarget points a toolguard handler at cmd. Shell-string fields that run
 // toolguard are rewritten in place (other fields, such as a timeout the user
 // tuned, stay); an exec-form handler (exec/args) is replaced whole.
-func retarget(a *agent, h *object, cmd string) (any, bool) {
+func retarget(a *agent, h *object, cmd string, ours func(string) bool) (any, bool) {
 	_, hasExec := h.get("exec")
 	_, hasArgs := h.get("args")
 	if hasExec || hasArgs {
@@ -272,7 +329,7 @@ func retarget(a *agent, h *object, cmd string) (any, bool) {
 	}
 	changed := false
 	for _, k := range []string{"command", "bash", "powershell"} {
-		if s, ok := stringField(h, k); ok && IsToolguardCommand(s) && s != cmd {
+		if s, ok := stringField(h, k); ok && ours(s) && s != cmd {
 			h.set(k, cmd)
 			changed = true
 		}
@@ -372,9 +429,9 @@ func groupHandlers(o *object) ([]any, bool) {
 
 // toolguardCommand returns the first command line of h that runs toolguard's
 // hook, or "".
-func toolguardCommand(h *object) string {
+func toolguardCommand(h *object, ours func(string) bool) string {
 	for _, c := range handlerCommands(h) {
-		if IsToolguardCommand(c) {
+		if ours(c) {
 			return c
 		}
 	}
@@ -521,6 +578,49 @@ func readDoc(file string) (*document, error) {
 	}
 	d.root = root
 	return d, nil
+}
+
+// restores reports whether root (or, with remove, no file) is what the
+// backup beside the file holds, or there is no backup and the file goes:
+// then uninstall writes no backup and removes the old one.
+func (d *document) restores(root *object, remove bool) bool {
+	data, err := os.ReadFile(d.path + BackupSuffix)
+	if errors.Is(err, fs.ErrNotExist) {
+		return remove
+	}
+	if err != nil {
+		return false
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return remove
+	}
+	v, err := decodeJSON(data)
+	if err != nil {
+		return false
+	}
+	if remove {
+		o, ok := v.(*object)
+		return ok && o.len() == 0
+	}
+	return equalJSON(v, root)
+}
+
+// replace writes root over the file (or deletes it), with no backup.
+func (d *document) replace(root *object, remove bool) error {
+	if remove {
+		if err := os.Remove(d.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %v", d.path, err)
+		}
+		return nil
+	}
+	out, err := encodeJSON(root, d.style)
+	if err != nil {
+		return fmt.Errorf("%s: %v; nothing was changed", d.path, err)
+	}
+	if err := writeAtomic(d.path, out, d.mode); err != nil {
+		return fmt.Errorf("%s: %v; nothing was changed", d.path, err)
+	}
+	return nil
 }
 
 // write backs up the existing file, then atomically replaces it with root

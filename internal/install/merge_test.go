@@ -160,7 +160,8 @@ func TestMergeCases(t *testing.T) {
 			dir := t.TempDir()
 			file, _ := SettingsPath(tt.provider, "", dir, "")
 			writeFile(t, file, []byte(tt.in))
-			o := Options{Provider: tt.provider, Dir: dir, Command: newCmd}
+			// These cases are about the pre-tool events; TestInstallExtraEvents has the others.
+			o := Options{Provider: tt.provider, Dir: dir, Command: newCmd, PreToolOnly: true}
 			f := Install
 			if tt.uninstall {
 				f = Uninstall

@@ -40,6 +40,9 @@ type fileSettings struct {
 	// CaseInsensitivePaths: guard surfaces match case-insensitively (a
 	// case-insensitive file system). Only switches on: true in any layer wins.
 	CaseInsensitivePaths *bool `toml:"case_insensitive_paths" json:"case_insensitive_paths,omitempty"`
+	// RequireEnforcement: `toolguard doctor` exits non-zero when an agent it
+	// judges is not guarded, as with --require-enforcement. Only switches on.
+	RequireEnforcement *bool `toml:"require_enforcement" json:"require_enforcement,omitempty"`
 }
 
 type fileExamples struct {

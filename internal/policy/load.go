@@ -920,6 +920,9 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 	if s.CaseInsensitivePaths != nil && *s.CaseInsensitivePaths {
 		dst.CaseInsensitivePaths = true // tightens only: no later layer switches it off
 	}
+	if s.RequireEnforcement != nil && *s.RequireEnforcement {
+		dst.RequireEnforcement = true // tightens only, like case_insensitive_paths
+	}
 	allowed("disable", len(s.Disable) > 0) // a locked disable is enforced by merge
 	for _, name := range s.Locked {
 		if _, ok := locked[name]; !ok {

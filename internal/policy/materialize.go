@@ -38,6 +38,9 @@ func settingsDoc(s Settings) fileSettings {
 	if s.CaseInsensitivePaths {
 		fs.CaseInsensitivePaths = &s.CaseInsensitivePaths
 	}
+	if s.RequireEnforcement {
+		fs.RequireEnforcement = &s.RequireEnforcement
+	}
 	if len(s.DefaultFor) > 0 {
 		fs.DefaultFor = map[string]string{}
 		for k, v := range s.DefaultFor {

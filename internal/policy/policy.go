@@ -62,6 +62,9 @@ type Settings struct {
 	// CaseInsensitivePaths matches the guard's surfaces case-insensitively
 	// (docs/surfaces.md), as on macOS and Windows by default.
 	CaseInsensitivePaths bool
+	// RequireEnforcement makes `doctor --require-enforcement` the default
+	// (docs/install.md).
+	RequireEnforcement bool
 }
 
 // DefaultPendingTTL is settings.pending_ttl when no layer sets it.

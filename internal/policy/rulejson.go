@@ -358,6 +358,9 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 		case "case_insensitive_paths":
 			s.CaseInsensitivePaths = new(bool)
 			return once(&seen, 18) && d.bool(s.CaseInsensitivePaths)
+		case "require_enforcement":
+			s.RequireEnforcement = new(bool)
+			return once(&seen, 19) && d.bool(s.RequireEnforcement)
 		}
 		return false
 	})
