@@ -1,0 +1,95 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Everything shipped validates clean under validate's checks: the
+// defaults, every preset, the docs' examples, and the materialized JSON
+// form of each preset (read back with positions from the JSON index).
+func TestValidateShipped(t *testing.T) {
+	t.Parallel()
+	srcs := map[string][]byte{}
+	for _, name := range PresetNames() {
+		b, err := Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[name+".toml"] = b
+	}
+	docs, _ := filepath.Glob("../../docs/examples/*.toml")
+	if len(docs) == 0 {
+		t.Fatal("no docs/examples")
+	}
+	for _, f := range docs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[f] = b
+	}
+	for name, b := range srcs {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			p, probs := Validate([]Source{{Path: name, Data: b}}, LoadOptions{})
+			for _, pr := range probs {
+				t.Error(pr.String())
+			}
+			if p == nil {
+				t.Fatal("no policy")
+			}
+			js, err := p.Materialize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, probs = Validate([]Source{{Path: "m.json", Data: js}}, LoadOptions{})
+			for _, pr := range probs {
+				t.Errorf("materialized: %s", pr)
+			}
+		})
+	}
+}
+
+// Validate goes on past each phase and positions JSON problems.
+func TestValidateAllPhases(t *testing.T) {
+	t.Parallel()
+	toml := "version = 1\n[[rule]]\nid = \"a\"\ndecision = \"deny\"\ncommand = [\"rm -rf\"]\nbogus = 1\n" +
+		"[[rule]]\nid = \"b\"\ndecision = \"nope\"\ncommand = [\"x\"]\n" +
+		"[[rule]]\nid = \"c\"\ndecision = \"deny\"\ncommand = [\"curl\"]\nexamples.not_match = [\"ls\",\n \"curl q\"]\n"
+	js := "{\"rules\": [\n {\"id\": \"d\", \"decision\": \"ask\", \"tol\": [\"Bash\"]}\n]}"
+	_, probs := Validate([]Source{{Path: "a.toml", Data: []byte(toml)}, {Path: "b.json", Data: []byte(js)}}, LoadOptions{NoBuiltin: true})
+	var got []string
+	for _, p := range probs {
+		got = append(got, p.String())
+	}
+	want := []string{
+		`a.toml:5:1: rule "a": command "rm -rf" holds the option "-rf"`,
+		`a.toml:6:1: unknown key "rule.0.bogus"`,
+		`a.toml:9:1: rule "b": unknown decision "nope"`,
+		`a.toml:16:2: rule "c": example "curl q" should not match but does`,
+		`b.json:2:3: rule "d": rule has no conditions`,
+		`b.json:2:33: unknown key "rule.0.tol" (did you mean "tool"?)`,
+	}
+	all := strings.Join(got, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("missing %q in\n%s", w, all)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d problems, want %d:\n%s", len(got), len(want), all)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"on_eror", "on_error", 1}, {"comand", "command", 1}, {"tol", "tool", 1}, {"abc", "xyz", 3}} {
+		if got := editDistance(c.a, c.b); got != c.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
