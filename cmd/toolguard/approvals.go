@@ -250,7 +250,7 @@ decision: wait warns once and goes on waiting.`,
 			return waitDecision(cmd.Context(), sys, st, args[0], o.timeout)
 		},
 	}
-	wait.Flags().DurationVar(&o.timeout, "timeout", 0, "give up after D (exit 5); 0 waits for ever")
+	wait.Flags().Var(durationVar(&o.timeout, 0), "timeout", "give up after D (exit 5); 0 waits for ever")
 
 	show := &cobra.Command{
 		Use:   "show ID [--json]",
@@ -312,7 +312,7 @@ decision: wait warns once and goes on waiting.`,
 			return nil
 		},
 	}
-	approve.Flags().DurationVar(&o.ttl, "ttl", defaultGrantTTL, "how long the grant is valid")
+	approve.Flags().Var(durationVar(&o.ttl, defaultGrantTTL), "ttl", "how long the grant is valid")
 	approve.Flags().IntVar(&o.uses, "uses", defaultGrantUses, "how many identical calls the grant allows")
 	approve.Flags().StringVar(&o.grantsDir, "grants-dir", "", "write the signed grant as a file into `DIR` (for a hook run with --grants-dir) instead of into the state directory")
 	approve.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (default: the user's approver.key; needed without a terminal)")
@@ -371,7 +371,7 @@ decision: wait warns once and goes on waiting.`,
 			return nil
 		},
 	}
-	prune.Flags().DurationVar(&olderThan, "older-than", 7*24*time.Hour, "keep finished requests younger than this")
+	prune.Flags().Var(durationVar(&olderThan, 7*24*time.Hour), "older-than", "keep finished requests younger than this")
 
 	keyCmd := &cobra.Command{
 		Use:   "key [--key FILE] [--generate]",
