@@ -24,7 +24,7 @@ type initOptions struct {
 // schemaURL is where the policy's JSON Schema is published (the checked-in
 // schema/policy.schema.json); init names it in a #:schema comment, which
 // TOML editors (taplo, Even Better TOML) read for completion and checks.
-const schemaURL = "https://raw.githubusercontent.com/toolguard/toolguard/main/schema/policy.schema.json"
+var schemaURL = policy.SchemaID(policy.FormTOML)
 
 func newInitCmd(sys *system) *cobra.Command {
 	var o initOptions
