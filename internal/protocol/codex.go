@@ -6,14 +6,14 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
-// codexCodec speaks Codex CLI's PreToolUse dialect (PROTOCOLS §3). The
+// codexCodec speaks Codex CLI's PreToolUse dialect (testdata/payloads/codex/). The
 // payload is Claude's plus turn_id and model; apply_patch carries a patch.
 type codexCodec struct{}
 
 func (codexCodec) Name() string { return NameCodex }
 
 // SupportsAsk is false: Codex rejects permissionDecision "ask" as
-// unsupported and fails open (PROTOCOLS §3.4).
+// unsupported and fails open.
 func (codexCodec) SupportsAsk() bool { return false }
 
 func (k codexCodec) Decode(payload []byte) (call.Call, error) {

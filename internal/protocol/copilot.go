@@ -6,9 +6,9 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
-// copilotCodec speaks GitHub Copilot CLI's preToolUse dialect (PROTOCOLS
-// §6). Copilot sends one of two payloads, chosen by how the event is
-// spelled in its config: camelCase preToolUse {sessionId, cwd, toolName,
+// copilotCodec speaks GitHub Copilot CLI's preToolUse dialect (samples in
+// testdata/payloads/copilot/). Copilot sends one of two payloads, chosen by
+// how the event is spelled in its config: camelCase preToolUse {sessionId, cwd, toolName,
 // toolArgs} with runtime tool names (bash, view, create, edit, …), or
 // PascalCase PreToolUse {session_id, cwd, tool_name, tool_input} with the
 // names mapped to Claude's. Decode accepts both.

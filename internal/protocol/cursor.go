@@ -6,7 +6,7 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
-// Cursor's permission-hook events (PROTOCOLS §5.2).
+// Cursor's permission-hook events.
 const (
 	cursorPreToolUse     = "preToolUse"
 	cursorBeforeShell    = "beforeShellExecution"
@@ -14,7 +14,7 @@ const (
 	cursorBeforeReadFile = "beforeReadFile"
 )
 
-// cursorCodec speaks Cursor's agent-hook dialect (PROTOCOLS §5). Unlike
+// cursorCodec speaks Cursor's agent-hook dialect (testdata/payloads/cursor/). Unlike
 // the other agents Cursor has one event per kind of action; each carries
 // the action's own fields.
 type cursorCodec struct{}

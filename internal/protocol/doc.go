@@ -1,8 +1,8 @@
 // Package protocol holds one codec per agent dialect: it decodes an agent's
 // PreToolUse-style hook payload into a provider-neutral call.Call and
 // encodes a call.Verdict into the exact reply bytes and exit code that
-// agent understands. Section numbers (§) refer to PROTOCOLS.md, the wire
-// contract this package follows.
+// agent understands. Each dialect is pinned by the samples under
+// testdata/payloads/<agent>/ (payloads and their golden replies).
 //
 // The package knows only the standard library and internal/call. It reads
 // no environment, does no I/O and prints nothing: the home directory used

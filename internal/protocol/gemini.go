@@ -6,13 +6,13 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
-// geminiCodec speaks Gemini CLI's BeforeTool dialect (PROTOCOLS §4).
+// geminiCodec speaks Gemini CLI's BeforeTool dialect (testdata/payloads/gemini/).
 type geminiCodec struct{}
 
 func (geminiCodec) Name() string { return NameGemini }
 
 // SupportsAsk is true: {"decision":"ask"} opens Gemini's confirmation
-// dialog (code, undocumented; PROTOCOLS §4.3).
+// dialog (in Gemini's code, undocumented).
 func (geminiCodec) SupportsAsk() bool { return true }
 
 func (k geminiCodec) Decode(payload []byte) (call.Call, error) {
@@ -63,7 +63,7 @@ func geminiMCP(obj object, tool string) (server, mtool string, ok bool) {
 	return "", "", false
 }
 
-// geminiReply is Gemini's BeforeTool reply (PROTOCOLS §4.3).
+// geminiReply is Gemini's BeforeTool reply.
 type geminiReply struct {
 	Decision      string `json:"decision"`
 	Reason        string `json:"reason,omitempty"`
