@@ -18,7 +18,7 @@ const (
 // claudeCodec speaks Claude Code's PreToolUse dialect (Claude Code hooks reference;
 // samples in testdata/payloads/claude-code/) and,
 // with name "codebuddy", CodeBuddy Code's, which is the same on the wire
-// for everything toolguard reads and writes (§2).
+// for everything toolguard reads and writes.
 type claudeCodec struct{ name string }
 
 func (k claudeCodec) Name() string      { return k.name }

@@ -27,7 +27,7 @@ func (codexCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 }
 
 // Encode: pass and allow → nothing (a bare allow is "unsupported" and only
-// logged as a failed hook, §3.4); deny and ask → the documented deny with a
+// logged as a failed hook); deny and ask → the documented deny with a
 // non-empty reason (Codex ignores a deny without one). Codex has no ask, so
 // an ask that reaches Encode is a deny. continue/stopReason are never
 // written: Codex treats them as unsupported for PreToolUse and fails open.

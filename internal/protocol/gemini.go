@@ -73,7 +73,7 @@ type geminiReply struct {
 }
 
 // Encode: pass → nothing; allow → {"decision":"allow"} (it cannot skip
-// Gemini's own approval, §4.3); deny → decision and reason (the reason
+// Gemini's own approval); deny → decision and reason (the reason
 // reaches the model as "Tool execution blocked: …"); ask → decision, reason
 // and systemMessage (the dialog shows systemMessage). StopTurn on a deny
 // adds "continue":false and "stopReason", which Gemini checks before the
