@@ -106,7 +106,8 @@ func dedupProblems(probs []Problem) []Problem {
 func lintDecode(s Source) (*layerDoc, []Problem) {
 	ld := &layerDoc{src: s, hash: contentHash(s.Data)}
 	var probs []Problem
-	if strings.EqualFold(filepath.Ext(s.Path), ".json") {
+	isJSON := strings.EqualFold(filepath.Ext(s.Path), ".json")
+	if isJSON {
 		dec := json.NewDecoder(bytes.NewReader(s.Data))
 		var doc struct {
 			fileDoc
@@ -147,9 +148,36 @@ func lintDecode(s Source) (*layerDoc, []Problem) {
 			}
 		}
 	}
+	var reported []string
 	for _, u := range ld.ix.unknown {
+		if slices.ContainsFunc(reported, func(r string) bool { return strings.HasPrefix(u.Path, r+".") }) {
+			continue // below an unknown table: that one is the problem
+		}
+		reported = append(reported, u.Path)
+		if i := strings.LastIndexByte(u.Path, '.'); i >= 0 {
+			if _, err := strconv.Atoi(u.Path[i+1:]); err == nil {
+				u.Path = u.Path[:i] // [[rules]] is "rules", not "rules.0"
+			}
+		}
+		hint := unknownKeyHint(u.Path)
+		if isJSON && tomlOnlyJSON[u.Path] != "" {
+			hint = fmt.Sprintf(" (did you mean %q? the JSON form names the arrays rules and tests)", tomlOnlyJSON[u.Path])
+		}
 		probs = append(probs, Problem{File: s.Path, Line: u.Pos.Line, Col: u.Pos.Col,
-			Msg: fmt.Sprintf("unknown key %q%s", u.Path, unknownKeyHint(u.Path))})
+			Msg: fmt.Sprintf("unknown key %q%s", u.Path, hint)})
+	}
+	if isJSON && len(ld.ix.unknown) == 0 {
+		// Whatever the index could not place is still caught by the
+		// decoder's own check, as for TOML.
+		strict := json.NewDecoder(bytes.NewReader(s.Data))
+		strict.DisallowUnknownFields()
+		var doc struct {
+			fileDoc
+			Index json.RawMessage `json:"index,omitempty"`
+		}
+		if err := strict.Decode(&doc); err != nil && strings.Contains(err.Error(), "unknown field") {
+			probs = append(probs, Problem{File: s.Path, Line: 1, Col: 1, Msg: jsonMsg(err)})
+		}
 	}
 	ld2, fp := finishDecode(ld)
 	return ld2, append(probs, fp...)
@@ -207,6 +235,9 @@ func offsetPos(data []byte, off int64) (int, int) {
 var (
 	jsonNames = map[string]string{"rules": "rule", "tests": "test"}
 	jsonOnly  = map[string]bool{"materialized": true, "index": true, "rule.layer": true, "rule.source": true}
+	// tomlOnlyJSON are the TOML names of the JSON form's arrays, with the
+	// JSON name to suggest.
+	tomlOnlyJSON = map[string]string{"rule": "rules", "test": "tests"}
 )
 
 // indexJSONKeys records where each key of a JSON policy is written, under
@@ -252,6 +283,15 @@ func indexJSONKeys(data []byte) *keyIndex {
 				if top.path == "" {
 					if n, ok := jsonNames[key]; ok {
 						key = n
+					} else if tomlOnlyJSON[key] != "" {
+						// The TOML form's name: the JSON decoder would
+						// drop the whole array without a word.
+						pos := start(prev)
+						ix.unknown = append(ix.unknown, keyRef{key, pos})
+						ix.pos[key] = pos
+						child, skip = key, true
+						top.wantKey = false
+						continue
 					}
 				}
 				child = key

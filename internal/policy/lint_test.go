@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,29 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance(c.a, c.b); got != c.d {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
+	}
+}
+
+// The JSON form's arrays are rules and tests: the TOML names there would
+// be dropped by the decoder, and are errors with the JSON name as hint.
+func TestValidateJSONArrayNames(t *testing.T) {
+	t.Parallel()
+	js := "{\"version\": 1,\n \"rule\": [{\"id\": \"a\", \"decision\": \"deny\", \"tool\": [\"*\"]}],\n \"test\": []}"
+	_, probs := Validate([]Source{{Path: "p.json", Data: []byte(js)}}, LoadOptions{NoBuiltin: true})
+	var got []string
+	for _, p := range probs {
+		got = append(got, p.String())
+	}
+	want := []string{
+		`p.json:2:2: unknown key "rule" (did you mean "rules"? the JSON form names the arrays rules and tests)`,
+		`p.json:3:2: unknown key "test" (did you mean "tests"? the JSON form names the arrays rules and tests)`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// and the TOML form's: rules is no key there
+	_, probs = Validate([]Source{{Path: "p.toml", Data: []byte("[[rules]]\nid = \"a\"\n")}}, LoadOptions{NoBuiltin: true})
+	if len(probs) != 1 || !strings.Contains(probs[0].String(), `p.toml:1:1: unknown key "rules" (did you mean "rule"?)`) {
+		t.Errorf("TOML rules: %v", probs)
 	}
 }
