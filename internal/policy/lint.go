@@ -66,9 +66,9 @@ func Validate(sources []Source, opts LoadOptions) (*Policy, []Problem) {
 	loaded = loaded && len(mp) == 0
 	p.idx = buildIndex(p.rules)
 
-	byFile := map[string]*layerDoc{}
+	byFile := map[string]*layerText{}
 	for _, ld := range layers {
-		byFile[ld.src.Path] = ld
+		byFile[ld.src.Path] = &layerText{ld: ld}
 	}
 	probs = append(probs, p.Warnings...)
 	for _, r := range p.rules {
@@ -148,12 +148,18 @@ func lintDecode(s Source) (*layerDoc, []Problem) {
 			}
 		}
 	}
-	var reported []string
+	reported := map[string]bool{}
+	n := 0
 	for _, u := range ld.ix.unknown {
-		if slices.ContainsFunc(reported, func(r string) bool { return strings.HasPrefix(u.Path, r+".") }) {
+		if below(reported, u.Path) {
 			continue // below an unknown table: that one is the problem
 		}
-		reported = append(reported, u.Path)
+		reported[u.Path] = true
+		if n++; n > maxUnknownKeys {
+			probs = append(probs, Problem{File: s.Path, Line: u.Pos.Line, Col: u.Pos.Col,
+				Msg: fmt.Sprintf("more unknown keys from here on (%d in all); not listed", len(ld.ix.unknown))})
+			break
+		}
 		if i := strings.LastIndexByte(u.Path, '.'); i >= 0 {
 			if _, err := strconv.Atoi(u.Path[i+1:]); err == nil {
 				u.Path = u.Path[:i] // [[rules]] is "rules", not "rules.0"
@@ -181,6 +187,20 @@ func lintDecode(s Source) (*layerDoc, []Problem) {
 	}
 	ld2, fp := finishDecode(ld)
 	return ld2, append(probs, fp...)
+}
+
+// maxUnknownKeys bounds the unknown keys listed per file: a file of
+// nothing but unknown keys gets a page of them, not one line per key.
+const maxUnknownKeys = 100
+
+// below reports whether some proper prefix of p (at a '.') is in set.
+func below(set map[string]bool, p string) bool {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '.' && set[p[:i]] {
+			return true
+		}
+	}
+	return false
 }
 
 // unknownKeyHint is " (did you mean "x"?)" when a known key of the same
@@ -256,13 +276,20 @@ func indexJSONKeys(data []byte) *keyIndex {
 		skip    bool // below an unknown or free-form key
 	}
 	var stack []frame
+	// Offsets only grow: the line is counted on from the last one, so
+	// that a file of many keys costs one pass, not one per key.
+	at, line, lineStart := 0, 1, 0
 	start := func(prev int64) srcPos {
 		i := int(prev)
 		for i < len(data) && strings.IndexByte(" \t\r\n,:", data[i]) >= 0 {
 			i++
 		}
-		l, c := offsetPos(data, int64(i))
-		return srcPos{l, c}
+		for ; at < i && at < len(data); at++ {
+			if data[at] == '\n' {
+				line, lineStart = line+1, at+1
+			}
+		}
+		return srcPos{line, i - lineStart + 1}
 	}
 	child := ""   // path of the value about to be read
 	skip := false // the value about to be read is not checked
@@ -449,26 +476,75 @@ func lintTool(t string) string {
 
 // --- examples at their own line ------------------------------------------
 
+// layerText is a layer with the offsets its lines start at, computed on
+// first use, so that positioning many examples costs one pass over the
+// file and a binary search each.
+type layerText struct {
+	ld    *layerDoc
+	lines []int
+	ids   map[string]int // rule id -> index in ld.doc.Rules (the first)
+}
+
+func (lt *layerText) lineStarts() []int {
+	if lt.lines == nil {
+		lt.lines = []int{0}
+		for i, c := range lt.ld.src.Data {
+			if c == '\n' {
+				lt.lines = append(lt.lines, i+1)
+			}
+		}
+	}
+	return lt.lines
+}
+
+// lineOffset is the byte offset where 1-based line n starts.
+func (lt *layerText) lineOffset(n int) int {
+	ls := lt.lineStarts()
+	if n < 1 {
+		return 0
+	}
+	if n > len(ls) {
+		return len(lt.ld.src.Data)
+	}
+	return ls[n-1]
+}
+
+// pos is the 1-based line and column of a byte offset.
+func (lt *layerText) pos(off int) (int, int) {
+	ls := lt.lineStarts()
+	i, _ := slices.BinarySearch(ls, off+1) // first line starting after off
+	return i, off - ls[i-1] + 1
+}
+
 // exampleLocator finds the line of each of a rule's examples in the
 // layer's text: the first quoted occurrence of the example between the
 // rule's header and the next rule's.
-func exampleLocator(byFile map[string]*layerDoc, r *Rule) func(string) (int, int) {
+func exampleLocator(byFile map[string]*layerText, r *Rule) func(string) (int, int) {
 	file := r.Source
 	if i := strings.LastIndexByte(file, ':'); i > 0 {
 		file = file[:i]
 	}
-	ld := byFile[file]
-	if ld == nil || ld.ix == nil {
+	lt := byFile[file]
+	if lt == nil || lt.ld.ix == nil {
 		return nil
 	}
-	idx := slices.IndexFunc(ld.doc.Rules, func(fr fileRule) bool { return fr.ID == r.ID })
-	if idx < 0 {
+	ld := lt.ld
+	if lt.ids == nil {
+		lt.ids = make(map[string]int, len(ld.doc.Rules))
+		for i, fr := range ld.doc.Rules {
+			if _, dup := lt.ids[fr.ID]; !dup {
+				lt.ids[fr.ID] = i
+			}
+		}
+	}
+	idx, ok := lt.ids[r.ID]
+	if !ok {
 		return nil
 	}
-	from := lineOffset(ld.src.Data, ld.ix.lookup(fmt.Sprintf("rule.%d", idx)).Line)
+	from := lt.lineOffset(ld.ix.lookup(fmt.Sprintf("rule.%d", idx)).Line)
 	to := len(ld.src.Data)
 	if pos, ok := ld.ix.pos[fmt.Sprintf("rule.%d", idx+1)]; ok {
-		to = lineOffset(ld.src.Data, pos.Line)
+		to = lt.lineOffset(pos.Line)
 	}
 	if from > to {
 		return nil
@@ -478,22 +554,9 @@ func exampleLocator(byFile map[string]*layerDoc, r *Rule) func(string) (int, int
 		js, _ := json.Marshal(ex)
 		for _, q := range [][]byte{js, []byte(strconv.Quote(ex)), []byte("'" + ex + "'")} {
 			if i := bytes.Index(span, q); i >= 0 {
-				return offsetPos(ld.src.Data, int64(from+i))
+				return lt.pos(from + i)
 			}
 		}
 		return 0, 0
 	}
-}
-
-// lineOffset is the byte offset where 1-based line n starts.
-func lineOffset(data []byte, n int) int {
-	off := 0
-	for l := 1; l < n; l++ {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			return len(data)
-		}
-		off += i + 1
-	}
-	return off
 }

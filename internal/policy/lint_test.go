@@ -118,3 +118,33 @@ func TestValidateJSONArrayNames(t *testing.T) {
 		t.Errorf("TOML rules: %v", probs)
 	}
 }
+
+// Validate never panics, whatever the bytes, in either form.
+func FuzzValidate(f *testing.F) {
+	f.Add([]byte("{\"rules\": [{\"id\": \"a\", \"decision\": \"deny\", \"command\": [\"rm -rf\"], \"examples\": {\"match\": [\"rm x\"]}}]}"), true)
+	f.Add([]byte("[[rule]]\nid = \"a\"\ndecision = \"deny\"\ncommand = \"git push --force\"\nexamples.match = [\"x\"]\n[[test]]\ncommand = \"x\"\nexpect = \"deny\"\n"), false)
+	f.Fuzz(func(t *testing.T, data []byte, isJSON bool) {
+		name := "f.toml"
+		if isJSON {
+			name = "f.json"
+		}
+		Validate([]Source{{Path: name, Data: data}}, LoadOptions{NoBuiltin: true})
+	})
+}
+
+// A file of nothing but unknown keys gets a bounded list, and the key
+// index is one pass (100k keys: well under a second; it was quadratic).
+func TestValidateManyUnknownKeys(t *testing.T) {
+	t.Parallel()
+	js := "{" + strings.Repeat("\"x\": 1,\n", 100000) + "\"y\": 1}"
+	_, probs := Validate([]Source{{Path: "k.json", Data: []byte(js)}}, LoadOptions{NoBuiltin: true})
+	if len(probs) != maxUnknownKeys+1 {
+		t.Fatalf("%d problems, want %d", len(probs), maxUnknownKeys+1)
+	}
+	if last := probs[len(probs)-1].String(); last != "k.json:101:1: more unknown keys from here on (100001 in all); not listed" {
+		t.Errorf("last: %s", last)
+	}
+	if p := probs[99].String(); p != `k.json:100:1: unknown key "x" (did you mean "y"?)` && !strings.HasPrefix(p, `k.json:100:1: unknown key "x"`) {
+		t.Errorf("100th: %s", p)
+	}
+}
