@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -69,11 +70,20 @@ func runValidate(sys *system, o *validateOptions, args []string) error {
 	if len(pf.files) == 0 && len(pf.layers) == 0 {
 		project = projectDir(sys)
 	}
+	rep := validateReport{Files: []string{}, Problems: []validateProb{}}
 	srcs, err := pf.sources(sys, project)
+	var ue *usageError
+	if err != nil && o.json && !errors.As(err, &ue) {
+		// A file that cannot be read is a problem like the others.
+		rep.Problems = append(rep.Problems, validateProb{Msg: err.Error()})
+		if werr := writeJSON(sys, rep); werr != nil {
+			return werr
+		}
+		return &exitError{code: exitFailure, msg: err.Error()}
+	}
 	if err != nil {
 		return err
 	}
-	rep := validateReport{Files: []string{}, Problems: []validateProb{}}
 	for _, s := range srcs {
 		rep.Files = append(rep.Files, s.Path)
 	}
