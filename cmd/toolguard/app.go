@@ -94,7 +94,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, sys *syste
 	root.SetIn(sys.stdin)
 	root.SetOut(sys.stdout)
 	root.SetErr(sys.stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	var hu *hookUsageError
 	if errors.As(err, &hu) {
 		return hookUsage(ctx, sys, args, hu)
@@ -106,7 +106,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, sys *syste
 		}
 		var ue *usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintln(sys.stderr, "Run 'toolguard --help' for usage.")
+			fmt.Fprintf(sys.stderr, "Run '%s --help' for usage.\n", helpPath(cmd, root))
 		}
 	}
 	return exitCode(err)
@@ -132,6 +132,7 @@ func newRootCmd(sys *system) *cobra.Command {
 		newServeCmd(sys),
 		newVersionCmd(sys),
 	)
+	root.CompletionOptions.DisableDefaultCmd = false // cobra's `completion bash|zsh|fish|powershell`
 	return root
 }
 
@@ -158,6 +159,15 @@ check --exit-code: 0 allow or pass, 3 ask, 4 deny.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
+}
+
+// helpPath is the command whose --help a usage error points at: the
+// subcommand that failed, else the root.
+func helpPath(cmd, root *cobra.Command) string {
+	if cmd == nil {
+		return root.CommandPath()
+	}
+	return cmd.CommandPath()
 }
 
 // noArgs rejects positional arguments with a usage error.

@@ -328,7 +328,7 @@ decision: wait warns once and goes on waiting.`,
 			return waitDecision(cmd.Context(), sys, st, args[0], o.timeout)
 		},
 	}
-	wait.Flags().DurationVar(&o.timeout, "timeout", 0, "give up after D (exit 5); 0 waits for ever")
+	wait.Flags().Var(durationVar(&o.timeout, 0), "timeout", "give up after D (exit 5); 0 waits for ever")
 
 	show := &cobra.Command{
 		Use:   "show ID [--json]",
@@ -410,7 +410,7 @@ decision: wait warns once and goes on waiting.`,
 			return nil
 		},
 	}
-	approve.Flags().DurationVar(&o.ttl, "ttl", defaultGrantTTL, "how long the grant is valid")
+	approve.Flags().Var(durationVar(&o.ttl, defaultGrantTTL), "ttl", "how long the grant is valid")
 	approve.Flags().IntVar(&o.uses, "uses", defaultGrantUses, "how many identical calls the grant allows")
 	approve.Flags().BoolVar(&o.amend, "amend", false, "also add the smallest allow rule for this call (and a [[test]]) to a policy file, after showing the diff and asking")
 	approve.Flags().StringVar(&o.amendFile, "amend-file", "", "the policy `FILE` --amend writes (default: the user policy, $XDG_CONFIG_HOME/toolguard/policy.toml)")
@@ -482,7 +482,7 @@ decision: wait warns once and goes on waiting.`,
 			return nil
 		},
 	}
-	prune.Flags().DurationVar(&olderThan, "older-than", 7*24*time.Hour, "keep finished requests younger than this")
+	prune.Flags().Var(durationVar(&olderThan, 7*24*time.Hour), "older-than", "keep finished requests younger than this")
 
 	keyCmd := &cobra.Command{
 		Use:   "key [--key FILE] [--generate]",

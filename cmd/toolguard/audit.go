@@ -30,12 +30,17 @@ func newAuditCmd(sys *system) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var recs []audit.Record
+			var errs []error
 			fh, err := os.Open(path)
-			if err != nil {
+			switch {
+			case errors.Is(err, fs.ErrNotExist): // nothing logged yet: an empty summary
+			case err != nil:
 				return err
+			default:
+				defer fh.Close()
+				recs, errs = audit.Read(fh)
 			}
-			defer fh.Close()
-			recs, errs := audit.Read(fh)
 			for _, e := range errs {
 				fmt.Fprintf(sys.stderr, "toolguard: %s: %v\n", path, e)
 			}
@@ -51,17 +56,22 @@ func newAuditCmd(sys *system) *cobra.Command {
 		},
 	}
 	cmd.AddCommand(newAuditVerifyCmd(sys))
-	cmd.Flags().DurationVar(&o.since, "since", 0, "only decisions newer than this (e.g. 24h)")
+	cmd.Flags().Var(durationVar(&o.since, 0), "since", "only decisions newer than this (e.g. 24h, 7d)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
-	cmd.Flags().StringVar(&o.file, "file", "", "audit log to read (default: the policy's audit_log)")
+	cmd.Flags().StringVar(&o.file, "file", "", "old spelling of --audit-log")
+	_ = cmd.Flags().MarkHidden("file")
 	o.register(cmd)
 	cmd.Flags().StringVar(&o.stateDir, "state-dir", "", "state directory (for the default audit log location)")
-	cmd.Flags().StringVar(&o.auditLog, "audit-log", "", "audit log file")
+	cmd.Flags().StringVar(&o.auditLog, "audit-log", "", "audit log file (default: the policy's audit_log)")
 	return cmd
 }
 
-// path is the audit log to read: --file, else the policy's.
+// path is the audit log to read: --audit-log (or its old spelling --file),
+// else the policy's.
 func (o *auditOptions) path(sys *system) (string, error) {
+	if o.auditLog != "" {
+		o.file = o.auditLog
+	}
 	path := absFrom(cwdOf(sys), o.file)
 	if path == "" {
 		ps, err := o.load(sys, projectDir(sys))
@@ -71,7 +81,7 @@ func (o *auditOptions) path(sys *system) (string, error) {
 		path = auditPath(sys, &o.decideFlags, ps.pol)
 	}
 	if path == "" {
-		return "", fmt.Errorf("auditing is off (settings.audit = \"off\") and no --file was given")
+		return "", fmt.Errorf("auditing is off (settings.audit = \"off\") and no --audit-log was given")
 	}
 	return path, nil
 }
@@ -128,9 +138,10 @@ after it. A rewrite of the whole chain is not detected: the chain has no key.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the report as JSON")
-	cmd.Flags().StringVar(&o.file, "file", "", "audit log to check (default: the policy's audit_log)")
+	cmd.Flags().StringVar(&o.file, "file", "", "old spelling of --audit-log")
+	_ = cmd.Flags().MarkHidden("file")
 	o.register(cmd)
 	cmd.Flags().StringVar(&o.stateDir, "state-dir", "", "state directory (for the default audit log location)")
-	cmd.Flags().StringVar(&o.auditLog, "audit-log", "", "audit log file")
+	cmd.Flags().StringVar(&o.auditLog, "audit-log", "", "audit log file (default: the policy's audit_log)")
 	return cmd
 }

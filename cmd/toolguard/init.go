@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +18,13 @@ type initOptions struct {
 	scope  string
 	dir    string
 	force  bool
+	dryRun bool
 }
+
+// schemaURL is where the policy's JSON Schema is published (the checked-in
+// schema/policy.schema.json); init names it in a #:schema comment, which
+// TOML editors (taplo, Even Better TOML) read for completion and checks.
+var schemaURL = policy.SchemaID(policy.FormTOML)
 
 func newInitCmd(sys *system) *cobra.Command {
 	var o initOptions
@@ -32,7 +40,10 @@ $XDG_CONFIG_HOME/toolguard/policy.toml (scope user) — the places the hook look
   headless    for unattended agents: ask becomes a deny with an approval request
   allow-list  everything not explicitly allowed is asked about
 
-It refuses to overwrite an existing file without --force.`,
+It refuses to overwrite an existing file without --force; --dry-run prints the
+file and where it would go, and writes nothing. The file is written whole (a
+temporary file renamed into place) and starts with a #:schema comment naming the
+policy's JSON Schema, for editors.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runInit(sys, &o) },
 	}
@@ -40,6 +51,7 @@ It refuses to overwrite an existing file without --force.`,
 	cmd.Flags().StringVar(&o.scope, "scope", "project", "project or user")
 	cmd.Flags().StringVar(&o.dir, "dir", "", "project directory (default: the git top level, else the current directory)")
 	cmd.Flags().BoolVar(&o.force, "force", false, "overwrite an existing policy file")
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would be written, and where; write nothing")
 	return cmd
 }
 
@@ -69,15 +81,70 @@ func runInit(sys *system, o *initOptions) error {
 	default:
 		return usagef("--scope wants project or user, got %q", o.scope)
 	}
-	if _, err := os.Stat(path); err == nil && !o.force {
+	data = append([]byte("#:schema "+schemaURL+"\n"), data...)
+	_, statErr := os.Lstat(path)
+	exists := statErr == nil
+	if o.dryRun {
+		verb := "would write"
+		if exists && !o.force {
+			verb = "exists; would not overwrite (without --force)"
+		} else if exists {
+			verb = "would overwrite"
+		}
+		fmt.Fprintf(sys.stdout, "# %s %s (preset %s); nothing written (--dry-run)\n", path, verb, o.preset)
+		_, err := sys.stdout.Write(data)
+		return err
+	}
+	if exists && !o.force {
 		return fmt.Errorf("%s exists; nothing written (use --force to overwrite)", path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := writePolicyFile(path, data, o.force); err != nil {
 		return err
 	}
 	fmt.Fprintf(sys.stdout, "wrote %s (preset %s); check it with: toolguard validate %s\n", path, o.preset, path)
 	return nil
+}
+
+// writePolicyFile writes data to path whole: to a temporary file in the
+// same directory, then into place, so that a hook reading the policy at
+// that moment sees no file or all of it, never a part. Without overwrite
+// the file is put in place with a hard link, which fails if path appeared
+// meanwhile (no clobbering what another process wrote); with overwrite,
+// or where links are not supported, by a rename.
+func writePolicyFile(path string, data []byte, overwrite bool) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".policy-*.toml.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a link the name is extra; after a rename it is gone
+	err = f.Chmod(0o644)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if !overwrite {
+		err := os.Link(tmp, path)
+		if err == nil || errors.Is(err, fs.ErrExist) {
+			if err != nil {
+				return fmt.Errorf("%s exists; nothing written (use --force to overwrite)", path)
+			}
+			return nil
+		}
+		if _, serr := os.Lstat(path); serr == nil {
+			return fmt.Errorf("%s exists; nothing written (use --force to overwrite)", path)
+		}
+	}
+	return os.Rename(tmp, path)
 }

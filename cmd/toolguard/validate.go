@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -10,55 +11,111 @@ import (
 )
 
 type validateOptions struct {
-	noBuiltin bool
-	layers    []string
+	policyFlags
+	json bool
 }
 
 func newValidateCmd(sys *system) *cobra.Command {
 	var o validateOptions
 	cmd := &cobra.Command{
-		Use:   "validate FILE...",
-		Short: "Check policy files: syntax, keys, globs, regexes, examples and [[test]]s",
+		Use:   "validate [FILE...]",
+		Short: "Check policy files: syntax, keys, globs, regexes, examples, [[test]]s and rules that cannot work",
 		Long: `validate loads the given files as layers, in order, on top of the embedded
-defaults, and reports every problem at once as file:line:col: syntax errors, unknown
-keys, bad decisions, globs and regexes, duplicate ids, rule examples that do not hold,
-[[test]] expectations the merged policy does not meet, and later layers that try to
-replace, disable or loosen what an earlier layer locked. Exit status 1 on any problem.`,
+defaults, and reports every problem of every phase at once as file:line:col (JSON
+policies too): syntax errors, unknown keys (with a "did you mean"), bad decisions,
+globs and regexes, duplicate ids, rules that load but cannot work (no conditions,
+options inside a command prefix, tool names no agent sends), rule examples that do
+not hold (at the example's own line), [[test]] expectations the merged policy does
+not meet, and later layers that try to replace, disable or loosen what an earlier
+layer locked. Exit status 1 on any problem.
+
+With no FILE (and no --policy or --layer) it checks the policy in effect here, as
+the hook finds it: TOOLGUARD_POLICY, else /etc/toolguard/policy.toml, the user's
+policy and the project's .toolguard/policy.toml at the git top level.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runValidate(sys, &o, args) },
 	}
-	cmd.Flags().BoolVar(&o.noBuiltin, "no-builtin", false, "leave out the embedded default rules")
-	cmd.Flags().StringArrayVar(&o.layers, "layer", nil, "named layer `NAME=FILE` (repeatable, after the FILE arguments)")
+	o.register(cmd)
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
 	return cmd
 }
 
+// validateReport is validate's --json output.
+type validateReport struct {
+	OK       bool             `json:"ok"`
+	Files    []string         `json:"files"`
+	Problems []validateProb   `json:"problems"`
+	Summary  *validateSummary `json:"summary,omitempty"`
+}
+
+type validateProb struct {
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+	Rule string `json:"rule,omitempty"`
+	Msg  string `json:"message"`
+}
+
+type validateSummary struct {
+	Rules    int    `json:"rules"`
+	Examples int    `json:"examples"`
+	Tests    int    `json:"tests"`
+	Layers   int    `json:"layers"`
+	Hash     string `json:"hash"`
+}
+
 func runValidate(sys *system, o *validateOptions, args []string) error {
-	pf := policyFlags{files: args, layers: o.layers, noBuiltin: o.noBuiltin}
-	if len(args) == 0 && len(o.layers) == 0 {
-		return usagef("validate wants at least one policy file")
+	pf := o.policyFlags
+	pf.files = append(append([]string(nil), args...), pf.files...)
+	project := ""
+	if len(pf.files) == 0 && len(pf.layers) == 0 {
+		project = projectDir(sys)
 	}
-	srcs, err := pf.sources(sys, "")
+	rep := validateReport{Files: []string{}, Problems: []validateProb{}}
+	srcs, err := pf.sources(sys, project)
+	var ue *usageError
+	if err != nil && o.json && !errors.As(err, &ue) {
+		// A file that cannot be read is a problem like the others.
+		rep.Problems = append(rep.Problems, validateProb{Msg: err.Error()})
+		if werr := writeJSON(sys, rep); werr != nil {
+			return werr
+		}
+		return &exitError{code: exitFailure, msg: err.Error()}
+	}
 	if err != nil {
 		return err
 	}
-	pol, err := policy.Load(srcs, policy.LoadOptions{NoBuiltin: o.noBuiltin})
-	var perr *policy.Error
-	if errors.As(err, &perr) {
-		for _, p := range perr.Problems {
+	for _, s := range srcs {
+		rep.Files = append(rep.Files, s.Path)
+	}
+	if len(srcs) == 0 && !o.json {
+		fmt.Fprintln(sys.stderr, "validate: no policy file in effect (none named, no TOOLGUARD_POLICY, none discovered): checking the embedded defaults")
+	}
+	pol, probs := policy.Validate(srcs, policy.LoadOptions{NoBuiltin: pf.noBuiltin})
+	for _, p := range probs {
+		rep.Problems = append(rep.Problems, validateProb{File: p.File, Line: p.Line, Col: p.Col, Rule: p.Rule, Msg: p.Msg})
+	}
+	rep.OK = len(probs) == 0
+	if rep.OK && pol != nil {
+		rep.Summary = &validateSummary{Rules: len(pol.Rules()), Examples: pol.Examples(), Tests: pol.TestCount(),
+			Layers: len(pol.Layers), Hash: pol.Hash()}
+	}
+	if o.json {
+		enc := json.NewEncoder(sys.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range probs {
 			fmt.Fprintln(sys.stdout, p.String())
 		}
-		return &exitError{code: exitFailure, msg: fmt.Sprintf("%d problem(s)", len(perr.Problems))}
+		if s := rep.Summary; s != nil {
+			fmt.Fprintf(sys.stdout, "ok: %d rules, %d examples, %d tests, %d layers (%s)\n",
+				s.Rules, s.Examples, s.Tests, s.Layers, s.Hash)
+		}
 	}
-	if err != nil {
-		return err
-	}
-	probs := pol.Check()
-	for _, p := range probs {
-		fmt.Fprintln(sys.stdout, p.String())
-	}
-	if len(probs) > 0 {
+	if !rep.OK {
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("%d problem(s)", len(probs))}
 	}
-	fmt.Fprintf(sys.stdout, "ok: %d rules, %d examples, %d tests, %d layers (%s)\n",
-		len(pol.Rules()), pol.Examples(), pol.TestCount(), len(pol.Layers), pol.Hash())
 	return nil
 }

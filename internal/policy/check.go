@@ -65,7 +65,11 @@ func (p *Policy) RunTests() []Problem {
 
 // checkExamples tests a rule's examples against the rule alone: match
 // examples must match some target, not_match examples none.
-func (p *Policy) checkExamples(r *Rule) []Problem {
+func (p *Policy) checkExamples(r *Rule) []Problem { return p.checkExamplesAt(r, nil) }
+
+// checkExamplesAt is checkExamples with each failing example positioned
+// at its own line by locate (when it finds it: line > 0), else at the rule.
+func (p *Policy) checkExamplesAt(r *Rule, locate func(ex string) (line, col int)) []Problem {
 	var probs []Problem
 	file, line := r.Source, 0
 	if i := strings.LastIndexByte(r.Source, ':'); i > 0 {
@@ -80,9 +84,15 @@ func (p *Policy) checkExamples(r *Rule) []Problem {
 			list = r.spec.Examples.NotMatch
 		}
 		for _, ex := range list {
+			line, col := line, 1
+			if locate != nil {
+				if l, c := locate(ex); l > 0 {
+					line, col = l, c
+				}
+			}
 			c, err := exampleCall(r, ex)
 			if err != nil {
-				probs = append(probs, Problem{File: file, Line: line, Col: 1, Rule: r.ID, Msg: fmt.Sprintf("example %q: %v", ex, err)})
+				probs = append(probs, Problem{File: file, Line: line, Col: col, Rule: r.ID, Msg: fmt.Sprintf("example %q: %v", ex, err)})
 				continue
 			}
 			res := solo.Evaluate(c, CheckEnv())
@@ -95,7 +105,7 @@ func (p *Policy) checkExamples(r *Rule) []Problem {
 				if !want {
 					verb = "should not match but does"
 				}
-				probs = append(probs, Problem{File: file, Line: line, Col: 1, Rule: r.ID,
+				probs = append(probs, Problem{File: file, Line: line, Col: col, Rule: r.ID,
 					Msg: fmt.Sprintf("example %q %s", ex, verb)})
 			}
 		}

@@ -15,9 +15,10 @@ const (
 	NameUniversal = "universal"
 )
 
-// claudeCodec speaks Claude Code's PreToolUse dialect (PROTOCOLS §1) and,
+// claudeCodec speaks Claude Code's PreToolUse dialect (Claude Code hooks reference;
+// samples in testdata/payloads/claude-code/) and,
 // with name "codebuddy", CodeBuddy Code's, which is the same on the wire
-// for everything toolguard reads and writes (§2).
+// for everything toolguard reads and writes.
 type claudeCodec struct{ name string }
 
 func (k claudeCodec) Name() string      { return k.name }
@@ -71,7 +72,7 @@ func decodeSnake(provider string, payload []byte, mode inputMode) (call.Call, ob
 }
 
 // claudeReply is Claude Code's PreToolUse reply. Continue and StopReason
-// stop the whole turn (PROTOCOLS §1.3; CodeBuddy §2 accepts both keys).
+// stop the whole turn (CodeBuddy accepts both keys).
 type claudeReply struct {
 	HookSpecificOutput claudeOutput `json:"hookSpecificOutput"`
 	Continue           *bool        `json:"continue,omitempty"`

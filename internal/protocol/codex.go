@@ -6,14 +6,14 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
-// codexCodec speaks Codex CLI's PreToolUse dialect (PROTOCOLS §3). The
+// codexCodec speaks Codex CLI's PreToolUse dialect (testdata/payloads/codex/). The
 // payload is Claude's plus turn_id and model; apply_patch carries a patch.
 type codexCodec struct{}
 
 func (codexCodec) Name() string { return NameCodex }
 
 // SupportsAsk is false: Codex rejects permissionDecision "ask" as
-// unsupported and fails open (PROTOCOLS §3.4).
+// unsupported and fails open.
 func (codexCodec) SupportsAsk() bool { return false }
 
 func (k codexCodec) Decode(payload []byte) (call.Call, error) {
@@ -27,7 +27,7 @@ func (codexCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 }
 
 // Encode: pass and allow → nothing (a bare allow is "unsupported" and only
-// logged as a failed hook, §3.4); deny and ask → the documented deny with a
+// logged as a failed hook); deny and ask → the documented deny with a
 // non-empty reason (Codex ignores a deny without one). Codex has no ask, so
 // an ask that reaches Encode is a deny. continue/stopReason are never
 // written: Codex treats them as unsupported for PreToolUse and fails open.

@@ -6,9 +6,9 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
-// copilotCodec speaks GitHub Copilot CLI's preToolUse dialect (PROTOCOLS
-// §6). Copilot sends one of two payloads, chosen by how the event is
-// spelled in its config: camelCase preToolUse {sessionId, cwd, toolName,
+// copilotCodec speaks GitHub Copilot CLI's preToolUse dialect (samples in
+// testdata/payloads/copilot/). Copilot sends one of two payloads, chosen by
+// how the event is spelled in its config: camelCase preToolUse {sessionId, cwd, toolName,
 // toolArgs} with runtime tool names (bash, view, create, edit, …), or
 // PascalCase PreToolUse {session_id, cwd, tool_name, tool_input} with the
 // names mapped to Claude's. Decode accepts both.
@@ -17,7 +17,7 @@ type copilotCodec struct{}
 func (copilotCodec) Name() string { return NameCopilot }
 
 // SupportsAsk is true: ask opens Copilot's hook permission prompt
-// (autopilot and the cloud agent turn it into deny themselves, §6.3).
+// (autopilot and the cloud agent turn it into deny themselves).
 func (copilotCodec) SupportsAsk() bool { return true }
 
 func (k copilotCodec) Decode(payload []byte) (call.Call, error) {
@@ -41,7 +41,7 @@ func (copilotCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 		return call.Call{}, err
 	}
 	// toolArgs is a JSON-encoded string in older docs and an object in
-	// live captures (§6.2): accept both, in either mode.
+	// live captures: accept both, in either mode.
 	in, err := obj.input(inputKey, inputObjectOrJSONString)
 	if err != nil {
 		return call.Call{}, err
@@ -69,7 +69,7 @@ func (copilotCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 	}
 	classify(&c, in, pather{cwd: c.Cwd, home: o.Home})
 	if c.Kind == call.KindOther {
-		// Copilot names MCP tools <server>-<tool> (undocumented, §6.2); no
+		// Copilot names MCP tools <server>-<tool> (undocumented); no
 		// built-in tool has a dash, so a dashed unknown name is taken as
 		// MCP, split at the last dash (server names often have dashes).
 		if i := strings.LastIndexByte(tool, '-'); i > 0 && i < len(tool)-1 {
@@ -79,7 +79,7 @@ func (copilotCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 	return c, nil
 }
 
-// copilotReply is Copilot's flat preToolUse reply (§6.3).
+// copilotReply is Copilot's flat preToolUse reply.
 type copilotReply struct {
 	PermissionDecision       string `json:"permissionDecision"`
 	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`

@@ -6,7 +6,7 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
-// Cursor's permission-hook events (PROTOCOLS §5.2).
+// Cursor's permission-hook events.
 const (
 	cursorPreToolUse     = "preToolUse"
 	cursorBeforeShell    = "beforeShellExecution"
@@ -14,7 +14,7 @@ const (
 	cursorBeforeReadFile = "beforeReadFile"
 )
 
-// cursorCodec speaks Cursor's agent-hook dialect (PROTOCOLS §5). Unlike
+// cursorCodec speaks Cursor's agent-hook dialect (testdata/payloads/cursor/). Unlike
 // the other agents Cursor has one event per kind of action; each carries
 // the action's own fields.
 type cursorCodec struct{}
@@ -22,7 +22,7 @@ type cursorCodec struct{}
 func (cursorCodec) Name() string { return NameCursor }
 
 // SupportsAsk is true: permission "ask" is documented for shell and MCP
-// hooks (§5.3). beforeReadFile has no ask; EncodeFor turns it into deny.
+// hooks. beforeReadFile has no ask; EncodeFor turns it into deny.
 func (cursorCodec) SupportsAsk() bool { return true }
 
 func (k cursorCodec) Decode(payload []byte) (call.Call, error) {
@@ -105,7 +105,7 @@ func mustObject(m map[string]string) json.RawMessage {
 	return b
 }
 
-// cursorReply is Cursor's permission reply, snake_case only (§5.3: a
+// cursorReply is Cursor's permission reply, snake_case only (a
 // schema mismatch blocks, and current Cursor reads snake_case).
 type cursorReply struct {
 	Permission   string `json:"permission"`

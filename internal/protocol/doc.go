@@ -1,8 +1,8 @@
 // Package protocol holds one codec per agent dialect: it decodes an agent's
 // PreToolUse-style hook payload into a provider-neutral call.Call and
 // encodes a call.Verdict into the exact reply bytes and exit code that
-// agent understands. Section numbers (§) refer to PROTOCOLS.md, the wire
-// contract this package follows.
+// agent understands. Each dialect is pinned by the samples under
+// testdata/payloads/<agent>/ (payloads and their golden replies).
 //
 // The package knows only the standard library and internal/call. It reads
 // no environment, does no I/O and prints nothing: the home directory used
@@ -45,17 +45,17 @@
 //
 // # Dialects
 //
-// claude-code (§1), alias claude. Decodes session_id, cwd,
+// claude-code, alias claude. Decodes session_id, cwd,
 // hook_event_name, permission_mode, tool_name, tool_input. Replies
 // {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":
 // D,"permissionDecisionReason":R}} with exit 0 for allow, ask and deny.
 // A deny with StopTurn adds "continue":false and "stopReason" (the turn
 // ends; the deny still blocks the tool). Ask is native.
 //
-// codebuddy (§2). Same payload (plus call_id) and the same replies as
+// codebuddy. Same payload (plus call_id) and the same replies as
 // Claude Code; CodeBuddy accepts continue/stopReason too.
 //
-// codex (§3). Claude's payload plus turn_id and model; the write/edit tool
+// codex. Claude's payload plus turn_id and model; the write/edit tool
 // is apply_patch with the raw patch in tool_input.command (patch and input
 // keys, or a bare string, are accepted too). Deny is Claude's deny form
 // with a reason that is never empty (Codex ignores a deny without one).
@@ -66,7 +66,7 @@
 // continue/stopReason are never written because Codex treats them as
 // unsupported for PreToolUse and fails open.
 //
-// gemini (§4). Decodes BeforeTool payloads; MCP tools use mcp_context
+// gemini. Decodes BeforeTool payloads; MCP tools use mcp_context
 // (server_name, tool_name) when present, else the mcp_<server>_<tool>
 // name; web_fetch's URL is the first http(s) URL in its prompt. Replies
 // {"decision":"deny","reason":R}, {"decision":"ask","reason":R,
@@ -76,7 +76,7 @@
 // "continue":false and "stopReason": Gemini checks it before the deny and
 // stops the agent loop; the tool does not run either way.
 //
-// cursor (§5). Decodes preToolUse (tool_name, tool_input),
+// cursor. Decodes preToolUse (tool_name, tool_input),
 // beforeShellExecution (command), beforeMCPExecution (tool_name, tool_input
 // as an object or a JSON string; the server is "server", else url, else the
 // launch command) and beforeReadFile (file_path). SessionID is
@@ -86,7 +86,7 @@
 // mismatch — exit 0. beforeReadFile honours only permission allow|deny:
 // EncodeFor writes the bare permission there and turns ask into deny.
 //
-// copilot (§6). Decodes both payload modes: camelCase (sessionId, cwd,
+// copilot. Decodes both payload modes: camelCase (sessionId, cwd,
 // toolName, toolArgs as an object or a JSON-encoded string; runtime tool
 // names bash, view, create, edit, …) and PascalCase (session_id,
 // tool_name, tool_input; Claude tool names), plus preMcpToolCall
@@ -110,10 +110,10 @@
 // For internal errors and undecodable payloads the caller encodes an
 // ordinary deny (on_error) through the codec (exit 0 — the documented
 // blocking form for every agent, including Codex and Gemini where exit 2
-// mixed with JSON is not advised, §8.4) and also writes the cause to stderr
+// mixed with JSON is not advised) and also writes the cause to stderr
 // for humans.
 // Stderr cannot change the outcome: Gemini reads it only when stdout is
-// empty, and the others read it only on a non-zero exit. §8.5 suggests
-// exit 2 + stderr as the fail-closed path; a JSON deny on exit 0 blocks in
+// empty, and the others read it only on a non-zero exit. The agents'
+// hook documentation suggests exit 2 + stderr as the fail-closed path; a JSON deny on exit 0 blocks in
 // the same agents and keeps one reply shape per agent.
 package protocol

@@ -9,7 +9,7 @@ import (
 )
 
 // Reasons used when a verdict that must carry one has none (Codex rejects a
-// deny without a reason, PROTOCOLS §3.4).
+// deny without a reason).
 const (
 	defaultDenyReason = "toolguard: blocked by policy"
 	defaultAskReason  = "toolguard: this call needs the user's approval"
@@ -52,7 +52,7 @@ func jsonReply(v any) Reply {
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		// Unreachable: reply types hold only strings and bools. Should it
-		// happen, exit 2 with a message blocks in every agent (PROTOCOLS §8.5).
+		// happen, exit 2 with a message blocks in every agent.
 		return Reply{Stderr: []byte("toolguard: encoding reply: " + err.Error() + "\n"), ExitCode: 2}
 	}
 	return Reply{Stdout: b.Bytes()}
@@ -62,7 +62,7 @@ func jsonReply(v any) Reply {
 func noReply() Reply { return Reply{} }
 
 // claudeOutput is hookSpecificOutput of Claude Code's PreToolUse reply
-// (PROTOCOLS §1.3), also used by CodeBuddy, Codex and the universal reply.
+// (testdata/payloads/claude-code/*.golden), also used by CodeBuddy, Codex and the universal reply.
 type claudeOutput struct {
 	HookEventName            string `json:"hookEventName"`
 	PermissionDecision       string `json:"permissionDecision"`

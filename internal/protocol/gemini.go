@@ -6,13 +6,13 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
-// geminiCodec speaks Gemini CLI's BeforeTool dialect (PROTOCOLS §4).
+// geminiCodec speaks Gemini CLI's BeforeTool dialect (testdata/payloads/gemini/).
 type geminiCodec struct{}
 
 func (geminiCodec) Name() string { return NameGemini }
 
 // SupportsAsk is true: {"decision":"ask"} opens Gemini's confirmation
-// dialog (code, undocumented; PROTOCOLS §4.3).
+// dialog (in Gemini's code, undocumented).
 func (geminiCodec) SupportsAsk() bool { return true }
 
 func (k geminiCodec) Decode(payload []byte) (call.Call, error) {
@@ -63,7 +63,7 @@ func geminiMCP(obj object, tool string) (server, mtool string, ok bool) {
 	return "", "", false
 }
 
-// geminiReply is Gemini's BeforeTool reply (PROTOCOLS §4.3).
+// geminiReply is Gemini's BeforeTool reply.
 type geminiReply struct {
 	Decision      string `json:"decision"`
 	Reason        string `json:"reason,omitempty"`
@@ -73,7 +73,7 @@ type geminiReply struct {
 }
 
 // Encode: pass → nothing; allow → {"decision":"allow"} (it cannot skip
-// Gemini's own approval, §4.3); deny → decision and reason (the reason
+// Gemini's own approval); deny → decision and reason (the reason
 // reaches the model as "Tool execution blocked: …"); ask → decision, reason
 // and systemMessage (the dialog shows systemMessage). StopTurn on a deny
 // adds "continue":false and "stopReason", which Gemini checks before the

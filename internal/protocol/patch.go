@@ -6,7 +6,7 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
-// Headers of the apply_patch format (Codex; PROTOCOLS §3.3).
+// Headers of the apply_patch format (Codex).
 const (
 	patchAdd    = "*** Add File:"
 	patchUpdate = "*** Update File:"

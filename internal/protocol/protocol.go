@@ -14,7 +14,7 @@ type Codec interface {
 	// documented keys are written, and a Pass is always no output and exit 0.
 	Encode(v call.Verdict) Reply
 	// SupportsAsk reports whether the agent has a usable "ask" reply. When it
-	// has not, the caller turns ask into a headless deny (SPEC §6).
+	// has not, the caller turns ask into a headless deny (docs/approvals.md).
 	SupportsAsk() bool
 
 	// decode is Decode with options. Every codec is of this package.
@@ -45,7 +45,7 @@ func DecodeWith(c Codec, payload []byte, o DecodeOptions) (call.Call, error) {
 
 // EncodeFor encodes v as the reply to the decoded call cl. Prefer it to
 // c.Encode when the call is known: a few events take a narrower reply
-// (PROTOCOLS §5.3). For every other codec and event it is c.Encode(v).
+// (Cursor's). For every other codec and event it is c.Encode(v).
 func EncodeFor(c Codec, cl call.Call, v call.Verdict) Reply {
 	// Only Cursor's reply depends on the call (beforeReadFile accepts only
 	// a bare permission). Checked by concrete type, not by an interface

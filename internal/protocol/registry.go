@@ -48,7 +48,7 @@ func Lookup(name string) (Codec, error) {
 }
 
 // Detect picks the codec whose agent sent payload, by the heuristics of
-// PROTOCOLS §8.1, checked in this order:
+// the payloads' shapes (testdata/payloads/), checked in this order:
 //
 //   - turn_id → codex
 //   - hook_event_name "BeforeTool", or mcp_context → gemini

@@ -40,12 +40,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
+	dir := filepath.Join(*shared, "corpus")
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl")); len(files) == 0 {
+		fmt.Fprintf(stderr, "corpus: no peer corpus at %s (no *.jsonl files). This tool scores the defaults against "+
+			"commands and file-tool calls taken from the test suites of two other agent guards "+
+			"(kenryu42/cc-safety-net and manuelschipper/nah), one JSON object a line; that corpus lives beside "+
+			"the repository, not in it. Point -shared at the directory that holds corpus/*.jsonl; docs/corpus.md "+
+			"has the format and the last scores. (go test ./tools/corpus skips without it.)\n", dir)
+		return 1
+	}
 	s, err := newScorer()
 	if err != nil {
 		fmt.Fprintf(stderr, "corpus: %v\n", err)
 		return 1
 	}
-	scores, err := s.scoreDir(filepath.Join(*shared, "corpus"))
+	scores, err := s.scoreDir(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "corpus: %v\n", err)
 		return 1

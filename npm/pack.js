@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Assembles the npm packages from built binaries, ready for `npm pack` or
+// `npm publish`: the toolguard package (the shim) and one
+// @toolguard/<platform>-<arch> package per binary given.
+//
+//   node npm/pack.js --version 1.2.3 --out DIR BINARY:GOOS:GOARCH ...
+//
+// The version is the release's, without build metadata (+…), which npm
+// drops. Every optionalDependency names exactly that version.
+"use strict";
+
+const fs = require("fs");
+const path = require("path");
+
+const goos = { darwin: "darwin", linux: "linux", windows: "win32" };
+const goarch = { amd64: "x64", arm64: "arm64" };
+
+function usage(msg) {
+  process.stderr.write("npm/pack.js: " + msg + "\nusage: node npm/pack.js --version V --out DIR BINARY:GOOS:GOARCH...\n");
+  process.exit(1);
+}
+
+let version = "";
+let out = "";
+const bins = [];
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === "--version") version = argv[++i] || "";
+  else if (argv[i] === "--out") out = argv[++i] || "";
+  else bins.push(argv[i]);
+}
+version = version.replace(/^v/, "").replace(/\+.*$/, "");
+if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) usage("bad --version " + JSON.stringify(version));
+if (!out) usage("no --out");
+if (bins.length === 0) usage("no BINARY:GOOS:GOARCH");
+
+const here = __dirname;
+const main = JSON.parse(fs.readFileSync(path.join(here, "toolguard", "package.json"), "utf8"));
+main.version = version;
+for (const dep of Object.keys(main.optionalDependencies)) main.optionalDependencies[dep] = version;
+
+fs.mkdirSync(out, { recursive: true });
+const mainDir = path.join(out, "toolguard");
+fs.mkdirSync(path.join(mainDir, "bin"), { recursive: true });
+fs.copyFileSync(path.join(here, "toolguard", "bin", "toolguard.js"), path.join(mainDir, "bin", "toolguard.js"));
+fs.chmodSync(path.join(mainDir, "bin", "toolguard.js"), 0o755);
+fs.copyFileSync(path.join(here, "README.md"), path.join(mainDir, "README.md"));
+fs.writeFileSync(path.join(mainDir, "package.json"), JSON.stringify(main, null, 2) + "\n");
+
+for (const spec of bins) {
+  const [bin, os, arch] = spec.split(":");
+  if (!bin || !goos[os] || !goarch[arch]) usage("bad binary spec " + JSON.stringify(spec));
+  const name = "@toolguard/" + goos[os] + "-" + goarch[arch];
+  if (!(name in main.optionalDependencies)) usage(name + " is not an optionalDependency of toolguard");
+  const dir = path.join(out, goos[os] + "-" + goarch[arch]);
+  const exe = os === "windows" ? "toolguard.exe" : "toolguard";
+  fs.mkdirSync(path.join(dir, "bin"), { recursive: true });
+  fs.copyFileSync(bin, path.join(dir, "bin", exe));
+  fs.chmodSync(path.join(dir, "bin", exe), 0o755);
+  const pkg = {
+    name,
+    version,
+    description: "The toolguard binary for " + goos[os] + " " + goarch[arch] + " (installed by the toolguard package)",
+    license: main.license,
+    repository: main.repository,
+    os: [goos[os]],
+    cpu: [goarch[arch]],
+    files: ["bin/" + exe],
+    preferUnplugged: true,
+  };
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
+  console.log(dir);
+}
+console.log(mainDir);
