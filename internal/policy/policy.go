@@ -143,25 +143,17 @@ func (p *Policy) Hash() string {
 		switch {
 		case p.materialHash != "":
 			p.hash = p.materialHash
-		case len(p.Layers) == 1 && p.Layers[0].Hash == builtinPolicy.toml:
-			p.hash = builtinPolicy.hash
+		case len(p.Layers) == 1 && p.Layers[0].Hash == builtinGenHash:
+			// The default policy: its Hash is generated with the defaults
+			// (builtin_gen.go), as hashing every rule costs a fresh hook
+			// process 0.3–0.5 ms (encoding/json's first use), which a deny
+			// paid to write its audit line.
+			p.hash = builtinGenPolicyHash
 		default:
 			p.hash = hashPolicy(p)
 		}
 	})
 	return p.hash
-}
-
-// builtinPolicy is the Hash of the policy that one layer with exactly the
-// content of defaults.toml makes — the default policy, the one the hook
-// loads when no policy file is found — for the defaults.toml whose content
-// hash is toml. Hashing every rule costs a fresh hook process 0.3–0.5 ms
-// (encoding/json's first use), which a deny paid to write its audit line.
-// TestBuiltinPolicyHash keeps it current: run it with -update-policy-hash
-// after editing defaults.toml.
-var builtinPolicy = struct{ toml, hash string }{
-	toml: "sha256:46562afbc8f7e85e1450f58971f6ac76b9fec63232d1827c4d36186f6e4d82c8",
-	hash: "sha256:43e8ae27eaaeea3e5a1447a40eb56a09c393e4c60586889e07f20879bc33869b",
 }
 
 // Problem is one positioned complaint about a policy file.
