@@ -52,6 +52,27 @@ func BenchmarkLoadDefaults(b *testing.B) {
 	}
 }
 
+// BenchmarkLoadDefaultsProject loads what most users run: the defaults and
+// a small project layer (policygen.ProjectTOML, as hookbench's "defaults +
+// project layer"), trusted and untrusted.
+func BenchmarkLoadDefaultsProject(b *testing.B) {
+	for _, untrusted := range []bool{false, true} {
+		name := "trusted"
+		if untrusted {
+			name = "untrusted"
+		}
+		src := []Source{{Path: "/home/u/proj/.toolguard/policy.toml", Data: []byte(policygen.ProjectTOML), Untrusted: untrusted}}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Load(src, LoadOptions{Home: "/home/u"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkEvaluateDefault(b *testing.B) {
 	p, err := Load(nil, LoadOptions{})
 	if err != nil {

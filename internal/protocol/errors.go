@@ -63,9 +63,6 @@ func parseObject(payload []byte) (object, error) {
 		}
 		return object{}, decodeErr(start, "payload is a JSON %s, want an object", jsonType(v))
 	}
-	if fields, ok := scanObject(payload); ok {
-		return object{src: payload, base: base, fields: fields}, nil
-	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(payload, &fields); err != nil {
 		return object{}, syntaxErr(err, base, len(payload))
@@ -130,9 +127,6 @@ func (o object) str(key string) string {
 func rawString(raw json.RawMessage) string {
 	if len(raw) == 0 || raw[0] != '"' {
 		return ""
-	}
-	if s, ok := plainString(raw); ok {
-		return s
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {

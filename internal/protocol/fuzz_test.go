@@ -35,6 +35,9 @@ func FuzzDecode(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, s := range jsonSeeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		verdicts := []call.Verdict{
 			{Decision: call.Pass}, {Decision: call.Allow},
@@ -97,4 +100,20 @@ func checkReply(t *testing.T, codec string, r Reply) {
 	if err := json.Unmarshal(body, &m); err != nil {
 		t.Fatalf("%s: stdout is not a JSON object: %v: %q", codec, err, body)
 	}
+}
+
+// jsonSeeds are JSON edge cases (once the seeds of a hand-written object
+// scanner, now gone): every codec must decode them as encoding/json does,
+// or refuse them, without panicking.
+var jsonSeeds = []string{
+	`{}`, ` {} `, "\t{\n}\r\n", `{"a":1}`, `{"a":"b","a":"c"}`, `{"":null}`,
+	`{"a":[1,-2.5e+3,true,false,null,"x",{"b":[]}]}`, `{"a":{"b":{"c":{}}}}`,
+	`{"a":"\u00e9\n\"\\\/\b\f\r\t"}`, `{"a":"é"}`, "{\"a\":\"\xff\"}", `{"é":1}`, `{"a\n":1}`,
+	`{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`, `{"a":1e}`, `{"a":0.0e-0}`, `{"a":tru}`, `{"a":truex}`,
+	`{"a":1,}`, `{,}`, `{"a" 1}`, `{"a":1} x`, `{"a":1}}`, `{"a":"\x"}`, `{"a":"\u12"}`, "{\"a\":\"\x01\"}",
+	`{"a":[1,]}`, `{"a":[,1]}`, `{"a":[}`, `{"a":"`, `{"a`, `{`, ``, `[]`, `"x"`, `{'a':1}`,
+	`{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"/w"}`,
+	`{"tool_name":"Bash","tool_input":{"command":"git status","command":"rm -rf /"},"cwd":"/w"}`,
+	`{"tool_name":"Bash","tool_input":{"command":"git \u0073tatus"},"cwd":"/w"}`,
+	`{"tool_name":"Bash","tool_input":{"comm\u0061nd":"rm -rf /"},"cwd":"/w"}`,
 }

@@ -32,9 +32,6 @@ func (o object) input(key string, mode inputMode) (input, error) {
 	}
 	switch raw[0] {
 	case '{':
-		if fields, ok := scanObject(raw); ok {
-			return input{raw: raw, fields: fields}, nil
-		}
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil {
 			// Unreachable: the payload was validated as a whole.
@@ -50,9 +47,6 @@ func (o object) input(key string, mode inputMode) (input, error) {
 			inner := bytes.TrimSpace([]byte(s))
 			if len(inner) == 0 {
 				return input{}, nil
-			}
-			if fields, ok := scanObject(inner); ok {
-				return input{raw: json.RawMessage(inner), fields: fields}, nil
 			}
 			var fields map[string]json.RawMessage
 			if inner[0] != '{' || json.Unmarshal(inner, &fields) != nil {

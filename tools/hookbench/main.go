@@ -9,17 +9,31 @@
 //
 // It builds both binaries with the release flags (CGO_ENABLED=0, -trimpath,
 // -s -w) into a temporary directory, writes the payloads (shell `git
-// status`, shell `git push --force`, Write, MCP, a 1 MiB command) and a
-// 10,000-rule materialized policy (with `toolguard materialize`), then runs
-// every case N times, interleaved in a shuffled order each round, and
-// reports the median and p95 wall time, the ratios and the peak RSS of each
-// case (getrusage of every child). The machine is usually shared: read the
-// medians, and repeat a run before trusting a difference of a few percent.
+// status`, shell `git push --force`, Write, MCP, a 1 MiB command) and times
+// them on every configuration the performance contract names:
+//
+//   - the default policy alone;
+//   - the defaults + a project layer: a 15-line .toolguard/policy.toml
+//     discovered at the workspace root and trusted in the bench setup
+//     (`toolguard trust`), as its author runs it;
+//   - a platform + project + agent materialized file (`toolguard
+//     materialize` of three small layers over the defaults);
+//   - the 10,000-rule materialized policy;
+//
+// with `toolguard version` (the binary's own floor: it decides nothing) and
+// the trivial binary timed in the same rounds. Every case runs N times,
+// interleaved in a shuffled order each round; it reports the median and p95
+// wall time, the ratios and the peak RSS of each case (getrusage of every
+// child), then checks the contract of docs/performance.md: every
+// configuration ≤ 1.15× `toolguard version`, a 1 MiB command ≤ 200 ms, peak
+// RSS ≤ 40 MB. The machine is usually shared: read the medians, and repeat
+// a run before trusting a difference of a few percent.
 //
 // To compare two commits in the same interleaved rounds, check the other
 // one out (git worktree add /tmp/old COMMIT) and pass -against /tmp/old:
-// its default-policy cases are timed too, their "× default policy" column
-// over this tree's binary.
+// its `version` and every configuration (not the 1 MiB command) are timed
+// too, on files it materializes itself; "× version" is over its own floor,
+// "× default policy" over this tree's binary.
 package main
 
 import (
@@ -46,7 +60,15 @@ import (
 var bigPrefix string
 
 // againstPrefix names the cases of the -against binary.
-const againstPrefix = "-against, default policy: "
+const againstPrefix = "-against, "
+
+// The configurations every payload is timed on, and the binary's floor.
+const (
+	versionName = "toolguard version (floor)"
+	defaultName = "default policy"
+	projectName = "defaults + project layer"
+	layeredName = "platform+project+agent file"
+)
 
 // deadline bounds one run: a case that exceeds it is reported as "> deadline".
 var deadline time.Duration
@@ -153,32 +175,65 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool, against str
 		{"MCP create_issue", "mcp.json", ""},
 		{"shell 1 MiB command", "big.json", ""},
 	}
-	pl := map[string][]byte{}
 	files := map[string]string{"shell-git-status": "git-status.json", "shell-push-force": "push-force.json",
 		"write": "write.json", "mcp": "mcp.json", "shell-1MiB": "big.json"}
-	for _, p := range policygen.Payloads(proj) {
-		pl[files[p.Name]] = p.Data
-	}
-	for name, b := range pl {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+	// The project-layer configuration runs in a second project whose
+	// .toolguard/policy.toml is discovered at the workspace root, as a
+	// user's repository would; its payloads (cwd) are prefixed "p-".
+	projP := filepath.Join(dir, "projp")
+	for _, d := range []string{filepath.Join(projP, ".git"), filepath.Join(projP, "src"), filepath.Join(projP, ".toolguard")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
 			return 0, err
 		}
 	}
+	for _, set := range []struct{ root, prefix string }{{proj, ""}, {projP, "p-"}} {
+		for _, p := range policygen.Payloads(set.root) {
+			if err := os.WriteFile(filepath.Join(dir, set.prefix+files[p.Name]), p.Data, 0o644); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := writeFiles(dir, map[string]string{
+		filepath.Join("projp", ".toolguard", "policy.toml"): policygen.ProjectTOML,
+		"platform.toml": policygen.PlatformTOML, "project.toml": policygen.ProjectTOML, "agent.toml": policygen.AgentTOML,
+		"org.toml": policygen.TOML(nrules),
+	}); err != nil {
+		return 0, err
+	}
 
-	fmt.Fprintf(os.Stderr, "hookbench: materializing a %d-rule policy\n", nrules)
-	layer := filepath.Join(dir, "org.toml")
-	if err := os.WriteFile(layer, []byte(policygen.TOML(nrules)), 0o644); err != nil {
-		return 0, err
+	// Each binary materializes its own files (the format may differ
+	// between commits), and trusts the discovered project file: a project
+	// file is untrusted (tightening only) until the user trusts it, and a
+	// trusted one is what a user who wrote it runs.
+	type built struct{ exe, big, layered string }
+	bins := []built{{exe: tg}}
+	if against != "" {
+		bins = append(bins, built{exe: other})
 	}
-	big := filepath.Join(dir, "policy.json")
-	mat := exec.Command(tg, "materialize", "--layer", "org="+layer, "-o", big)
-	mat.Env, mat.Dir = env, dir
-	if out, err := mat.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("materialize: %v\n%s", err, out)
-	}
-	st, err := os.Stat(big)
-	if err != nil {
-		return 0, err
+	var bigSize int64
+	for i := range bins {
+		b := &bins[i]
+		sfx := fmt.Sprint(i)
+		b.big, b.layered = filepath.Join(dir, "policy"+sfx+".json"), filepath.Join(dir, "layered"+sfx+".json")
+		fmt.Fprintf(os.Stderr, "hookbench: materializing a %d-rule policy and a platform+project+agent file with %s\n", nrules, filepath.Base(b.exe))
+		for _, args := range [][]string{
+			{"materialize", "--layer", "org=org.toml", "-o", b.big},
+			{"materialize", "--layer", "platform=platform.toml", "--layer", "project=project.toml", "--layer", "agent=agent.toml", "-o", b.layered},
+			{"trust", filepath.Join(projP, ".toolguard", "policy.toml")},
+		} {
+			cmd := exec.Command(b.exe, args...)
+			cmd.Env, cmd.Dir = env, dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return 0, fmt.Errorf("%s %s: %v\n%s", filepath.Base(b.exe), args[0], err, out)
+			}
+		}
+		if i == 0 {
+			st, err := os.Stat(b.big)
+			if err != nil {
+				return 0, err
+			}
+			bigSize = st.Size()
+		}
 	}
 
 	hook := []string{"hook", "--provider", "claude-code"}
@@ -186,17 +241,29 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool, against str
 		{name: "trivial static Go binary", exe: triv, stdin: "git-status.json", payload: "small"},
 		{name: "trivial static Go binary", exe: triv, stdin: "big.json", payload: "1 MiB"},
 	}
-	for _, p := range payloads {
-		cases = append(cases, &benchCase{name: "default policy: " + p.name, exe: tg, args: hook, stdin: p.file, want: p.wantDefault})
-	}
-	for _, p := range payloads {
-		cases = append(cases, &benchCase{name: bigPrefix + p.name, exe: tg,
-			args: append(slices.Clone(hook), "--policy", big), stdin: p.file, want: p.wantDefault})
-	}
-	if against != "" {
-		for _, p := range payloads {
-			if p.file != "big.json" {
-				cases = append(cases, &benchCase{name: againstPrefix + p.name, exe: other, args: hook, stdin: p.file, want: p.wantDefault})
+	for i, b := range bins {
+		pre := ""
+		if i > 0 {
+			pre = againstPrefix
+		}
+		cases = append(cases, &benchCase{name: pre + versionName, exe: b.exe, args: []string{"version"}, stdin: "git-status.json", want: "toolguard"})
+		configs := []struct {
+			name, stdinPrefix string
+			args              []string
+			big               bool // also time the 1 MiB command
+		}{
+			{defaultName, "", hook, true},
+			{projectName, "p-", hook, false},
+			{layeredName, "", append(slices.Clone(hook), "--policy", b.layered), false},
+			{bigPrefix[:len(bigPrefix)-2], "", append(slices.Clone(hook), "--policy", b.big), true},
+		}
+		for _, cf := range configs {
+			for _, p := range payloads {
+				if p.file == "big.json" && (!cf.big || i > 0) {
+					continue
+				}
+				cases = append(cases, &benchCase{name: pre + cf.name + ": " + p.name, exe: b.exe, args: cf.args,
+					stdin: cf.stdinPrefix + p.file, want: p.wantDefault})
 			}
 		}
 	}
@@ -247,7 +314,7 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool, against str
 		}
 	}
 
-	report(os.Stdout, cases, md, st.Size(), nrules, n)
+	report(os.Stdout, cases, md, bigSize, nrules, n)
 	if floor > 0 {
 		fmt.Printf("Peak RSS is the child's, but never below hookbench's own RSS (about %.1f MB; Linux hands the parent's peak down through vfork+exec, so hookbench resets its peak before every run).\n", float64(floor)/(1<<20))
 	}
@@ -341,16 +408,23 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/1e6) }
 
 func report(w io.Writer, cases []*benchCase, md bool, policySize int64, nrules, n int) {
 	base := map[string]time.Duration{}
+	floor := map[string]time.Duration{} // exe → its `toolguard version` median
+	defaults := map[string]time.Duration{}
 	for _, c := range cases {
 		if c.payload != "" {
 			base[c.payload] = quantile(c.times, 0.5)
 		}
+		if strings.HasSuffix(c.name, versionName) {
+			floor[c.exe] = quantile(c.times, 0.5)
+		}
+		if p, ok := strings.CutPrefix(c.name, defaultName+": "); ok {
+			defaults[p] = quantile(c.times, 0.5)
+		}
 	}
 	trivial := base["small"]
-	defaults := map[string]time.Duration{}
 	fmt.Fprintf(w, "hookbench: %s/%s, %d CPUs, %s; %d runs per case; policy.json %d rules, %.1f MiB\n\n",
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), n, nrules, float64(policySize)/(1<<20))
-	header := []string{"case", "runs", "median ms", "p95 ms", "× trivial", "× default policy", "peak RSS MB"}
+	header := []string{"case", "runs", "median ms", "p95 ms", "× trivial", "× version", "× default policy", "peak RSS MB"}
 	var tw *tabwriter.Writer
 	row := func(cells ...string) {
 		if md {
@@ -361,10 +435,16 @@ func report(w io.Writer, cases []*benchCase, md bool, policySize int64, nrules, 
 	}
 	if md {
 		row(header...)
-		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
 	} else {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		row(header...)
+	}
+	ratio := func(a, b time.Duration) string {
+		if b <= 0 {
+			return ""
+		}
+		return fmt.Sprintf("%.2f", float64(a)/float64(b))
 	}
 	for _, c := range cases {
 		med := quantile(c.times, 0.5)
@@ -372,41 +452,34 @@ func report(w io.Writer, cases []*benchCase, md bool, policySize int64, nrules, 
 		if c.payload != "" {
 			name += " (" + c.payload + " stdin)"
 		}
-		vsDefault := ""
-		if p, ok := strings.CutPrefix(c.name, "default policy: "); ok {
-			defaults[p] = med
-		} else if p, ok := strings.CutPrefix(c.name, bigPrefix); ok && defaults[p] > 0 {
-			vsDefault = fmt.Sprintf("%.2f", float64(med)/float64(defaults[p]))
-		} else if p, ok := strings.CutPrefix(c.name, againstPrefix); ok && defaults[p] > 0 {
-			vsDefault = fmt.Sprintf("%.2f", float64(med)/float64(defaults[p]))
+		vsDefault, vsVersion := "", ""
+		if _, p, ok := strings.Cut(c.name, ": "); ok && c.name != defaultName+": "+p && !strings.Contains(p, "1 MiB") {
+			vsDefault = ratio(med, defaults[p])
 		}
-		vsTrivial := fmt.Sprintf("%.2f", float64(med)/float64(trivial))
+		if c.exe != "" && !strings.HasSuffix(c.name, versionName) && !strings.Contains(c.name, "1 MiB") && c.payload == "" {
+			vsVersion = ratio(med, floor[c.exe])
+		}
+		vsTrivial := ratio(med, trivial)
 		if strings.Contains(c.name, "1 MiB") {
-			vsTrivial = fmt.Sprintf("%.2f", float64(med)/float64(base["1 MiB"]))
+			vsTrivial = ratio(med, base["1 MiB"])
 		}
 		if c.killed {
-			row(name, "killed", "> "+ms(deadline), "", "", "", fmt.Sprintf("≥ %.1f", float64(c.maxRSS)/(1<<20)))
+			row(name, "killed", "> "+ms(deadline), "", "", "", "", fmt.Sprintf("≥ %.1f", float64(c.maxRSS)/(1<<20)))
 			continue
 		}
-		row(name, fmt.Sprint(len(c.times)), ms(med), ms(quantile(c.times, 0.95)), vsTrivial, vsDefault, fmt.Sprintf("%.1f", float64(c.maxRSS)/(1<<20)))
+		row(name, fmt.Sprint(len(c.times)), ms(med), ms(quantile(c.times, 0.95)), vsTrivial, vsVersion, vsDefault, fmt.Sprintf("%.1f", float64(c.maxRSS)/(1<<20)))
 	}
 	if tw != nil {
 		tw.Flush()
 	}
-	fmt.Fprintln(w, "\n× trivial: median over the trivial binary's median with the same stdin size; × default policy: over the same payload on the default policy.")
+	fmt.Fprintln(w, "\n× trivial: median over the trivial binary's median with the same stdin size; × version: over `toolguard version` of the same binary (its floor); × default policy: over the same payload on the default policy of this tree's binary.")
 }
 
-// targets checks the figures against docs/performance.md's targets and
-// returns 1 when one is missed.
+// targets checks the figures against docs/performance.md's contract and
+// returns 1 when one is missed: every configuration of this tree's binary
+// at most 1.15× its own `toolguard version` (same run), a 1 MiB command at
+// most 200 ms, and every case's peak RSS at most 40 MB.
 func targets(w io.Writer, cases []*benchCase) int {
-	find := func(prefix, payload string) *benchCase {
-		for _, c := range cases {
-			if strings.HasPrefix(c.name, prefix) && (payload == "" || strings.HasSuffix(c.name, payload) || c.payload == payload) {
-				return c
-			}
-		}
-		return nil
-	}
 	med := func(c *benchCase) time.Duration { return quantile(c.times, 0.5) }
 	code := 0
 	check := func(ok bool, format string, a ...any) {
@@ -417,21 +490,21 @@ func targets(w io.Writer, cases []*benchCase) int {
 		fmt.Fprintf(w, "  %s  %s\n", verdict, fmt.Sprintf(format, a...))
 	}
 	fmt.Fprintln(w, "\ntargets:")
-	trivial := med(find("trivial", "small"))
+	var floor *benchCase
 	for _, c := range cases {
-		if p, ok := strings.CutPrefix(c.name, "default policy: "); ok && !strings.Contains(p, "1 MiB") {
-			r := float64(med(c)) / float64(trivial)
-			check(r <= 1.5, "default policy, %s: %.2f× the trivial binary (≤ 1.5×)", p, r)
+		if c.name == versionName {
+			floor = c
 		}
 	}
 	for _, c := range cases {
-		if p, ok := strings.CutPrefix(c.name, bigPrefix); ok && !strings.Contains(p, "1 MiB") {
-			r := float64(med(c)) / float64(med(find("default policy: "+p, "")))
-			check(r <= 1.5, "%s%s: %.2f× the default policy (≤ 1.5×)", bigPrefix, p, r)
+		if c == floor || c.payload != "" || strings.HasPrefix(c.name, againstPrefix) || strings.Contains(c.name, "1 MiB") {
+			continue
 		}
+		r := float64(med(c)) / float64(med(floor))
+		check(r <= 1.15, "%s: %.2f× toolguard version (≤ 1.15×)", c.name, r)
 	}
 	for _, c := range cases {
-		if strings.Contains(c.name, "1 MiB") && c.exe != "" && !strings.HasPrefix(c.name, "trivial") {
+		if strings.Contains(c.name, "1 MiB") && c.payload == "" {
 			check(med(c) <= 200*time.Millisecond, "%s: %s ms whole process (≤ 200 ms)", c.name, ms(med(c)))
 		}
 	}

@@ -120,3 +120,60 @@ func TOML(n int) string {
 	}
 	return sb.String()
 }
+
+// ProjectTOML is a small project policy, as a repository would keep at
+// .toolguard/policy.toml (15 lines): two asks, a deny on a path and an
+// allow. None of them matches a timed payload, so every configuration
+// gives the same decisions as the defaults alone.
+const ProjectTOML = `version = 1
+
+[[rule]]
+id = "proj-deploy"
+description = "Deploying from a laptop goes through the release job."
+decision = "ask"
+justification = "Deploys run in CI; ask the user before deploying by hand."
+command = ["make deploy", "./scripts/deploy.sh"]
+
+[[rule]]
+id = "proj-fixtures"
+description = "Golden fixtures are regenerated, not edited."
+decision = "deny"
+path = ["testdata/golden/**"]
+op = ["write", "delete"]
+`
+
+// PlatformTOML and AgentTOML are the other two layers of a platform +
+// project + agent materialized file (with ProjectTOML in the middle).
+const PlatformTOML = `version = 1
+
+[settings]
+layer = "platform"
+
+[[rule]]
+id = "platform-prod-db"
+description = "Production databases are reached through the bastion only."
+decision = "deny"
+justification = "Use the read replica or ask the platform team."
+command = ["psql", "mysql"]
+regex = '(?i)\bprod(uction)?-db\b'
+
+[[rule]]
+id = "platform-terraform-apply"
+description = "terraform apply changes shared infrastructure."
+decision = "ask"
+justification = "Run terraform plan and let the user apply."
+command = ["terraform apply", "tofu apply"]
+`
+
+const AgentTOML = `version = 1
+
+[settings]
+layer = "agent"
+
+[[rule]]
+id = "agent-no-npm-publish"
+description = "Agents do not publish packages."
+decision = "deny"
+justification = "Publishing is for the maintainers; ask the user."
+command = ["npm publish", "pnpm publish", "yarn publish"]
+`
