@@ -92,7 +92,7 @@
 //
 // Example line:
 //
-//	{"time":"2026-03-01T12:00:00.123456789Z","event":"policy.decision","provider":"claude-code","session":"s-1","tool":"Bash","kind":"shell","summary":"GITHUB_TOKEN=*** git push --force origin main","cwd":"/home/u/repo","workspace":"/home/u/repo","decision":"deny","rule":"git-push-force","layer":"builtin","source":"builtin.toml:12","reason":"toolguard: denied by rule git-push-force: …","policy_hash":"sha256:4f2a…","duration_ms":0.42,"mode":"interactive"}
+//	{"time":"2026-03-01T12:00:00.123456789Z","event":"policy.decision","provider":"claude-code","session":"s-1","tool":"Bash","kind":"shell","summary":"GITHUB_TOKEN=*** git push --force origin main","cwd":"/home/u/repo","workspace":"/home/u/repo","decision":"deny","rule":"git-push-force","layer":"builtin","source":"internal/policy/defaults.toml:12","reason":"toolguard: denied by rule git-push-force: …","policy_hash":"sha256:4f2a…","duration_ms":0.42,"mode":"interactive"}
 //
 // Readers must ignore fields they do not know; new fields may be added.
 // HTML characters are not escaped (a command's && stays &&).

@@ -30,7 +30,7 @@ command = ["make deploy"]
 	res := p.Evaluate(call.Call{Kind: call.KindShell, Shell: "bash", Cwd: "/w", Command: "make deploy"}, policy.Env{Home: "/home/u", Workspace: "/w"})
 	fmt.Println("make deploy:", res.Decision, res.Rule.ID, res.Rule.Layer)
 	// Output:
-	// layer builtin builtin.toml
+	// layer builtin internal/policy/defaults.toml
 	// layer policy /w/.toolguard/policy.toml
 	// make deploy: ask proj-deploy policy
 }

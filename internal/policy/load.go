@@ -27,7 +27,7 @@ import (
 var builtinTOML []byte
 
 // BuiltinFile is the name the embedded default rules are reported under.
-const BuiltinFile = "builtin.toml"
+const BuiltinFile = "internal/policy/defaults.toml"
 
 // BuiltinSource returns the embedded default policy as a Source.
 func BuiltinSource() Source {

@@ -180,10 +180,10 @@ var headerJSONCases = []struct {
 	want *lazyHeader
 	std  bool
 }{
-	{"materialized", `{"version":1,"materialized":{"hash":"sha256:ab","layers":["builtin=builtin.toml","org=org.toml"]},` +
+	{"materialized", `{"version":1,"materialized":{"hash":"sha256:ab","layers":["builtin=internal/policy/defaults.toml","org=org.toml"]},` +
 		`"settings":{"builtin":false,"default":"pass","mode":"interactive","on_error":"deny","on_unparsable":"ask","on_dynamic":"ask",` +
 		`"audit":"decisions","safe_prefixes":["/tmp"]},"tests":[]}`,
-		&lazyHeader{Version: 1, Meta: &materialMeta{Hash: "sha256:ab", Layers: []string{"builtin=builtin.toml", "org=org.toml"}},
+		&lazyHeader{Version: 1, Meta: &materialMeta{Hash: "sha256:ab", Layers: []string{"builtin=internal/policy/defaults.toml", "org=org.toml"}},
 			Settings: fileSettings{Builtin: new(bool), Default: sptr("pass"), Mode: sptr("interactive"), OnError: sptr("deny"),
 				OnUnparsable: sptr("ask"), OnDynamic: sptr("ask"), Audit: sptr("decisions"), SafePrefixes: []string{"/tmp"}},
 			Tests: []fileTest{}}, true},
