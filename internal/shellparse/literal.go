@@ -252,6 +252,12 @@ func (fo *folder) parts(parts []syntax.WordPart, q quoting, first bool) {
 const (
 	maxValue      = 64 << 10
 	maxValueTotal = 4 << 20
+
+	// An unquoted expansion split on $IFS: at most maxSplitFields
+	// separators, each charged splitFieldCost bytes (about what a field
+	// of the analysis costs) to maxValueTotal.
+	maxSplitFields = 4096
+	splitFieldCost = 128
 )
 
 // fits reports whether n more bytes of an expanded value may join the
@@ -379,6 +385,21 @@ func (fo *folder) expansion(val string, q quoting, p syntax.Node) {
 		ifs = v.val
 	} else if fo.sc.unset("IFS") {
 		ifs = " \t\n"
+	}
+	// Each field split off costs a field, many times its bytes: a value of
+	// maxValue split into words ("echo a;" doubled) is thousands of
+	// fields, and a few hundred such expansions were hundreds of MB
+	// (FuzzAnalyze 44bbfcc2). The fields are charged to the value budget,
+	// and past maxSplitFields in one expansion the word is unknown.
+	seps := 0
+	for i := 0; i < len(val); i++ {
+		if strings.IndexByte(ifs, val[i]) >= 0 {
+			seps++
+		}
+	}
+	if seps > maxSplitFields || !fo.sc.charge(seps*splitFieldCost) {
+		fo.addText(p)
+		return
 	}
 	fieldsStart := 0
 	for i := 0; i <= len(val); i++ {

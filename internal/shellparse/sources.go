@@ -230,6 +230,9 @@ func (a *analyzer) outputs(st *syntax.Stmt, body []*syntax.Stmt, sc *scope, fr *
 			b.WriteString("\n")
 			continue
 		}
+		if b.Len()+len(out.f.s) > maxValue {
+			return opaqueInput // a group printing more than a value may hold: unknown (maxValue)
+		}
 		known++
 		b.WriteString(out.f.s)
 		f.srcs = appendSources(f.srcs, out.f.srcs...)
