@@ -40,6 +40,9 @@ type fileSettings struct {
 	// CaseInsensitivePaths: guard surfaces match case-insensitively (a
 	// case-insensitive file system). Only switches on: true in any layer wins.
 	CaseInsensitivePaths *bool `toml:"case_insensitive_paths" json:"case_insensitive_paths,omitempty"`
+	// AutoAllow: "off" or "read-only" (docs/auto-allow.md). It loosens:
+	// an untrusted layer may only set "off".
+	AutoAllow *string `toml:"auto_allow" json:"auto_allow,omitempty"`
 }
 
 type fileExamples struct {

@@ -62,6 +62,9 @@ type Settings struct {
 	// CaseInsensitivePaths matches the guard's surfaces case-insensitively
 	// (docs/surfaces.md), as on macOS and Windows by default.
 	CaseInsensitivePaths bool
+	// AutoAllow is "off" or "read-only": a call proven read-only
+	// (docs/auto-allow.md) that no rule decided is allowed.
+	AutoAllow string
 }
 
 // DefaultPendingTTL is settings.pending_ttl when no layer sets it.
@@ -79,6 +82,7 @@ func DefaultSettings() Settings {
 		OnDynamic:    call.Ask,
 		Audit:        "decisions",
 		SafePrefixes: []string{"/tmp", "/var/tmp", "$TMPDIR"},
+		AutoAllow:    AutoAllowOff,
 
 		HoldSessionOnPending: true,
 		PendingTTL:           DefaultPendingTTL,

@@ -358,6 +358,8 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 		case "case_insensitive_paths":
 			s.CaseInsensitivePaths = new(bool)
 			return once(&seen, 18) && d.bool(s.CaseInsensitivePaths)
+		case "auto_allow":
+			return once(&seen, 19) && d.strPtr(&s.AutoAllow)
 		}
 		return false
 	})
