@@ -216,6 +216,7 @@ type checkJSON struct {
 	Policy    []policy.Layer  `json:"layers,omitempty"`
 	Hash      string          `json:"policy_hash,omitempty"`
 	Ignored   []ignoredPart   `json:"ignored,omitempty"` // what an untrusted project policy could not do
+	Auto      string          `json:"auto_read_only,omitempty"` // settings.auto_allow = "read-only": "yes" or "no — why"
 }
 
 type replyJSON struct {
@@ -229,7 +230,7 @@ func printCheck(sys *system, o *checkOptions, out *outcome) error {
 	j := checkJSON{Decision: out.verdict.Decision, Reason: out.verdict.Reason, Mode: out.mode.String(),
 		Workspace: out.workspace, Approval: out.approval, Targets: []policy.Target{}, Matches: []policy.Match{}}
 	if out.res != nil {
-		j.Cause, j.Targets, j.Matches = out.res.Cause, out.res.Targets, out.res.Matches
+		j.Cause, j.Targets, j.Matches, j.Auto = out.res.Cause, out.res.Targets, out.res.Matches, out.res.Auto
 		j.Kind, j.Tool = out.call.Kind.String(), out.call.Tool
 	}
 	if out.err != nil {
@@ -273,6 +274,9 @@ func writeCheckText(w io.Writer, j *checkJSON) {
 	}
 	if j.Workspace != "" {
 		fmt.Fprintf(w, "workspace: %s\n", j.Workspace)
+	}
+	if j.Auto != "" {
+		fmt.Fprintf(w, "auto-read-only: %s\n", j.Auto)
 	}
 	if len(j.Targets) > 0 {
 		fmt.Fprintln(w, "targets:")
