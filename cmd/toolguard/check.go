@@ -215,7 +215,7 @@ type checkJSON struct {
 	Error     string          `json:"error,omitempty"`
 	Policy    []policy.Layer  `json:"layers,omitempty"`
 	Hash      string          `json:"policy_hash,omitempty"`
-	Ignored   []ignoredPart   `json:"ignored,omitempty"` // what an untrusted project policy could not do
+	Ignored   []ignoredPart   `json:"ignored,omitempty"`        // what an untrusted project policy could not do
 	Auto      string          `json:"auto_read_only,omitempty"` // settings.auto_allow = "read-only": "yes" or "no — why"
 }
 
