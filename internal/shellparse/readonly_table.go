@@ -69,7 +69,7 @@ var ReadOnlySystemPaths = []string{
 	"/dev/null",
 }
 
-var grepLong = longs("recursive dereference-recursive line-number ignore-case no-ignore-case files-with-matches files-without-match count invert-match word-regexp line-regexp extended-regexp fixed-strings basic-regexp perl-regexp only-matching no-messages quiet silent no-filename with-filename null null-data text binary-files= include= exclude= exclude-dir= color= colour= color colour max-count= after-context= before-context= context= regexp= file= label= byte-offset initial-tab line-buffered directories=")
+var grepLong = longs("recursive line-number ignore-case no-ignore-case files-with-matches files-without-match count invert-match word-regexp line-regexp extended-regexp fixed-strings basic-regexp perl-regexp only-matching no-messages quiet silent no-filename with-filename null null-data text binary-files= include= exclude= exclude-dir= color= colour= color colour max-count= after-context= before-context= context= regexp= file= label= byte-offset initial-tab line-buffered directories=")
 
 var gitLogDiff = "oneline graph decorate decorate= all stat stat= shortstat numstat name-only name-status patch no-patch raw format= pretty= author= committer= since= until= after= before= grep= follow reverse no-merges merges first-parent abbrev-commit abbrev= date= max-count= skip= no-ext-diff no-textconv no-color color color= word-diff word-diff= ignore-all-space ignore-space-change cached staged unified= minimal patience histogram exit-code quiet diff-filter= relative relative= find-renames find-copies no-renames check summary full-index binary left-right cherry-pick topo-order date-order source walk-reflogs"
 
@@ -81,12 +81,15 @@ var readOnlyTable = map[string]*roSpec{
 	"head":  {flags: "qvz", valFlags: "nc", numeric: true, long: longs("lines= bytes= quiet silent verbose zero-terminated")},
 	"tail":  {flags: "qvz", valFlags: "nc", numeric: true, long: longs("lines= bytes= quiet silent verbose zero-terminated")}, // not -f: it never ends
 	"wc":    {flags: "lwcmL", long: longs("lines words bytes chars max-line-length")},
-	"grep":  {flags: "rRniylLcvwxEFGPosqhHIaUzZb", valFlags: "efmABCdD", pathVals: "f", long: grepLong, pathLong: set("file")},
-	"egrep": {flags: "rRniylLcvwxosqhHIaZb", valFlags: "efmABC", pathVals: "f", long: grepLong, pathLong: set("file")},
-	"fgrep": {flags: "rRniylLcvwxosqhHIaZb", valFlags: "efmABC", pathVals: "f", long: grepLong, pathLong: set("file")},
-	// rg: not --pre (runs a program), -z/--search-zip (runs decompressors).
-	"rg":        {flags: "nNilLcvwxFSsuUoqHIaP0.", valFlags: "egtTmABCrdM", long: longs("line-number no-line-number ignore-case smart-case case-sensitive files-with-matches files-without-match count count-matches invert-match word-regexp line-regexp fixed-strings hidden no-ignore no-ignore-vcs no-heading heading files type-list json vimgrep only-matching quiet with-filename no-filename glob= iglob= type= type-not= max-count= after-context= before-context= context= replace= max-depth= sort= sortr= color= colors= regexp= follow multiline multiline-dotall no-messages trim column byte-offset stats pcre2 crlf null text binary max-columns= max-filesize= threads= engine= unrestricted")},
-	"ag":        {flags: "ilLcvwQsSuUfa0", valFlags: "gGmABC", long: longs("hidden ignore= literal nocolor color depth= ignore-case smart-case case-sensitive files-with-matches files-without-matches count invert-match word-regexp skip-vcs-ignores unrestricted follow max-count= after= before= context= filename nofilename column noheading heading vimgrep")},
+	"grep":  {flags: "rniylLcvwxEFGPosqhHIaUzZb", valFlags: "efmABCdD", pathVals: "f", long: grepLong, pathLong: set("file")},
+	"egrep": {flags: "rniylLcvwxosqhHIaZb", valFlags: "efmABC", pathVals: "f", long: grepLong, pathLong: set("file")},
+	"fgrep": {flags: "rniylLcvwxosqhHIaZb", valFlags: "efmABC", pathVals: "f", long: grepLong, pathLong: set("file")},
+	// rg: not --pre (runs a program), -z/--search-zip (runs decompressors),
+	// -L/--follow (symlinks out of the workspace), -u/-./--hidden/--no-ignore
+	// (hidden and ignored files such as .env); ag likewise (-f, -u, -U,
+	// --hidden); grep not -R (follows symlinks).
+	"rg":        {flags: "nNilcvwxFSsoqHIaP0", valFlags: "egtTmABCrdM", long: longs("line-number no-line-number ignore-case smart-case case-sensitive files-with-matches files-without-match count count-matches invert-match word-regexp line-regexp fixed-strings no-heading heading files type-list json vimgrep only-matching quiet with-filename no-filename glob= iglob= type= type-not= max-count= after-context= before-context= context= replace= max-depth= sort= sortr= color= colors= regexp= multiline multiline-dotall no-messages trim column byte-offset stats pcre2 crlf null text binary max-columns= max-filesize= threads= engine=")},
+	"ag":        {flags: "ilLcvwQsSa0", valFlags: "gGmABC", long: longs("ignore= literal nocolor color depth= ignore-case smart-case case-sensitive files-with-matches files-without-matches count invert-match word-regexp max-count= after= before= context= filename nofilename column noheading heading vimgrep")},
 	"find":      {check: checkFind},
 	"sed":       {flags: "nErsuz", valFlags: "el", long: longs("quiet silent regexp-extended separate unbuffered null-data posix debug expression= line-length= sandbox"), check: checkSed},
 	"awk":       {valFlags: "Fv", check: checkAwk},

@@ -125,3 +125,11 @@ func TestProveReadOnlyReads(t *testing.T) {
 		}
 	}
 }
+
+func TestProveReadOnlyNoFollowNoHidden(t *testing.T) {
+	for _, s := range []string{"grep -R key .", "rg -L key", "rg --hidden key", "rg -uu key", "rg --no-ignore key", "ag --hidden key", "ag -f key", "rg --pre cat key", "rg -z key"} {
+		if r := ProveReadOnly(s, Options{Cwd: "/ws"}); r.OK {
+			t.Errorf("%q proven read-only", s)
+		}
+	}
+}
