@@ -397,7 +397,6 @@
 // rm=echo; rm -rf / gives rm -rf /). An alias is not expanded inside its
 // own expansion; unalias forgets it; 64 aliases per analysis.
 
-//
 // Readers the path attribution does not know by name give their file
 // operands as a nested cat -- FILE… labelled "NAME reads" (readers.go), so
 // path rules see what they read: jq/gojq/jaq/yq (the operands after the

@@ -601,7 +601,10 @@ func gitListOnly(flag ...string) func(map[string]bool, []string) string {
 
 var gitLog = &roSpec{flags: "pusuzwbiEFMCrt", valFlags: "nSGLU", numeric: true, gitPaths: true, long: longs(gitLogDiff + " max-count= n=")}
 
-var gitSpec = &roSpec{flags: "P", long: longs("no-pager no-optional-locks version"), sub: map[string]*roSpec{
+// gitSpec: the global options -P, --no-pager, --no-optional-locks and -C DIR
+// (a directory read: it must be inside the workspace); not -c or
+// --config-env (they can name programs), --git-dir, --work-tree, --exec-path.
+var gitSpec = &roSpec{flags: "P", valFlags: "C", pathVals: "C", long: longs("no-pager no-optional-locks version"), sub: map[string]*roSpec{
 	"status":        {flags: "sbvzunoal", long: longs("short branch porcelain porcelain= untracked-files untracked-files= ignored ignored= long verbose null show-stash ahead-behind no-ahead-behind renames no-renames column no-column")},
 	"log":           gitLog,
 	"show":          gitLog,

@@ -26,7 +26,7 @@ func TestProveReadOnly(t *testing.T) {
 		"cd src && ls", "ls > /dev/null 2>&1", "grep foo a 2>/dev/null", "echo $(git rev-parse HEAD)",
 		"diff <(ls a) <(ls b)", "cat <<'EOF'\nhi\nEOF", "wc -l < a.go", "ls src/*.go",
 		"rg -n TODO src", "head -n 5 a b", "tail -20 log.txt", "test -f a && cat a",
-		"if test -d src; then ls src; fi",
+		"if test -d src; then ls src; fi", "git -C sub status",
 	}
 	for _, s := range yes {
 		if r := ProveReadOnly(s, Options{Cwd: "/ws", Home: "/home/u"}); !r.OK {
@@ -112,6 +112,7 @@ func TestProveReadOnlyReads(t *testing.T) {
 		"sed 'r /etc/shadow' f":            {"/etc/shadow", "/ws/f"},
 		"wc -l < ~/.ssh/id_rsa":            {"/home/u/.ssh/id_rsa"},
 		"find . -newer ~/.aws/credentials": {"/ws", "/home/u/.aws/credentials"},
+		"git -C ../other log":              {"/other"},
 	} {
 		r := ProveReadOnly(s, Options{Cwd: "/ws", Home: "/home/u"})
 		if !r.OK {

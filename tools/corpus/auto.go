@@ -27,6 +27,11 @@ type autoScore struct {
 	Why         map[string]int // reasons the other passed ones are not, by kind
 	Block       int
 	BlockAllow  []string // block records the auto-allowing policy allowed
+	// BlockAllowLink are those whose verdict rests on a symlink the corpus
+	// does not carry (its note says so): with no file system there is no
+	// link to resolve; the hook resolves it (Env.Resolve).
+	BlockAllowLink []string
+	Detail         map[string]int // the full reasons, for -v
 }
 
 // autoScoreDir scores every *.jsonl file of dir with auto_allow = "read-only".
@@ -41,7 +46,7 @@ func autoScoreDir(dir string) (*autoScore, error) {
 		return nil, fmt.Errorf("no *.jsonl files in %s", dir)
 	}
 	sort.Strings(files)
-	a := &autoScore{Why: map[string]int{}}
+	a := &autoScore{Why: map[string]int{}, Detail: map[string]int{}}
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -66,7 +71,12 @@ func autoScoreDir(dir string) (*autoScore, error) {
 			case "block":
 				a.Block++
 				if res.Decision == call.Allow {
-					a.BlockAllow = append(a.BlockAllow, fmt.Sprintf("%s:%d (%s)", filepath.Base(file), line, res.Cause))
+					b := fmt.Sprintf("%s:%d (%s, %s)", filepath.Base(file), line, res.Cause, r.Note)
+					if strings.Contains(r.Note, "symlink") {
+						a.BlockAllowLink = append(a.BlockAllowLink, b)
+					} else {
+						a.BlockAllow = append(a.BlockAllow, b)
+					}
 				}
 			case "allow":
 				a.Allow++
@@ -76,6 +86,7 @@ func autoScoreDir(dir string) (*autoScore, error) {
 				} else if res.Decision == call.Pass {
 					a.Passed++
 					a.Why[whyKind(res.Auto)]++
+					a.Detail[res.Auto]++
 				}
 			}
 		}
@@ -110,7 +121,7 @@ func whyKind(auto string) string {
 	return whyNoise.ReplaceAllString(w, "")
 }
 
-func (a *autoScore) report(w io.Writer) {
+func (a *autoScore) report(w io.Writer, verbose bool) {
 	share := 0.0
 	if a.Allow > 0 {
 		share = 100 * float64(a.AutoAllowed) / float64(a.Allow)
@@ -121,18 +132,25 @@ func (a *autoScore) report(w io.Writer) {
 	for _, b := range a.BlockAllow {
 		fmt.Fprintf(w, "  ALLOWED %s\n", b)
 	}
+	for _, b := range a.BlockAllowLink {
+		fmt.Fprintf(w, "  allowed without the symlink the record assumes (no file system here; the hook resolves links): %s\n", b)
+	}
 	type kv struct {
 		k string
 		n int
 	}
 	var why []kv
-	for k, n := range a.Why {
+	src := a.Why
+	if verbose {
+		src = a.Detail
+	}
+	for k, n := range src {
 		why = append(why, kv{k, n})
 	}
 	sort.Slice(why, func(i, j int) bool { return why[i].n > why[j].n || why[i].n == why[j].n && why[i].k < why[j].k })
 	fmt.Fprintln(w, "why the other passed allow records are not auto-allowed (most common first):")
 	for i, e := range why {
-		if i == 15 {
+		if i == 15 && !verbose {
 			break
 		}
 		fmt.Fprintf(w, "  %4d  %s\n", e.n, e.k)

@@ -47,7 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "corpus: %v\n", err)
 			return 1
 		}
-		a.report(stdout)
+		a.report(stdout, *verbose)
 		if len(a.BlockAllow) > 0 {
 			return 1
 		}
