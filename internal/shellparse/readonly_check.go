@@ -513,6 +513,19 @@ func checkPrintf(p *roProver, name string, args []string) string {
 	return ""
 }
 
+// checkTest: test and [ compare and stat; their words must be literal
+// (call checks that), and -v and -R are out: bash evaluates an array
+// subscript in their operand, $(…) included (test -v 'a[$(id)]' runs id).
+// The operands are not taken as reads: test opens nothing.
+func checkTest(p *roProver, name string, args []string) string {
+	for _, a := range args {
+		if a == "-v" || a == "-R" {
+			return name + " " + a + " evaluates an array subscript (it can run a command)"
+		}
+	}
+	return ""
+}
+
 func checkDate(p *roProver, name string, args []string) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]

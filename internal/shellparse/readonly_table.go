@@ -135,8 +135,8 @@ var readOnlyTable = map[string]*roSpec{
 	"true":      {maxPos: -1},
 	"false":     {maxPos: -1},
 	":":         {echo: true},
-	"test":      {echo: true}, // compares and tests metadata; runs nothing
-	"[":         {echo: true},
+	"test":      {check: checkTest}, // compares and tests metadata; literal words only, not -v/-R
+	"[":         {check: checkTest},
 	"cd":        {check: checkCd},
 	"jq":        {check: checkJq},
 	"yq":        {check: checkYq}, // not -i

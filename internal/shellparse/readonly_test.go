@@ -89,6 +89,9 @@ func TestProveReadOnly(t *testing.T) {
 		"ls $(rm -rf x)":              "rm is not",
 		"sed -n 'p;w x' f":            "w writes",
 		"sed '$!N;s/\\n/ /;e' f":      "e runs",
+		"test -v 'a[$(id)]'":          "test -v",
+		"[ -R x ]":                    "[ -R",
+		"test $x":                     "only known at run time",
 	}
 	for s, want := range no {
 		r := ProveReadOnly(s, Options{Cwd: "/ws", Home: "/home/u"})
