@@ -455,8 +455,9 @@ func sedScript(s string) (why string, reads []string) {
 // awkUnsafe are the words and characters whose presence anywhere in an
 // awk program makes it not proven: system(), pipes to and from commands,
 // output redirection (and, at the cost of a false "no", comparisons with
-// >), getline, gawk's @load/@include, ENVIRON.
-var awkUnsafe = []string{"system", "|", ">", "getline", "@", "ENVIRON", "PROCINFO"}
+// >), getline, gawk's @load/@include, ENVIRON and PROCINFO, and ARGV/ARGC
+// (a BEGIN that sets ARGV[1] reads a file no operand names).
+var awkUnsafe = []string{"system", "|", ">", "getline", "@", "ENVIRON", "PROCINFO", "ARGV", "ARGC"}
 
 func checkAwk(p *roProver, name string, args []string) string {
 	var prog string

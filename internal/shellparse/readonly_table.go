@@ -152,8 +152,9 @@ var readOnlyTable = map[string]*roSpec{
 	"python3": {flags: "V", maxPos: -1, long: longs("version")},
 }
 
-// jqOpts and yqOpts are the options of jq and yq (checkJq, checkYq).
+// jqOpts and yqOpts are the options of jq and yq (checkJq, checkYq);
+// not jq -f (a filter file the proof cannot read for env).
 var (
-	jqOpts = &roSpec{flags: "rcnesSjaMCRz", valFlags: "f", pathVals: "f", long: longs("raw-output compact-output null-input exit-status slurp sort-keys join-output ascii-output monochrome-output color-output raw-input tab indent= arg== argjson== seq stream raw-output0")}
+	jqOpts = &roSpec{flags: "rcnesSjaMCRz", long: longs("raw-output compact-output null-input exit-status slurp sort-keys join-output ascii-output monochrome-output color-output raw-input tab indent= arg== argjson== seq stream raw-output0")}
 	yqOpts = &roSpec{flags: "rePjNMCv", valFlags: "opI", long: longs("output-format= input-format= prettyPrint unwrapScalar exit-status no-colors colors indent= no-doc null-input")}
 )

@@ -92,6 +92,8 @@ func TestProveReadOnly(t *testing.T) {
 		"test -v 'a[$(id)]'":          "test -v",
 		"[ -R x ]":                    "[ -R",
 		"test $x":                     "only known at run time",
+		"awk 'BEGIN{ARGV[1]=\"/etc/shadow\";ARGC=2}{print}'": "ARGV",
+		"jq -f prog.jq data.json":                            "unknown option jq -f",
 	}
 	for s, want := range no {
 		r := ProveReadOnly(s, Options{Cwd: "/ws", Home: "/home/u"})
