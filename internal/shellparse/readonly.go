@@ -401,6 +401,10 @@ func (p *roProver) read(s string) {
 	if s == "" || s == "-" {
 		return
 	}
+	if len(p.reads) > roMaxReads {
+		p.fail("too many paths to check")
+		return
+	}
 	if path.IsAbs(s) {
 		p.reads = append(p.reads, path.Clean(s))
 		return
@@ -440,5 +444,16 @@ func (p *roProver) cd(dir string) {
 			out = append(out, d)
 		}
 	}
+	if len(out) > roMaxCwds {
+		p.fail("too many cd to follow")
+		out = out[:1]
+	}
 	p.cwds = out
 }
+
+// Bounds of the proof: directories a relative path may be relative to,
+// and reads in all. Past them the string is not proven.
+const (
+	roMaxCwds  = 16
+	roMaxReads = 4096
+)

@@ -132,10 +132,35 @@ func TestProveReadOnlyReads(t *testing.T) {
 	}
 }
 
+func TestProveReadOnlyBounds(t *testing.T) {
+	s := strings.Repeat("cd a || cd b; ", 40) + "cat x"
+	if r := ProveReadOnly(s, Options{Cwd: "/ws"}); r.OK || !strings.Contains(r.Why, "too many cd") {
+		t.Errorf("40 alternating cds: %v %q", r.OK, r.Why)
+	}
+	s = "cat" + strings.Repeat(" x", 5000)
+	if r := ProveReadOnly(s, Options{Cwd: "/ws"}); r.OK {
+		t.Errorf("5000 operands proven")
+	}
+}
+
 func TestProveReadOnlyNoFollowNoHidden(t *testing.T) {
 	for _, s := range []string{"grep -R key .", "rg -L key", "rg --hidden key", "rg -uu key", "rg --no-ignore key", "ag --hidden key", "ag -f key", "rg --pre cat key", "rg -z key"} {
 		if r := ProveReadOnly(s, Options{Cwd: "/ws"}); r.OK {
 			t.Errorf("%q proven read-only", s)
 		}
 	}
+}
+
+// FuzzProveReadOnly: no input panics, and a proven string's reads are
+// clean paths.
+func FuzzProveReadOnly(f *testing.F) {
+	for _, s := range []string{"git status && git diff | head", "sed -n '1,2p;/x/r f' a", "find . -newer x -print", "awk -F: '{print $1}' f", "cd a || cat b", "echo $(ls <(cat x))", "jq --arg a b . f", "test -f x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := ProveReadOnly(s, Options{Cwd: "/ws", Home: "/h"})
+		if r.OK && r.Why != "" {
+			t.Fatalf("%q: OK with a reason %q", s, r.Why)
+		}
+	})
 }
