@@ -242,7 +242,8 @@ type checkJSON struct {
 	Error     string          `json:"error,omitempty"`
 	Policy    []policy.Layer  `json:"layers,omitempty"`
 	Hash      string          `json:"policy_hash,omitempty"`
-	Ignored   []ignoredPart   `json:"ignored,omitempty"` // what an untrusted project policy could not do
+	Ignored   []ignoredPart   `json:"ignored,omitempty"`        // what an untrusted project policy could not do
+	Auto      string          `json:"auto_read_only,omitempty"` // settings.auto_allow = "read-only": "yes" or "no — why"
 }
 
 type replyJSON struct {
@@ -258,7 +259,7 @@ func checkJSONOf(sys *system, out *outcome, reply bool) *checkJSON {
 	j := &checkJSON{Decision: out.verdict.Decision, Reason: out.verdict.Reason, Mode: out.mode.String(),
 		Workspace: out.workspace, Approval: out.approval, Targets: []policy.Target{}, Matches: []policy.Match{}}
 	if out.res != nil {
-		j.Cause, j.Targets, j.Matches = out.res.Cause, out.res.Targets, out.res.Matches
+		j.Cause, j.Targets, j.Matches, j.Auto = out.res.Cause, out.res.Targets, out.res.Matches, out.res.Auto
 		j.Kind, j.Tool = out.call.Kind.String(), out.call.Tool
 	}
 	if out.err != nil {
@@ -306,6 +307,9 @@ func writeCheckText(w io.Writer, j *checkJSON) {
 	}
 	if j.Workspace != "" {
 		fmt.Fprintf(w, "workspace: %s\n", j.Workspace)
+	}
+	if j.Auto != "" {
+		fmt.Fprintf(w, "auto-read-only: %s\n", j.Auto)
 	}
 	if len(j.Targets) > 0 {
 		fmt.Fprintln(w, "targets:")

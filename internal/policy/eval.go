@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -69,6 +70,9 @@ type Result struct {
 	Matches  []Match       `json:"matches"`
 	// Workspace is the root that relative patterns and scope rules used.
 	Workspace string `json:"workspace,omitempty"`
+	// Auto is, with settings.auto_allow = "read-only", whether the call
+	// was auto-allowed: "yes", or "no — why" (autoallow.go).
+	Auto string `json:"auto_read_only,omitempty"`
 }
 
 // Target is one thing a call does, with its own decision.
@@ -274,7 +278,21 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 	if ev.err != nil {
 		return p.policyError(res, ev.err)
 	}
+	if p.Settings.AutoAllow == AutoAllowReadOnly { // off: this compare is all it costs
+		if res.Decision == call.Pass {
+			p.autoAllow(res, &c, env, ev)
+		} else {
+			res.Auto = "no — decided " + res.Decision.String() + " by " + cmp.Or(res.Cause, autoRuleID(res.Rule), "the policy")
+		}
+	}
 	return res
+}
+
+func autoRuleID(r *Rule) string {
+	if r == nil {
+		return ""
+	}
+	return "rule " + r.ID
 }
 
 // shellTargets adds a target per command c.Command runs and per path

@@ -43,6 +43,9 @@ type fileSettings struct {
 	// RequireEnforcement: `toolguard doctor` exits non-zero when an agent it
 	// judges is not guarded, as with --require-enforcement. Only switches on.
 	RequireEnforcement *bool `toml:"require_enforcement" json:"require_enforcement,omitempty"`
+	// AutoAllow: "off" or "read-only" (docs/auto-allow.md). It loosens:
+	// an untrusted layer may only set "off".
+	AutoAllow *string `toml:"auto_allow" json:"auto_allow,omitempty"`
 }
 
 type fileExamples struct {

@@ -522,6 +522,10 @@ func checkSettings(ld *layerDoc) []Problem {
 				fmt.Sprintf("pending_ttl: %q is not a positive duration (e.g. \"24h\", \"30m\")", *s.PendingTTL)))
 		}
 	}
+	if s.AutoAllow != nil && *s.AutoAllow != AutoAllowOff && *s.AutoAllow != AutoAllowReadOnly {
+		probs = append(probs, ld.problem("settings.auto_allow", "",
+			fmt.Sprintf("auto_allow: unknown value %q (want off or read-only)", *s.AutoAllow)))
+	}
 	if s.Audit != nil {
 		switch *s.Audit {
 		case "decisions", "all", "off":
@@ -593,7 +597,7 @@ var lockableSetting = map[string]bool{
 	"builtin": true, "default": true, "default_for": true, "mode": true, "on_error": true,
 	"on_unparsable": true, "on_dynamic": true, "disable": true, "audit_log": true,
 	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true,
-	"approvers": true, "hold_session_on_pending": true, "pending_ttl": true,
+	"approvers": true, "hold_session_on_pending": true, "pending_ttl": true, "auto_allow": true,
 }
 
 func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []Problem) {
@@ -917,6 +921,14 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 			dst.PendingTTL = d
 		}
 	})
+	if allowed("auto_allow", s.AutoAllow != nil) {
+		// Auto-allow loosens: an untrusted layer may switch it off, never on.
+		if untrusted && *s.AutoAllow != AutoAllowOff {
+			ignore("auto_allow", fmt.Sprintf("auto_allow = %q", *s.AutoAllow))
+		} else {
+			dst.AutoAllow = *s.AutoAllow
+		}
+	}
 	if s.CaseInsensitivePaths != nil && *s.CaseInsensitivePaths {
 		dst.CaseInsensitivePaths = true // tightens only: no later layer switches it off
 	}

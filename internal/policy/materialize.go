@@ -35,6 +35,9 @@ func settingsDoc(s Settings) fileSettings {
 	if s.Workspace != "" {
 		fs.Workspace = str(s.Workspace)
 	}
+	if s.AutoAllow != "" && s.AutoAllow != AutoAllowOff {
+		fs.AutoAllow = str(s.AutoAllow)
+	}
 	if s.CaseInsensitivePaths {
 		fs.CaseInsensitivePaths = &s.CaseInsensitivePaths
 	}

@@ -65,6 +65,9 @@ type Settings struct {
 	// RequireEnforcement makes `doctor --require-enforcement` the default
 	// (docs/install.md).
 	RequireEnforcement bool
+	// AutoAllow is "off" or "read-only": a call proven read-only
+	// (docs/auto-allow.md) that no rule decided is allowed.
+	AutoAllow string
 }
 
 // DefaultPendingTTL is settings.pending_ttl when no layer sets it.
@@ -82,6 +85,7 @@ func DefaultSettings() Settings {
 		OnDynamic:    call.Ask,
 		Audit:        "decisions",
 		SafePrefixes: []string{"/tmp", "/var/tmp", "$TMPDIR"},
+		AutoAllow:    AutoAllowOff,
 
 		HoldSessionOnPending: true,
 		PendingTTL:           DefaultPendingTTL,

@@ -11,7 +11,7 @@ var presetFS embed.FS
 
 // PresetNames lists the starter policies `toolguard init` can write.
 func PresetNames() []string {
-	return []string{"standard", "strict", "headless", "allow-list"}
+	return []string{"standard", "strict", "headless", "allow-list", "autopilot"}
 }
 
 // Preset returns the commented starter policy of that name.

@@ -361,6 +361,8 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 		case "require_enforcement":
 			s.RequireEnforcement = new(bool)
 			return once(&seen, 19) && d.bool(s.RequireEnforcement)
+		case "auto_allow":
+			return once(&seen, 20) && d.strPtr(&s.AutoAllow)
 		}
 		return false
 	})

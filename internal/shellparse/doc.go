@@ -460,6 +460,35 @@
 // work on it) is analyzed with at most 64 MB allocated in total; the
 // worst measured about 28 MB.
 //
+// # Read-only proof
+//
+// ProveReadOnly (readonly.go) is separate from Analyze and stricter: it
+// says whether a string only reads, for settings.auto_allow =
+// "read-only" (docs/auto-allow.md). The table in readonly_table.go and
+// readonly_check.go is the single source of what it accepts: programs
+// (ls, cat, head, tail, wc, grep/rg/ag, find, sed, awk, sort, uniq, cut,
+// diff, jq, yq, git status|log|show|diff|blame|branch|tag|rev-parse|
+// remote|ls-files|…, go list|version|env, which, file, stat, du, df,
+// pwd, echo, printf, date, uname, id, cd, test …), each with the short
+// and long options under which it only reads; any other option is "not
+// proven". Programs with scripts are parsed: sed scripts command by
+// command (w, W, e and the s flags w and e are not read-only; r and R
+// are reads), awk programs rejected when they hold system, |, >,
+// getline, @, ENVIRON or PROCINFO, find expressions primary by primary
+// (no -exec/-execdir/-ok/-okdir/-delete/-fprint*/-fls), jq and yq
+// filters without env or load. Around the commands only lists,
+// pipelines, subshells, { } and if are followed; every other construct
+// (assignments and environment prefixes of any kind, functions, loops,
+// case, [[ ]], arithmetic, background jobs) is not proven. A redirection
+// may write only /dev/null or duplicate a descriptor; $(…) and <(…) are
+// followed when their commands are proven; parameter expansion is only
+// accepted as a plain $X in echo's words; a word whose glob could expand
+// to an option (* at its start) or brace expansion is not proven.
+// Result.Reads lists every path the commands may read (operands, option
+// values naming files, sed r files, < files, cd directories), relative
+// ones resolved against every directory a literal cd may have entered:
+// the caller checks them against its rules and the workspace.
+//
 // # Not covered
 //
 // hash -p and enable -n (renaming programs), a script file written by an

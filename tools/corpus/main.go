@@ -2,7 +2,7 @@
 // peer corpus: the commands and file-tool calls that two other agent
 // guards (cc-safety-net, nah) block or allow in their own test suites.
 //
-//	go run ./tools/corpus [-shared ../shared] [-v]
+//	go run ./tools/corpus [-shared ../shared] [-v] [-auto]
 //
 // Each record goes through the same steps as `toolguard hook`: a Claude
 // Code PreToolUse payload is built (the Bash tool for a command, the
@@ -37,6 +37,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	shared := fl.String("shared", "../shared", "directory holding corpus/*.jsonl")
 	verbose := fl.Bool("v", false, "list every record toolguard disagrees with")
 	md := fl.Bool("md", false, "print the scores and every disagreement as Markdown (docs/corpus.md)")
+	auto := fl.Bool("auto", false, "score settings.auto_allow = \"read-only\": the share of allow records auto-allowed, why not, and block records allowed (docs/auto-allow.md)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -48,6 +49,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 			"the repository, not in it. Point -shared at the directory that holds corpus/*.jsonl; docs/corpus.md "+
 			"has the format and the last scores. (go test ./tools/corpus skips without it.)\n", dir)
 		return 1
+	}
+	if *auto {
+		a, err := autoScoreDir(filepath.Join(*shared, "corpus"))
+		if err != nil {
+			fmt.Fprintf(stderr, "corpus: %v\n", err)
+			return 1
+		}
+		a.report(stdout, *verbose)
+		if len(a.BlockAllow) > 0 {
+			return 1
+		}
+		return 0
 	}
 	s, err := newScorer()
 	if err != nil {

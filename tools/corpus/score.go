@@ -180,9 +180,25 @@ func (s *scorer) scoreFile(file string) (*fileScore, error) {
 // decide runs one record through the hook path: payload, decode, evaluate.
 // ok is false when the record gives nothing to evaluate.
 func (s *scorer) decide(r record) (d call.Decision, rule string, ok bool) {
-	payload, ok := s.payload(r)
+	res, ok := s.result(r)
 	if !ok {
 		return call.Pass, "", false
+	}
+	switch {
+	case res.Rule != nil:
+		rule = res.Rule.ID
+	case res.Cause != "":
+		rule = res.Cause
+	}
+	return res.Decision, rule, true
+}
+
+// result is decide's evaluation; a payload the hook cannot read gets
+// on_error.
+func (s *scorer) result(r record) (*policy.Result, bool) {
+	payload, ok := s.payload(r)
+	if !ok {
+		return nil, false
 	}
 	home := r.Home
 	if home == "" {
@@ -191,20 +207,13 @@ func (s *scorer) decide(r record) (d call.Decision, rule string, ok bool) {
 	c, err := protocol.DecodeWith(s.codec, payload, protocol.DecodeOptions{Home: home})
 	if err != nil {
 		// The hook answers a payload it cannot read with on_error.
-		return s.pol.Settings.OnError, "on_error", true
+		return &policy.Result{Decision: s.pol.Settings.OnError, Cause: "on_error"}, true
 	}
 	ws := r.ProjectRoot
 	if ws == "" {
 		ws = c.Cwd
 	}
-	res := s.pol.Evaluate(c, policy.Env{Home: home, Workspace: ws})
-	switch {
-	case res.Rule != nil:
-		rule = res.Rule.ID
-	case res.Cause != "":
-		rule = res.Cause
-	}
-	return res.Decision, rule, true
+	return s.pol.Evaluate(c, policy.Env{Home: home, Workspace: ws}), true
 }
 
 // payload builds the Claude Code PreToolUse payload for a record: the Bash
