@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"sync"
 	"time"
@@ -75,7 +75,6 @@ type hookGuard struct {
 	// that blocks costs the fast path a thread wake-up).
 	stopDeadline func() bool // unregisters the deadline callback
 	heapTimer    *time.Timer // next look at the heap
-	samples      []metrics.Sample
 	once         sync.Once
 
 	mu       sync.Mutex
@@ -122,19 +121,12 @@ func (g *hookGuard) lookAtHeap() {
 		g.mu.Unlock()
 		return
 	}
-	if g.samples == nil {
-		g.samples = []metrics.Sample{
-			{Name: "/memory/classes/heap/objects:bytes"},
-			{Name: "/memory/classes/heap/stacks:bytes"},
-		}
-	}
-	metrics.Read(g.samples)
-	var used uint64
-	for _, s := range g.samples {
-		if s.Value.Kind() == metrics.KindUint64 {
-			used += s.Value.Uint64()
-		}
-	}
+	// runtime.ReadMemStats, not runtime/metrics: the metrics package's
+	// init costs every hook ~0.1 ms (inittrace), and this runs only in a
+	// hook that is still deciding after lim.every.
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	used := ms.HeapAlloc + ms.StackInuse
 	if g.gc && used > hookMemoryLimit {
 		// Past the heap the fast path is tuned for: a big input or a
 		// runaway. The GC, which from hookMemoryLimit on collects back

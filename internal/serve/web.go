@@ -4,13 +4,18 @@ import (
 	"embed"
 	"html/template"
 	"net/http"
+	"sync"
 	"time"
 )
 
 //go:embed web
 var webFS embed.FS
 
-var pages = template.Must(template.ParseFS(webFS, "web/*.html"))
+// pages are parsed on first use: every toolguard process (each hook call)
+// would otherwise parse them at start-up.
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(webFS, "web/*.html"))
+})
 
 // loginLinkTTL is how long a link from POST /v1/login-links works.
 const loginLinkTTL = 15 * time.Minute
@@ -45,7 +50,7 @@ func (s *Server) page(w http.ResponseWriter, status int, name string, data any) 
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", csp)
 	w.WriteHeader(status)
-	if err := pages.ExecuteTemplate(w, name, data); err != nil {
+	if err := pages().ExecuteTemplate(w, name, data); err != nil {
 		s.cfg.Logf("toolguard serve: page %s: %v", name, err)
 	}
 }

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -30,68 +31,70 @@ const (
 	opR = call.OpRead
 )
 
-var fileCalls = map[string][]fileCall{
-	"python": {
-		{name: "Path"}, {name: "pathlib.Path"}, {name: "PosixPath"},
-		{name: "open", ops: []call.Op{opR}, mode: true}, {name: "io.open", ops: []call.Op{opR}, mode: true},
-		{name: "os.open", ops: []call.Op{opW}}, {name: "codecs.open", ops: []call.Op{opR}, mode: true},
-		{name: "os.remove", ops: []call.Op{opD}}, {name: "os.unlink", ops: []call.Op{opD}},
-		{name: "os.rmdir", ops: []call.Op{opD}}, {name: "os.removedirs", ops: []call.Op{opD}},
-		{name: "shutil.rmtree", ops: []call.Op{opD}},
-		{name: "os.rename", ops: []call.Op{opD, opW}}, {name: "os.replace", ops: []call.Op{opD, opW}},
-		{name: "shutil.move", ops: []call.Op{opD, opW}},
-		{name: "shutil.copy", ops: []call.Op{opR, opW}}, {name: "shutil.copy2", ops: []call.Op{opR, opW}},
-		{name: "shutil.copyfile", ops: []call.Op{opR, opW}}, {name: "shutil.copytree", ops: []call.Op{opR, opW}},
-		{name: "os.symlink", ops: []call.Op{opR, opW}}, {name: "os.link", ops: []call.Op{opR, opW}},
-		{name: "os.chmod", ops: []call.Op{opW}}, {name: "os.chown", ops: []call.Op{opW}},
-		{name: "os.truncate", ops: []call.Op{opW}}, {name: "os.mkdir", ops: []call.Op{opW}},
-		{name: "os.makedirs", ops: []call.Op{opW}},
-	},
-	"node": {
-		{name: "writeFileSync", ops: []call.Op{opW}}, {name: "writeFile", ops: []call.Op{opW}},
-		{name: "appendFileSync", ops: []call.Op{opW}}, {name: "appendFile", ops: []call.Op{opW}},
-		{name: "createWriteStream", ops: []call.Op{opW}}, {name: "openSync", ops: []call.Op{opR}, mode: true},
-		{name: "truncateSync", ops: []call.Op{opW}}, {name: "truncate", ops: []call.Op{opW}},
-		{name: "chmodSync", ops: []call.Op{opW}}, {name: "chmod", ops: []call.Op{opW}},
-		{name: "chownSync", ops: []call.Op{opW}}, {name: "mkdirSync", ops: []call.Op{opW}},
-		{name: "rmSync", ops: []call.Op{opD}}, {name: "rm", ops: []call.Op{opD}},
-		{name: "rmdirSync", ops: []call.Op{opD}}, {name: "rmdir", ops: []call.Op{opD}},
-		{name: "unlinkSync", ops: []call.Op{opD}}, {name: "unlink", ops: []call.Op{opD}},
-		{name: "renameSync", ops: []call.Op{opD, opW}}, {name: "rename", ops: []call.Op{opD, opW}},
-		{name: "copyFileSync", ops: []call.Op{opR, opW}}, {name: "copyFile", ops: []call.Op{opR, opW}},
-		{name: "cpSync", ops: []call.Op{opR, opW}}, {name: "cp", ops: []call.Op{opR, opW}},
-		{name: "symlinkSync", ops: []call.Op{opR, opW}}, {name: "linkSync", ops: []call.Op{opR, opW}},
-		{name: "readFileSync", ops: []call.Op{opR}}, {name: "readFile", ops: []call.Op{opR}},
-		{name: "Bun.write", ops: []call.Op{opW}}, {name: "Deno.writeTextFile", ops: []call.Op{opW}},
-		{name: "Deno.writeFile", ops: []call.Op{opW}}, {name: "Deno.remove", ops: []call.Op{opD}},
-	},
-	"ruby": {
-		{name: "File.write", ops: []call.Op{opW}}, {name: "IO.write", ops: []call.Op{opW}},
-		{name: "File.binwrite", ops: []call.Op{opW}}, {name: "File.open", ops: []call.Op{opR}, mode: true},
-		{name: "File.new", ops: []call.Op{opR}, mode: true}, {name: "open", ops: []call.Op{opR}, mode: true},
-		{name: "File.delete", ops: []call.Op{opD, opD, opD}}, {name: "File.unlink", ops: []call.Op{opD, opD, opD}},
-		{name: "File.rename", ops: []call.Op{opD, opW}}, {name: "File.symlink", ops: []call.Op{opR, opW}},
-		{name: "File.chmod", ops: []call.Op{opR, opW}}, {name: "File.truncate", ops: []call.Op{opW}},
-		{name: "File.read", ops: []call.Op{opR}}, {name: "IO.read", ops: []call.Op{opR}},
-		{name: "Dir.rmdir", ops: []call.Op{opD}}, {name: "Dir.mkdir", ops: []call.Op{opW}},
-		{name: "FileUtils.rm_rf", ops: []call.Op{opD}}, {name: "FileUtils.rm_r", ops: []call.Op{opD}},
-		{name: "FileUtils.rm", ops: []call.Op{opD}}, {name: "FileUtils.rm_f", ops: []call.Op{opD}},
-		{name: "FileUtils.remove_dir", ops: []call.Op{opD}}, {name: "FileUtils.remove_entry", ops: []call.Op{opD}},
-		{name: "FileUtils.rmtree", ops: []call.Op{opD}}, {name: "FileUtils.touch", ops: []call.Op{opW}},
-		{name: "FileUtils.mv", ops: []call.Op{opD, opW}}, {name: "FileUtils.cp", ops: []call.Op{opR, opW}},
-		{name: "FileUtils.cp_r", ops: []call.Op{opR, opW}}, {name: "FileUtils.ln_s", ops: []call.Op{opR, opW}},
-		{name: "FileUtils.mkdir_p", ops: []call.Op{opW}}, {name: "FileUtils.chmod", ops: []call.Op{opR, opW}},
-	},
-	"perl": {
-		{name: "unlink", ops: []call.Op{opD, opD, opD, opD}}, {name: "rmdir", ops: []call.Op{opD}},
-		{name: "rename", ops: []call.Op{opD, opW}}, {name: "symlink", ops: []call.Op{opR, opW}},
-		{name: "link", ops: []call.Op{opR, opW}}, {name: "truncate", ops: []call.Op{opW}},
-		{name: "rmtree", ops: []call.Op{opD}}, {name: "remove_tree", ops: []call.Op{opD}},
-		{name: "File::Path::rmtree", ops: []call.Op{opD}}, {name: "File::Path::remove_tree", ops: []call.Op{opD}},
-		{name: "mkdir", ops: []call.Op{opW}}, {name: "chmod", ops: []call.Op{opR, opW, opW, opW}},
-		{name: "open", ops: []call.Op{opR, opR, opR}, mode: true}, {name: "sysopen", ops: []call.Op{opR, opW}},
-	},
-}
+var fileCalls = sync.OnceValue(func() map[string][]fileCall {
+	return map[string][]fileCall{
+		"python": {
+			{name: "Path"}, {name: "pathlib.Path"}, {name: "PosixPath"},
+			{name: "open", ops: []call.Op{opR}, mode: true}, {name: "io.open", ops: []call.Op{opR}, mode: true},
+			{name: "os.open", ops: []call.Op{opW}}, {name: "codecs.open", ops: []call.Op{opR}, mode: true},
+			{name: "os.remove", ops: []call.Op{opD}}, {name: "os.unlink", ops: []call.Op{opD}},
+			{name: "os.rmdir", ops: []call.Op{opD}}, {name: "os.removedirs", ops: []call.Op{opD}},
+			{name: "shutil.rmtree", ops: []call.Op{opD}},
+			{name: "os.rename", ops: []call.Op{opD, opW}}, {name: "os.replace", ops: []call.Op{opD, opW}},
+			{name: "shutil.move", ops: []call.Op{opD, opW}},
+			{name: "shutil.copy", ops: []call.Op{opR, opW}}, {name: "shutil.copy2", ops: []call.Op{opR, opW}},
+			{name: "shutil.copyfile", ops: []call.Op{opR, opW}}, {name: "shutil.copytree", ops: []call.Op{opR, opW}},
+			{name: "os.symlink", ops: []call.Op{opR, opW}}, {name: "os.link", ops: []call.Op{opR, opW}},
+			{name: "os.chmod", ops: []call.Op{opW}}, {name: "os.chown", ops: []call.Op{opW}},
+			{name: "os.truncate", ops: []call.Op{opW}}, {name: "os.mkdir", ops: []call.Op{opW}},
+			{name: "os.makedirs", ops: []call.Op{opW}},
+		},
+		"node": {
+			{name: "writeFileSync", ops: []call.Op{opW}}, {name: "writeFile", ops: []call.Op{opW}},
+			{name: "appendFileSync", ops: []call.Op{opW}}, {name: "appendFile", ops: []call.Op{opW}},
+			{name: "createWriteStream", ops: []call.Op{opW}}, {name: "openSync", ops: []call.Op{opR}, mode: true},
+			{name: "truncateSync", ops: []call.Op{opW}}, {name: "truncate", ops: []call.Op{opW}},
+			{name: "chmodSync", ops: []call.Op{opW}}, {name: "chmod", ops: []call.Op{opW}},
+			{name: "chownSync", ops: []call.Op{opW}}, {name: "mkdirSync", ops: []call.Op{opW}},
+			{name: "rmSync", ops: []call.Op{opD}}, {name: "rm", ops: []call.Op{opD}},
+			{name: "rmdirSync", ops: []call.Op{opD}}, {name: "rmdir", ops: []call.Op{opD}},
+			{name: "unlinkSync", ops: []call.Op{opD}}, {name: "unlink", ops: []call.Op{opD}},
+			{name: "renameSync", ops: []call.Op{opD, opW}}, {name: "rename", ops: []call.Op{opD, opW}},
+			{name: "copyFileSync", ops: []call.Op{opR, opW}}, {name: "copyFile", ops: []call.Op{opR, opW}},
+			{name: "cpSync", ops: []call.Op{opR, opW}}, {name: "cp", ops: []call.Op{opR, opW}},
+			{name: "symlinkSync", ops: []call.Op{opR, opW}}, {name: "linkSync", ops: []call.Op{opR, opW}},
+			{name: "readFileSync", ops: []call.Op{opR}}, {name: "readFile", ops: []call.Op{opR}},
+			{name: "Bun.write", ops: []call.Op{opW}}, {name: "Deno.writeTextFile", ops: []call.Op{opW}},
+			{name: "Deno.writeFile", ops: []call.Op{opW}}, {name: "Deno.remove", ops: []call.Op{opD}},
+		},
+		"ruby": {
+			{name: "File.write", ops: []call.Op{opW}}, {name: "IO.write", ops: []call.Op{opW}},
+			{name: "File.binwrite", ops: []call.Op{opW}}, {name: "File.open", ops: []call.Op{opR}, mode: true},
+			{name: "File.new", ops: []call.Op{opR}, mode: true}, {name: "open", ops: []call.Op{opR}, mode: true},
+			{name: "File.delete", ops: []call.Op{opD, opD, opD}}, {name: "File.unlink", ops: []call.Op{opD, opD, opD}},
+			{name: "File.rename", ops: []call.Op{opD, opW}}, {name: "File.symlink", ops: []call.Op{opR, opW}},
+			{name: "File.chmod", ops: []call.Op{opR, opW}}, {name: "File.truncate", ops: []call.Op{opW}},
+			{name: "File.read", ops: []call.Op{opR}}, {name: "IO.read", ops: []call.Op{opR}},
+			{name: "Dir.rmdir", ops: []call.Op{opD}}, {name: "Dir.mkdir", ops: []call.Op{opW}},
+			{name: "FileUtils.rm_rf", ops: []call.Op{opD}}, {name: "FileUtils.rm_r", ops: []call.Op{opD}},
+			{name: "FileUtils.rm", ops: []call.Op{opD}}, {name: "FileUtils.rm_f", ops: []call.Op{opD}},
+			{name: "FileUtils.remove_dir", ops: []call.Op{opD}}, {name: "FileUtils.remove_entry", ops: []call.Op{opD}},
+			{name: "FileUtils.rmtree", ops: []call.Op{opD}}, {name: "FileUtils.touch", ops: []call.Op{opW}},
+			{name: "FileUtils.mv", ops: []call.Op{opD, opW}}, {name: "FileUtils.cp", ops: []call.Op{opR, opW}},
+			{name: "FileUtils.cp_r", ops: []call.Op{opR, opW}}, {name: "FileUtils.ln_s", ops: []call.Op{opR, opW}},
+			{name: "FileUtils.mkdir_p", ops: []call.Op{opW}}, {name: "FileUtils.chmod", ops: []call.Op{opR, opW}},
+		},
+		"perl": {
+			{name: "unlink", ops: []call.Op{opD, opD, opD, opD}}, {name: "rmdir", ops: []call.Op{opD}},
+			{name: "rename", ops: []call.Op{opD, opW}}, {name: "symlink", ops: []call.Op{opR, opW}},
+			{name: "link", ops: []call.Op{opR, opW}}, {name: "truncate", ops: []call.Op{opW}},
+			{name: "rmtree", ops: []call.Op{opD}}, {name: "remove_tree", ops: []call.Op{opD}},
+			{name: "File::Path::rmtree", ops: []call.Op{opD}}, {name: "File::Path::remove_tree", ops: []call.Op{opD}},
+			{name: "mkdir", ops: []call.Op{opW}}, {name: "chmod", ops: []call.Op{opR, opW, opW, opW}},
+			{name: "open", ops: []call.Op{opR, opR, opR}, mode: true}, {name: "sysopen", ops: []call.Op{opR, opW}},
+		},
+	}
+})
 
 // inlinePaths scans the one-liner code of the interpreter name for file
 // calls with literal paths.
@@ -100,7 +103,7 @@ func (a *analyzer) inlinePaths(name, code string, sc *scope) []PathRef {
 	if lang == "deno" {
 		lang = "node"
 	}
-	calls := fileCalls[lang]
+	calls := fileCalls()[lang]
 	if len(calls) == 0 {
 		return nil
 	}

@@ -1,6 +1,9 @@
 package shellparse
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Programs that print or pack the files they are given, which the path
 // attribution does not know by name: their file operands are read as cat
@@ -9,29 +12,34 @@ import "strings"
 
 // readerSpecs are the value-taking options of each reader, and how many
 // leading operands are not files (jq's filter, zip's archive).
-var readerSpecs = map[string]struct {
+var readerSpecs = sync.OnceValue(func() map[string]struct {
 	opts optSpec
 	skip int
-}{
-	"cut":     {opts: optSpec{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}},
-	"diff":    {opts: optSpec{short: "CUxXIFLSWD", long: []string{"--context", "--unified", "--exclude", "--exclude-from", "--ignore-matching-lines", "--label", "--starting-file", "--width", "--ifdef", "--show-function-line", "--color", "--palette", "--tabsize", "--horizon-lines", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--to-file", "--from-file"}}},
-	"cmp":     {opts: optSpec{short: "iIn", long: []string{"--ignore-initial", "--bytes"}}},
-	"hexdump": {opts: optSpec{short: "efns"}},
-	"hd":      {opts: optSpec{short: "efns"}},
-	"paste":   {opts: optSpec{short: "d", long: []string{"--delimiters"}}},
-	"rev":     {},
-	"column":  {opts: optSpec{short: "sctoNdEWHORl", long: []string{"--separator", "--output-width", "--output-separator", "--table-columns", "--table-name", "--table-order"}}},
-	"fold":    {opts: optSpec{short: "w", long: []string{"--width"}}},
-	"fmt":     {opts: optSpec{short: "wpdg", long: []string{"--width", "--prefix", "--goal"}}},
-	"iconv":   {opts: optSpec{short: "fto", long: []string{"--from-code", "--to-code", "--output"}}},
-	"uniq":    {opts: optSpec{short: "fswn", long: []string{"--skip-fields", "--skip-chars", "--check-chars"}}},
-	"split":   {opts: optSpec{short: "abClnt", long: []string{"--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter", "--numeric-suffixes", "--hex-suffixes"}}},
-	"expand":  {opts: optSpec{short: "t", long: []string{"--tabs"}}},
-	"pr":      {opts: optSpec{short: "hlwoNesSi", long: []string{"--header", "--length", "--width", "--indent"}}},
-	"zip":     {opts: optSpec{short: "bntPZOsixX", long: []string{"--temp-path", "--suffixes", "--password", "--compression-method", "--output-file", "--split-size", "--include", "--exclude", "--unzip-command"}}, skip: 1},
-	"7z":      {skip: 2}, // 7z a ARCHIVE FILE…
-	"gpg":     {opts: optSpec{short: "ruo", long: []string{"--recipient", "--local-user", "--output", "--passphrase", "--homedir", "--cipher-algo", "--compress-algo", "--default-key", "--keyring"}}},
-}
+} {
+	return map[string]struct {
+		opts optSpec
+		skip int
+	}{
+		"cut":     {opts: optSpec{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}},
+		"diff":    {opts: optSpec{short: "CUxXIFLSWD", long: []string{"--context", "--unified", "--exclude", "--exclude-from", "--ignore-matching-lines", "--label", "--starting-file", "--width", "--ifdef", "--show-function-line", "--color", "--palette", "--tabsize", "--horizon-lines", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--to-file", "--from-file"}}},
+		"cmp":     {opts: optSpec{short: "iIn", long: []string{"--ignore-initial", "--bytes"}}},
+		"hexdump": {opts: optSpec{short: "efns"}},
+		"hd":      {opts: optSpec{short: "efns"}},
+		"paste":   {opts: optSpec{short: "d", long: []string{"--delimiters"}}},
+		"rev":     {},
+		"column":  {opts: optSpec{short: "sctoNdEWHORl", long: []string{"--separator", "--output-width", "--output-separator", "--table-columns", "--table-name", "--table-order"}}},
+		"fold":    {opts: optSpec{short: "w", long: []string{"--width"}}},
+		"fmt":     {opts: optSpec{short: "wpdg", long: []string{"--width", "--prefix", "--goal"}}},
+		"iconv":   {opts: optSpec{short: "fto", long: []string{"--from-code", "--to-code", "--output"}}},
+		"uniq":    {opts: optSpec{short: "fswn", long: []string{"--skip-fields", "--skip-chars", "--check-chars"}}},
+		"split":   {opts: optSpec{short: "abClnt", long: []string{"--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter", "--numeric-suffixes", "--hex-suffixes"}}},
+		"expand":  {opts: optSpec{short: "t", long: []string{"--tabs"}}},
+		"pr":      {opts: optSpec{short: "hlwoNesSi", long: []string{"--header", "--length", "--width", "--indent"}}},
+		"zip":     {opts: optSpec{short: "bntPZOsixX", long: []string{"--temp-path", "--suffixes", "--password", "--compression-method", "--output-file", "--split-size", "--include", "--exclude", "--unzip-command"}}, skip: 1},
+		"7z":      {skip: 2}, // 7z a ARCHIVE FILE…
+		"gpg":     {opts: optSpec{short: "ruo", long: []string{"--recipient", "--local-user", "--output", "--passphrase", "--homedir", "--cipher-algo", "--compress-algo", "--default-key", "--keyring"}}},
+	}
+})
 
 // readerInners returns the files a reader program reads, as cat of them.
 func readerInners(name string, args []field) []inner {
@@ -40,7 +48,7 @@ func readerInners(name string, args []field) []inner {
 	case "jq", "gojq", "jaq", "yq":
 		files = jqFiles(name, args)
 	default:
-		spec, ok := readerSpecs[name]
+		spec, ok := readerSpecs()[name]
 		if !ok {
 			return nil
 		}

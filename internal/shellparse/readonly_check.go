@@ -553,7 +553,7 @@ func checkCd(p *roProver, name string, args []string) string {
 }
 
 func checkJq(p *roProver, name string, args []string) string {
-	opts, ops, _, why := p.parseOpts(name, jqOpts, args)
+	opts, ops, _, why := p.parseOpts(name, jqOpts(), args)
 	if why != "" {
 		return why
 	}
@@ -579,7 +579,7 @@ func checkYq(p *roProver, name string, args []string) string {
 			return "yq " + a + " writes its files"
 		}
 	}
-	_, ops, _, why := p.parseOpts(name, yqOpts, args)
+	_, ops, _, why := p.parseOpts(name, yqOpts(), args)
 	if why != "" {
 		return why
 	}
@@ -613,38 +613,41 @@ func gitListOnly(flag ...string) func(map[string]bool, []string) string {
 	}
 }
 
-var gitLog = &roSpec{flags: "pusuzwbiEFMCrt", valFlags: "nSGLU", numeric: true, gitPaths: true, long: longs(gitLogDiff + " max-count= n=")}
+// gitSpecTable builds the git entry of readOnlyTable (on its first use).
+func gitSpecTable() *roSpec {
+	gitLog := &roSpec{flags: "pusuzwbiEFMCrt", valFlags: "nSGLU", numeric: true, gitPaths: true, long: longs(gitLogDiff + " max-count= n=")}
 
-// gitSpec: the global options -P, --no-pager, --no-optional-locks and -C DIR
-// (a directory read: it must be inside the workspace); not -c or
-// --config-env (they can name programs), --git-dir, --work-tree, --exec-path.
-var gitSpec = &roSpec{flags: "P", valFlags: "C", pathVals: "C", long: longs("no-pager no-optional-locks version"), sub: map[string]*roSpec{
-	"status":        {flags: "sbvzunoal", long: longs("short branch porcelain porcelain= untracked-files untracked-files= ignored ignored= long verbose null show-stash ahead-behind no-ahead-behind renames no-renames column no-column")},
-	"log":           gitLog,
-	"show":          gitLog,
-	"whatchanged":   gitLog,
-	"rev-list":      {flags: "n", valFlags: "n", numeric: true, gitPaths: true, long: longs("all count max-count= skip= since= until= after= before= reverse no-merges merges first-parent objects left-right topo-order date-order branches tags remotes author= grep=")},
-	"diff":          {flags: "pusRwbzMCBDqa", valFlags: "U", gitPaths: true, long: longs(gitLogDiff)},
-	"blame":         {flags: "wMCeslfnptcb", valFlags: "L", gitPaths: true, long: longs("porcelain line-porcelain incremental date= show-stats no-textconv root show-name show-number show-email abbrev= color-lines color-by-age")},
-	"branch":        {flags: "arvl", long: longs("list all remotes verbose show-current merged merged= no-merged no-merged= contains= no-contains= sort= format= color color= no-color column no-column points-at= ignore-case omit-empty abbrev= no-abbrev"), noPaths: true, post: gitListOnly("--list", "-l")},
-	"tag":           {flags: "l", valFlags: "n", numeric: true, long: longs("list sort= contains= no-contains= points-at= format= merged= no-merged= color color= ignore-case column no-column"), noPaths: true, post: gitListOnly("--list", "-l")},
-	"rev-parse":     {flags: "q", gitPaths: true, long: longs("show-toplevel abbrev-ref abbrev-ref= short short= git-dir git-common-dir absolute-git-dir is-inside-work-tree is-inside-git-dir is-bare-repository is-shallow-repository verify quiet symbolic symbolic-full-name show-prefix show-cdup all branches branches= tags tags= remotes remotes= show-object-format show-object-format= path-format= default= revs-only no-revs flags no-flags")},
-	"remote":        {flags: "v", maxPos: -1, long: longs("verbose")},
-	"ls-files":      {flags: "cdmoiskuvtfz", valFlags: "xX", pathVals: "X", long: longs("cached deleted modified others ignored stage killed unmerged directory no-empty-directory exclude= exclude-from= exclude-per-directory= exclude-standard error-unmatch full-name recurse-submodules abbrev abbrev= debug eol deduplicate sparse format="), pathLong: set("exclude-from")},
-	"ls-tree":       {flags: "rtdlz", gitPaths: true, long: longs("long name-only name-status object-only full-name full-tree abbrev abbrev= format=")},
-	"shortlog":      {flags: "snec", gitPaths: true, long: longs("summary numbered email committer format= group= all since= until= no-merges")},
-	"describe":      {gitPaths: true, long: longs("tags all always long abbrev= exact-match contains first-parent match= exclude= candidates=")},
-	"cat-file":      {flags: "ptse", gitPaths: true, long: longs("batch batch= batch-check batch-check=")},                                                                                                                                                                                                                                                                                                                                                                                                                                               // not --textconv/--filters
-	"grep":          {flags: "nilcwvEFGPIhHoqaz", valFlags: "eABCfm", pathVals: "f", numeric: true, long: longs("cached untracked no-index exclude-standard no-exclude-standard recurse-submodules line-number ignore-case files-with-matches files-without-match count word-regexp invert-match extended-regexp fixed-strings basic-regexp perl-regexp only-matching heading break show-function function-context max-depth= context= after-context= before-context= color color= no-color full-name all-match quiet null column threads= max-count=")}, // not -O (opens a pager program)
-	"show-ref":      {flags: "sdq", long: longs("head heads tags verify hash hash= abbrev abbrev= quiet")},
-	"merge-base":    {flags: "a", long: longs("all is-ancestor fork-point independent octopus")},
-	"for-each-ref":  {long: longs("format= sort= count= points-at= merged= no-merged= contains= no-contains= ignore-case")},
-	"count-objects": {flags: "vH", maxPos: -1, long: longs("verbose human-readable")},
-	"check-ignore":  {flags: "qvnz", long: longs("quiet verbose non-matching no-index")},
-	"version":       {maxPos: -1, long: longs("build-options")},
-	"stash": {subReq: true, sub: map[string]*roSpec{
-		"list": gitLog,
-		"show": {flags: "pusRwbz", valFlags: "U", long: longs(gitLogDiff + " include-untracked only-untracked")},
-	}},
-	"worktree": {subReq: true, sub: map[string]*roSpec{"list": {flags: "vz", long: longs("porcelain verbose")}}},
-}}
+	// gitSpec: the global options -P, --no-pager, --no-optional-locks and -C DIR
+	// (a directory read: it must be inside the workspace); not -c or
+	// --config-env (they can name programs), --git-dir, --work-tree, --exec-path.
+	return &roSpec{flags: "P", valFlags: "C", pathVals: "C", long: longs("no-pager no-optional-locks version"), sub: map[string]*roSpec{
+		"status":        {flags: "sbvzunoal", long: longs("short branch porcelain porcelain= untracked-files untracked-files= ignored ignored= long verbose null show-stash ahead-behind no-ahead-behind renames no-renames column no-column")},
+		"log":           gitLog,
+		"show":          gitLog,
+		"whatchanged":   gitLog,
+		"rev-list":      {flags: "n", valFlags: "n", numeric: true, gitPaths: true, long: longs("all count max-count= skip= since= until= after= before= reverse no-merges merges first-parent objects left-right topo-order date-order branches tags remotes author= grep=")},
+		"diff":          {flags: "pusRwbzMCBDqa", valFlags: "U", gitPaths: true, long: longs(gitLogDiff)},
+		"blame":         {flags: "wMCeslfnptcb", valFlags: "L", gitPaths: true, long: longs("porcelain line-porcelain incremental date= show-stats no-textconv root show-name show-number show-email abbrev= color-lines color-by-age")},
+		"branch":        {flags: "arvl", long: longs("list all remotes verbose show-current merged merged= no-merged no-merged= contains= no-contains= sort= format= color color= no-color column no-column points-at= ignore-case omit-empty abbrev= no-abbrev"), noPaths: true, post: gitListOnly("--list", "-l")},
+		"tag":           {flags: "l", valFlags: "n", numeric: true, long: longs("list sort= contains= no-contains= points-at= format= merged= no-merged= color color= ignore-case column no-column"), noPaths: true, post: gitListOnly("--list", "-l")},
+		"rev-parse":     {flags: "q", gitPaths: true, long: longs("show-toplevel abbrev-ref abbrev-ref= short short= git-dir git-common-dir absolute-git-dir is-inside-work-tree is-inside-git-dir is-bare-repository is-shallow-repository verify quiet symbolic symbolic-full-name show-prefix show-cdup all branches branches= tags tags= remotes remotes= show-object-format show-object-format= path-format= default= revs-only no-revs flags no-flags")},
+		"remote":        {flags: "v", maxPos: -1, long: longs("verbose")},
+		"ls-files":      {flags: "cdmoiskuvtfz", valFlags: "xX", pathVals: "X", long: longs("cached deleted modified others ignored stage killed unmerged directory no-empty-directory exclude= exclude-from= exclude-per-directory= exclude-standard error-unmatch full-name recurse-submodules abbrev abbrev= debug eol deduplicate sparse format="), pathLong: set("exclude-from")},
+		"ls-tree":       {flags: "rtdlz", gitPaths: true, long: longs("long name-only name-status object-only full-name full-tree abbrev abbrev= format=")},
+		"shortlog":      {flags: "snec", gitPaths: true, long: longs("summary numbered email committer format= group= all since= until= no-merges")},
+		"describe":      {gitPaths: true, long: longs("tags all always long abbrev= exact-match contains first-parent match= exclude= candidates=")},
+		"cat-file":      {flags: "ptse", gitPaths: true, long: longs("batch batch= batch-check batch-check=")},                                                                                                                                                                                                                                                                                                                                                                                                                                               // not --textconv/--filters
+		"grep":          {flags: "nilcwvEFGPIhHoqaz", valFlags: "eABCfm", pathVals: "f", numeric: true, long: longs("cached untracked no-index exclude-standard no-exclude-standard recurse-submodules line-number ignore-case files-with-matches files-without-match count word-regexp invert-match extended-regexp fixed-strings basic-regexp perl-regexp only-matching heading break show-function function-context max-depth= context= after-context= before-context= color color= no-color full-name all-match quiet null column threads= max-count=")}, // not -O (opens a pager program)
+		"show-ref":      {flags: "sdq", long: longs("head heads tags verify hash hash= abbrev abbrev= quiet")},
+		"merge-base":    {flags: "a", long: longs("all is-ancestor fork-point independent octopus")},
+		"for-each-ref":  {long: longs("format= sort= count= points-at= merged= no-merged= contains= no-contains= ignore-case")},
+		"count-objects": {flags: "vH", maxPos: -1, long: longs("verbose human-readable")},
+		"check-ignore":  {flags: "qvnz", long: longs("quiet verbose non-matching no-index")},
+		"version":       {maxPos: -1, long: longs("build-options")},
+		"stash": {subReq: true, sub: map[string]*roSpec{
+			"list": gitLog,
+			"show": {flags: "pusRwbz", valFlags: "U", long: longs(gitLogDiff + " include-untracked only-untracked")},
+		}},
+		"worktree": {subReq: true, sub: map[string]*roSpec{"list": {flags: "vz", long: longs("porcelain verbose")}}},
+	}}
+}
