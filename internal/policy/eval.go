@@ -259,9 +259,13 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 			p.callTarget(res, &c, ev)
 		}
 	default:
+		if c.Command == "" {
+			c.Command = p.shellFieldCommand(&c) // settings.shell_fields
+		}
 		if c.Command != "" {
 			// An MCP or unknown tool that runs a shell command
-			// (protocol's shellKeys): its commands are judged too.
+			// (protocol's shellKeys, settings.shell_fields): its commands
+			// are judged too.
 			if _, err := p.shellTargets(res, &c, env, ev); err != nil {
 				return p.unparsable(res, err)
 			}

@@ -46,6 +46,10 @@ type fileSettings struct {
 	// AutoAllow: "off" or "read-only" (docs/auto-allow.md). It loosens:
 	// an untrusted layer may only set "off".
 	AutoAllow *string `toml:"auto_allow" json:"auto_allow,omitempty"`
+	// ShellFields names, per tool-name glob, more input fields that hold
+	// a shell command (beyond command, cmd, script, shell_command). Adding
+	// fields only adds what is judged: any layer may.
+	ShellFields map[string][]string `toml:"shell_fields" json:"shell_fields,omitempty"`
 }
 
 type fileExamples struct {

@@ -350,7 +350,7 @@ func uniqueNames(layers []*layerDoc) []Problem {
 }
 
 func isFreeForm(k toml.Key) bool {
-	return len(k) >= 2 && (k[0] == "settings" && k[1] == "default_for" || k[0] == "test" && k[1] == "input")
+	return len(k) >= 2 && (k[0] == "settings" && (k[1] == "default_for" || k[1] == "shell_fields") || k[0] == "test" && k[1] == "input")
 }
 
 func knownKeysHint(path string) string {
@@ -509,6 +509,9 @@ func checkSettings(ld *layerDoc) []Problem {
 			probs = append(probs, ld.problem("settings.default_for."+k, "",
 				fmt.Sprintf("default_for.%s: unknown decision %q (want pass, allow, ask or deny)", k, v)))
 		}
+	}
+	for _, msg := range checkShellFields(s.ShellFields) {
+		probs = append(probs, ld.problem("settings.shell_fields", "", msg))
 	}
 	if s.Mode != nil {
 		if _, ok := ParseMode(*s.Mode); !ok {
@@ -932,6 +935,18 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 	if s.CaseInsensitivePaths != nil && *s.CaseInsensitivePaths {
 		dst.CaseInsensitivePaths = true // tightens only: no later layer switches it off
 	}
+	for _, glob := range sortedKeys(s.ShellFields) {
+		// More fields judged as shell only adds targets: every layer,
+		// trusted or not, adds to the list; none removes.
+		if dst.ShellFields == nil {
+			dst.ShellFields = map[string][]string{}
+		}
+		for _, f := range s.ShellFields[glob] {
+			if !slices.Contains(dst.ShellFields[glob], f) {
+				dst.ShellFields[glob] = append(dst.ShellFields[glob], f)
+			}
+		}
+	}
 	if s.RequireEnforcement != nil && *s.RequireEnforcement {
 		dst.RequireEnforcement = true // tightens only, like case_insensitive_paths
 	}
@@ -944,7 +959,7 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 	return warn
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -41,6 +41,9 @@ func settingsDoc(s Settings) fileSettings {
 	if s.CaseInsensitivePaths {
 		fs.CaseInsensitivePaths = &s.CaseInsensitivePaths
 	}
+	if len(s.ShellFields) > 0 {
+		fs.ShellFields = s.ShellFields
+	}
 	if s.RequireEnforcement {
 		fs.RequireEnforcement = &s.RequireEnforcement
 	}

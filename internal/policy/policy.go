@@ -68,6 +68,9 @@ type Settings struct {
 	// AutoAllow is "off" or "read-only": a call proven read-only
 	// (docs/auto-allow.md) that no rule decided is allowed.
 	AutoAllow string
+	// ShellFields: per tool-name glob, input fields that hold a shell
+	// command an MCP or unknown tool runs (shellfields.go).
+	ShellFields map[string][]string
 }
 
 // DefaultPendingTTL is settings.pending_ttl when no layer sets it.

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf16"
@@ -363,6 +364,8 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 			return once(&seen, 19) && d.bool(s.RequireEnforcement)
 		case "auto_allow":
 			return once(&seen, 20) && d.strPtr(&s.AutoAllow)
+		case "shell_fields":
+			return once(&seen, 21) && d.strListMap(&s.ShellFields)
 		}
 		return false
 	})
@@ -473,6 +476,26 @@ func (d *jsonIn) strMap(dst *map[string]string) bool {
 			return false
 		}
 		m[key] = v // a repeated key: the last wins, as in encoding/json
+	}
+}
+
+// strListMap decodes an object of string lists (settings.shell_fields).
+func (d *jsonIn) strListMap(dst *map[string][]string) bool {
+	if !d.open('{') {
+		return false
+	}
+	m := map[string][]string{}
+	for n := 0; ; {
+		key, more := d.next(&n)
+		if !more {
+			*dst = m
+			return !d.bad
+		}
+		var l []string
+		if !strList(d, &l) {
+			return false
+		}
+		m[key] = slices.Clone(l) // strList may reuse d.tmp
 	}
 }
 
