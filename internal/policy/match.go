@@ -613,6 +613,7 @@ const (
 	patProtected                        // "@protected": the guard's surfaces (Env.Protected), what is below a tree, and their ancestors below the workspace root
 	patProtectedRoot                    // "@protected-root": the workspace root and the directories above it, when a surface is below them
 	patSecret                           // "@secret": the surfaces that hold private key material
+	patSecretDir                        // "@secret-dir": a directory above a Secret surface, below the home directory
 	patBinary                           // "@binary": the toolguard binaries among the surfaces
 	patWorkspace                        // "@workspace": the workspace root and every directory above it
 )
@@ -631,6 +632,9 @@ func compilePath(p string) (pathPattern, error) {
 		return pp, nil
 	case p == "@secret":
 		pp.kind = patSecret
+		return pp, nil
+	case p == "@secret-dir":
+		pp.kind = patSecretDir
 		return pp, nil
 	case p == "@binary":
 		pp.kind = patBinary
@@ -679,6 +683,8 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 		return env.onSurface(p, onRoot)
 	case patSecret:
 		return env.onSurface(p, onSecret)
+	case patSecretDir:
+		return env.onSurface(p, onSecretDir)
 	case patBinary:
 		return env.onSurface(p, onBinary)
 	case patWorkspace:
@@ -716,10 +722,11 @@ func (pp *pathPattern) match(p string, env *evalEnv) bool {
 
 // What onSurface looks for.
 const (
-	onSurface = iota // a surface, below a tree surface, or a directory above one below the workspace root
-	onRoot           // the workspace root or a directory above it, with a surface below
-	onSecret         // a Secret surface or below one
-	onBinary         // a Binary surface
+	onSurface   = iota // a surface, below a tree surface, or a directory above one below the workspace root
+	onRoot             // the workspace root or a directory above it, with a surface below
+	onSecret           // a Secret surface or below one
+	onSecretDir        // a directory above a Secret surface (not / or the home directory)
+	onBinary           // a Binary surface
 )
 
 // onSurface reports whether an absolute path is on the guard's surfaces
@@ -747,10 +754,18 @@ func (e *evalEnv) onSurface(p string, what int) bool {
 	}
 	for i := range e.protected {
 		s := &e.protected[i]
-		if what == onSecret && !s.Secret || what == onBinary && !s.Binary {
+		if (what == onSecret || what == onSecretDir) && !s.Secret || what == onBinary && !s.Binary {
 			continue
 		}
 		q := s.Path // already folded (evaluate)
+		if what == onSecretDir {
+			// A recursive read of a directory holding the key (tar -c,
+			// cp -r, grep -r, zip -r, rsync) reads the key.
+			if _, above := relInside(p, q); above && p != q {
+				return true
+			}
+			continue
+		}
 		if what != onRoot {
 			if _, in := relInside(q, p); in && (p == q || s.Tree) {
 				return true

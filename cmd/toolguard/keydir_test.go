@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestHookKeyDirectoryRead: reading a directory that holds the approver key
+// (tar -c, cp -r, grep -r, zip -r, rsync, a Grep tool over it) copies the
+// key as surely as cat does, and is a locked deny through the real hook path
+// for Claude Code and Gemini CLI; a named non-key file there and recursive
+// reads elsewhere pass.
+func TestHookKeyDirectoryRead(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "project")
+	cfg := filepath.Join(home, ".config", "toolguard")
+	for _, d := range []string{cfg, filepath.Join(proj, ".git"), filepath.Join(proj, "src")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "approver.key"), []byte("toolguard-approver-key/1\nAAAA\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ cmd, want string }{
+		{"tar czf /tmp/x.tgz ~/.config/toolguard", "deny"},
+		{"cp -r ~/.config/toolguard /tmp/k", "deny"},
+		{"grep -r . ~/.config/toolguard", "deny"},
+		{"zip -r /tmp/k.zip ~/.config", "deny"},
+		{"rsync -a ~/.config/ /tmp/c/", "deny"},
+		{"cat ~/.config/toolguard/*", "deny"}, // the glob names the key
+		{"cat ~/.config/toolguard/approver.key", "deny"},
+		// look-alikes
+		{"grep -r token src", "pass"},
+		{"tar czf /tmp/src.tgz src", "pass"},
+		{"cat ~/.config/toolguard/policy.toml", "pass"},
+		{"toolguard approvals key", "pass"}, // prints the public key only
+	}
+	for _, agent := range []string{"claude-code", "gemini"} {
+		for _, c := range cases {
+			t.Run(agent+"/"+c.cmd, func(t *testing.T) {
+				shell := map[string]string{"claude-code": "Bash", "gemini": "run_shell_command"}[agent]
+				event := map[string]string{"claude-code": "PreToolUse", "gemini": "BeforeTool"}[agent]
+				payload, err := json.Marshal(map[string]any{"session_id": "s1", "cwd": proj, "hook_event_name": event,
+					"tool_name": shell, "tool_input": map[string]string{"command": c.cmd}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, sys := newFake(t, payload, map[string]string{"HOME": home})
+				sys.etc = filepath.Join(home, "etc")
+				if code := run(context.Background(), []string{"hook", "--provider", agent}, sys); code != 0 {
+					t.Fatalf("exit %d, stderr %q", code, f.stderr.String())
+				}
+				if got, reason := routeDecision(t, agent, f.stdout.String()); got != c.want {
+					t.Fatalf("got %s (%q), want %s", got, reason, c.want)
+				}
+			})
+		}
+	}
+}
