@@ -62,3 +62,23 @@ func TestHookKeyDirectoryRead(t *testing.T) {
 		}
 	}
 }
+
+// TestRoutesWholeHomeRead: an archive, copy or recursive search of the
+// whole home directory or filesystem reads every key in it, and asks
+// (secrets-dir-read) through the real hook path for Claude Code and Gemini
+// CLI; listing it and reading named files pass.
+func TestRoutesWholeHomeRead(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: "tar czf /tmp/h.tgz ~", want: "ask"},
+		{cmd: "zip -r /tmp/h.zip ~", want: "ask"},
+		{cmd: "cp -r ~ /tmp/h", want: "ask"},
+		{cmd: "grep -r AKIA ~", want: "ask"},
+		{cmd: "rsync -a ~/ /tmp/h/", want: "ask"},
+		{cmd: "tar czf /tmp/all.tgz /", want: "ask"},
+		// look-alikes
+		{cmd: "ls ~", want: "pass"},
+		{cmd: "cat ~/notes.txt", want: "pass"},
+		{cmd: "grep -r TODO src", want: "pass"},
+		{cmd: "tar czf /tmp/p.tgz .", want: "pass"},
+	})
+}
