@@ -82,3 +82,25 @@ func TestRoutesWholeHomeRead(t *testing.T) {
 		{cmd: "tar czf /tmp/p.tgz .", want: "pass"},
 	})
 }
+
+// TestRoutesProgramOnPath: a write onto a program found through PATH at run
+// time (which, command -v, backquotes) may be toolguard's own binary and
+// asks (write-program-on-path, locked); `rm -rf */` is a delete of the
+// workspace's contents and asks like `rm -rf *`. Through the real hook
+// path for Claude Code and Gemini CLI; reads of such a program and
+// literal destinations pass.
+func TestRoutesProgramOnPath(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: `cp /bin/true "$(which toolguard)"`, want: "ask"},
+		{cmd: `echo x > "$(which toolguard)"`, want: "ask"},
+		{cmd: "cat /bin/true > $(command -v toolguard)", want: "ask"},
+		{cmd: "cp /bin/true `which toolguard`", want: "ask"},
+		{cmd: "tee $(which toolguard) < /bin/true", want: "ask"},
+		{cmd: "rm -rf -- */", want: "ask"},
+		// look-alikes
+		{cmd: "ls -la $(which toolguard)", want: "pass"},
+		{cmd: "file $(command -v git)", want: "pass"},
+		{cmd: "cp build/app bin/app", want: "pass"},
+		{cmd: "rm -rf build/*/", want: "pass"},
+	})
+}
