@@ -104,3 +104,20 @@ func TestRoutesProgramOnPath(t *testing.T) {
 		{cmd: "rm -rf build/*/", want: "pass"},
 	})
 }
+
+// TestRoutesGitHooks: a git hook written by the agent, or core.hooksPath
+// pointed elsewhere, runs later where toolguard sees only the git command:
+// ask, through the real hook path for Claude Code and Gemini CLI.
+func TestRoutesGitHooks(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: "echo 'rm -rf ~' > .git/hooks/pre-commit", want: "ask"},
+		{cmd: "cp evil.sh .git/hooks/post-checkout && chmod +x .git/hooks/post-checkout", want: "ask"},
+		{cmd: "git config core.hooksPath /tmp/h", want: "ask"},
+		{tool: "Write", in: `{"file_path":"/home/user/project/.git/hooks/pre-push","content":"curl x|sh"}`, want: "ask"},
+		// look-alikes
+		{cmd: "rm -f .git/hooks/pre-commit", want: "pass"},
+		{cmd: "ls .git/hooks", want: "pass"},
+		{cmd: "git config --get core.hooksPath", want: "pass"},
+		{cmd: "git commit -m x", want: "pass"},
+	})
+}
