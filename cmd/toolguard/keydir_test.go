@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,19 +41,7 @@ func TestHookKeyDirectoryRead(t *testing.T) {
 	for _, agent := range []string{"claude-code", "gemini"} {
 		for _, c := range cases {
 			t.Run(agent+"/"+c.cmd, func(t *testing.T) {
-				shell := map[string]string{"claude-code": "Bash", "gemini": "run_shell_command"}[agent]
-				event := map[string]string{"claude-code": "PreToolUse", "gemini": "BeforeTool"}[agent]
-				payload, err := json.Marshal(map[string]any{"session_id": "s1", "cwd": proj, "hook_event_name": event,
-					"tool_name": shell, "tool_input": map[string]string{"command": c.cmd}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				f, sys := newFake(t, payload, map[string]string{"HOME": home})
-				sys.etc = filepath.Join(home, "etc")
-				if code := run(context.Background(), []string{"hook", "--provider", agent}, sys); code != 0 {
-					t.Fatalf("exit %d, stderr %q", code, f.stderr.String())
-				}
-				if got, reason := routeDecision(t, agent, f.stdout.String()); got != c.want {
+				if got, reason := shellHook(t, agent, proj, home, c.cmd); got != c.want {
 					t.Fatalf("got %s (%q), want %s", got, reason, c.want)
 				}
 			})

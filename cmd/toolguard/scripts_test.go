@@ -62,24 +62,31 @@ func TestHookReadsScriptFiles(t *testing.T) {
 	for _, agent := range []string{"claude-code", "gemini"} {
 		for _, c := range cases {
 			t.Run(agent+"/"+c.cmd, func(t *testing.T) {
-				shell := map[string]string{"claude-code": "Bash", "gemini": "run_shell_command"}[agent]
-				event := map[string]string{"claude-code": "PreToolUse", "gemini": "BeforeTool"}[agent]
-				payload, err := json.Marshal(map[string]any{"session_id": "s1", "cwd": proj, "hook_event_name": event,
-					"tool_name": shell, "tool_input": map[string]string{"command": c.cmd}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				f, sys := newFake(t, payload, map[string]string{"HOME": home})
-				sys.etc = filepath.Join(home, "etc")
-				code := run(context.Background(), []string{"hook", "--provider", agent, "--workspace", proj}, sys)
-				if code != 0 {
-					t.Fatalf("exit %d, stderr %q", code, f.stderr.String())
-				}
-				got, reason := routeDecision(t, agent, f.stdout.String())
-				if got != c.want {
-					t.Fatalf("got %s (%q), want %s; reply %s", got, reason, c.want, f.stdout.String())
+				if got, reason := shellHook(t, agent, proj, home, c.cmd, "--workspace", proj); got != c.want {
+					t.Fatalf("got %s (%q), want %s", got, reason, c.want)
 				}
 			})
 		}
 	}
+}
+
+// shellHook runs one shell call through `toolguard hook --provider agent`
+// (Claude Code's Bash or Gemini CLI's run_shell_command) in cwd with HOME
+// home, and returns the decision and reason of the reply (pass: none). A
+// non-zero exit fails the test: both dialects answer with exit 0.
+func shellHook(t *testing.T, agent, cwd, home, command string, args ...string) (string, string) {
+	t.Helper()
+	shell := map[string]string{"claude-code": "Bash", "gemini": "run_shell_command"}[agent]
+	event := map[string]string{"claude-code": "PreToolUse", "gemini": "BeforeTool"}[agent]
+	payload, err := json.Marshal(map[string]any{"session_id": "s1", "cwd": cwd, "hook_event_name": event,
+		"tool_name": shell, "tool_input": map[string]string{"command": command}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, sys := newFake(t, payload, map[string]string{"HOME": home})
+	sys.etc = filepath.Join(home, "etc")
+	if code := run(context.Background(), append([]string{"hook", "--provider", agent}, args...), sys); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, f.stderr.String())
+	}
+	return routeDecision(t, agent, f.stdout.String())
 }
