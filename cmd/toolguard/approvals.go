@@ -26,13 +26,6 @@ const (
 	defaultGrantUses = 1
 )
 
-// headlessAsk is headlessAskWithin without a deadline of its own.
-// TODO(deadline): the hook passes its process-wide decision context; until
-// then the store is asked with context.Background().
-func headlessAsk(sys *system, f *decideFlags, o *outcome) {
-	headlessAskWithin(context.Background(), sys, f, o)
-}
-
 // headlessAskWithin turns an ask into what an unattended agent needs: the
 // identical call already approved — by a grant whose signature verifies
 // against a trusted approver key — is allowed (the grant consumed once),

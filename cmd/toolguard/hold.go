@@ -20,7 +20,7 @@ func unattended(o *outcome) bool {
 	return o.mode == policy.Headless || !protocol.AskReachesHuman(o.codec, o.call)
 }
 
-// holdSession applies what holds a session to a call headlessAsk did not
+// holdSession applies what holds a session to a call headlessAskWithin did not
 // handle (a pass, allow, or an ask a human answers): a stop a human asked
 // for with `approvals reject --stop`, and the pending-decision guard —
 // while the session has a pending request, its other calls are denied
