@@ -618,30 +618,27 @@ const (
 	patWorkspace                        // "@workspace": the workspace root and every directory above it
 )
 
+// namedPatterns are the path patterns that name a set the caller derives
+// (Env.Protected, the workspace) rather than a glob.
+var namedPatterns = map[string]patternKind{
+	"@protected":      patProtected,
+	"@protected-root": patProtectedRoot,
+	"@secret":         patSecret,
+	"@secret-dir":     patSecretDir,
+	"@binary":         patBinary,
+	"@workspace":      patWorkspace,
+}
+
 func compilePath(p string) (pathPattern, error) {
 	pp := pathPattern{raw: p}
+	if k, ok := namedPatterns[p]; ok {
+		pp.kind = k
+		return pp, nil
+	}
 	g := p
 	switch {
 	case p == "":
 		return pp, fmt.Errorf("empty path pattern")
-	case p == "@protected":
-		pp.kind = patProtected
-		return pp, nil
-	case p == "@protected-root":
-		pp.kind = patProtectedRoot
-		return pp, nil
-	case p == "@secret":
-		pp.kind = patSecret
-		return pp, nil
-	case p == "@secret-dir":
-		pp.kind = patSecretDir
-		return pp, nil
-	case p == "@binary":
-		pp.kind = patBinary
-		return pp, nil
-	case p == "@workspace":
-		pp.kind = patWorkspace
-		return pp, nil
 	case p == "~" || p == "$HOME":
 		g, pp.kind = ".", patHome
 	case strings.HasPrefix(p, "~/"):
