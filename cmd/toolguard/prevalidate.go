@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -280,28 +278,11 @@ const (
 )
 
 // readBounded reads path if it is a regular file of at most
-// maxValidateFile bytes.
+// maxValidateFile bytes (readRegular: opened without blocking, so a FIFO
+// swapped in cannot hang the hook); a missing file is fs.ErrNotExist.
 func readBounded(path string) (string, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxValidateFile {
-		return "", errors.New("not checked")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "", errors.New("not checked")
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxValidateFile+1))
-	if err != nil || len(b) > maxValidateFile {
-		return "", errors.New("not checked")
-	}
-	return string(b), nil
+	b, err := readRegular(path, maxValidateFile)
+	return string(b), err
 }
 
 // readableBy returns whether the policy in effect would let the agent read

@@ -46,33 +46,45 @@ func scriptReader(pol *policy.Policy, c *call.Call, env policy.Env) func(string)
 // program is no script), is shellparse.ErrNoScript; a file too large, or
 // not a regular file, is an error that makes the command Dynamic.
 func readScriptFile(path string) (string, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	b, err := readRegular(path, maxScriptFile)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrPermission) {
 		return "", shellparse.ErrNoScript // nothing a shell could run either
 	}
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > maxScriptFile {
-		return "", fmt.Errorf("%s is larger than %d bytes", path, maxScriptFile)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxScriptFile+1))
-	if err != nil {
-		return "", err
-	}
-	if len(b) > maxScriptFile {
-		return "", fmt.Errorf("%s is larger than %d bytes", path, maxScriptFile)
-	}
 	if bytes.IndexByte(b, 0) >= 0 {
 		return "", shellparse.ErrNoScript
 	}
 	return string(b), nil
+}
+
+// readRegular reads path if it is a regular file of at most max bytes. It
+// opens without blocking (a FIFO or device cannot hang the hook) and
+// checks the file it opened, not the name, so a swap between a stat and
+// the open changes nothing.
+func readRegular(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	return b, nil
 }
