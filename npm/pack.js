@@ -3,7 +3,10 @@
 // `npm publish`: the toolguard package (the shim) and one
 // @toolguard/<platform>-<arch> package per binary given.
 //
-//   node npm/pack.js --version 1.2.3 --out DIR BINARY:GOOS:GOARCH ...
+//   node npm/pack.js --version 1.2.3 --out DIR BINARY:GOOS:GOARCH[:SERVE_BINARY] ...
+//
+// SERVE_BINARY is toolguard-serve for that platform (the same program with
+// the HTTP server, which `toolguard serve` runs from beside the binary).
 //
 // The version is the release's, without build metadata (+…), which npm
 // drops. Every optionalDependency names exactly that version.
@@ -16,7 +19,7 @@ const goos = { darwin: "darwin", linux: "linux", windows: "win32" };
 const goarch = { amd64: "x64", arm64: "arm64" };
 
 function usage(msg) {
-  process.stderr.write("npm/pack.js: " + msg + "\nusage: node npm/pack.js --version V --out DIR BINARY:GOOS:GOARCH...\n");
+  process.stderr.write("npm/pack.js: " + msg + "\nusage: node npm/pack.js --version V --out DIR BINARY:GOOS:GOARCH[:SERVE_BINARY]...\n");
   process.exit(1);
 }
 
@@ -48,7 +51,7 @@ fs.copyFileSync(path.join(here, "README.md"), path.join(mainDir, "README.md"));
 fs.writeFileSync(path.join(mainDir, "package.json"), JSON.stringify(main, null, 2) + "\n");
 
 for (const spec of bins) {
-  const [bin, os, arch] = spec.split(":");
+  const [bin, os, arch, serveBin] = spec.split(":");
   if (!bin || !goos[os] || !goarch[arch]) usage("bad binary spec " + JSON.stringify(spec));
   const name = "@toolguard/" + goos[os] + "-" + goarch[arch];
   if (!(name in main.optionalDependencies)) usage(name + " is not an optionalDependency of toolguard");
@@ -57,6 +60,13 @@ for (const spec of bins) {
   fs.mkdirSync(path.join(dir, "bin"), { recursive: true });
   fs.copyFileSync(bin, path.join(dir, "bin", exe));
   fs.chmodSync(path.join(dir, "bin", exe), 0o755);
+  const files = ["bin/" + exe];
+  if (serveBin) {
+    const serveExe = os === "windows" ? "toolguard-serve.exe" : "toolguard-serve";
+    fs.copyFileSync(serveBin, path.join(dir, "bin", serveExe));
+    fs.chmodSync(path.join(dir, "bin", serveExe), 0o755);
+    files.push("bin/" + serveExe);
+  }
   const pkg = {
     name,
     version,
@@ -65,7 +75,7 @@ for (const spec of bins) {
     repository: main.repository,
     os: [goos[os]],
     cpu: [goarch[arch]],
-    files: ["bin/" + exe],
+    files,
     preferUnplugged: true,
   };
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2) + "\n");

@@ -112,6 +112,11 @@ func execute(ctx context.Context, root *cobra.Command, args []string, sys *syste
 	return exitCode(err)
 }
 
+// serveBinary is the name of toolguard built with `-tags serve`: the
+// same program with the HTTP server (serve.go) linked in, which
+// `toolguard serve` runs (serve_exec.go).
+const serveBinary = "toolguard-serve"
+
 func newRootCmd(sys *system) *cobra.Command {
 	root := newRoot()
 	root.Version = versionString()

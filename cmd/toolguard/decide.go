@@ -326,13 +326,19 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 
 	// Binaries: the running one (and its target), and the one each
 	// installed hook command names.
-	var names []string
+	// toolguard-serve is the same program with serve built in (serve.go):
+	// it runs every subcommand, so it counts as toolguard by name, and
+	// the one beside this binary, which `toolguard serve` runs, is
+	// protected like this binary.
+	names := []string{serveBinary}
 	if exe, err := sys.executable(); err == nil && exe != "" {
 		addBinary(exe)
+		addBinary(filepath.Join(filepath.Dir(exe), serveBinary+filepath.Ext(exe)))
 		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
 			addBinary(r)
+			addBinary(filepath.Join(filepath.Dir(r), serveBinary+filepath.Ext(r)))
 		}
-		if n := programName(exe); n != "toolguard" && n != "" {
+		if n := programName(exe); n != "toolguard" && n != "" && n != serveBinary {
 			names = append(names, n)
 		}
 	}

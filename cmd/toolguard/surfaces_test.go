@@ -118,6 +118,11 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "python os.system", command: `python3 -c "import os; os.system('toolguard uninstall')"`, want: "deny", rule: "toolguard-cli-mutate"},
 		{name: "go run install", command: "go run ./cmd/toolguard install --provider codex", want: "deny", rule: "toolguard-cli-go-run"},
 		{name: "copy the binary", command: "cp /usr/local/bin/toolguard /tmp/x && /tmp/x uninstall", want: "deny", rule: "toolguard-binary-copy"},
+		{name: "serve binary approves", command: "toolguard-serve approvals approve req_abcdefghij --key k", want: "deny", rule: "toolguard-cli-mutate"},
+		{name: "serve binary by path uninstalls", command: "/opt/tg/toolguard-serve uninstall --provider codex", want: "deny", rule: "toolguard-cli-mutate"},
+		{name: "serve binary serves", command: "toolguard-serve serve --addr 127.0.0.1:9", want: "deny", rule: "toolguard-cli-mutate"},
+		{name: "replace the serve binary beside", command: "cp /tmp/evil /usr/local/bin/toolguard-serve", want: "deny", rule: "toolguard-self-protect"},
+		{name: "copy the serve binary", command: "cp /usr/local/bin/toolguard-serve /tmp/y", want: "deny", rule: "toolguard-binary-copy"},
 		{name: "link the hook binary", command: "ln -s /opt/tgbin/toolguard /tmp/x", want: "deny", rule: "toolguard-binary-copy"},
 		{name: "renamed binary", command: "tg uninstall", want: "deny", rule: "toolguard-cli-mutate", exe: "/opt/x/tg"},
 		// 3: agents started with their guards off
@@ -148,6 +153,8 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "move a file into the root", command: "mv ../x.txt ."},
 		{name: "chmod script", command: "chmod +x scripts/run.sh"},
 		{name: "hash the binary", command: "sha256sum /usr/local/bin/toolguard"},
+		{name: "serve binary checks", command: "toolguard-serve check -- git status"},
+		{name: "serve binary version", command: "/usr/local/bin/toolguard-serve version"},
 		{name: "other dotfile", command: "echo x > ~/dotfiles/vimrc"},
 		{name: "copy settings out", command: "cp .claude/settings.json /tmp/s.json"},
 		{name: "symlink to settings", command: "ln -s .claude/settings.json x"},
@@ -237,6 +244,7 @@ func TestSurfacesDerived(t *testing.T) {
 		{filepath.Join(home, ".local/state/toolguard"), true},
 		{"/srv/audit/log.jsonl", false},
 		{"/opt/x/TG.exe", false},
+		{"/opt/x/toolguard-serve.exe", false},
 		{"/opt/tgbin/toolguard", false},
 		{resolveExisting(dot), false},
 	} {
@@ -249,8 +257,8 @@ func TestSurfacesDerived(t *testing.T) {
 	}) {
 		t.Error("the approver key is not a secret surface")
 	}
-	if !slices.Equal(names, []string{"tg"}) {
-		t.Errorf("self names %v, want [tg]", names)
+	if !slices.Equal(names, []string{serveBinary, "tg"}) {
+		t.Errorf("self names %v, want [toolguard-serve tg]", names)
 	}
 }
 

@@ -20,7 +20,7 @@ const (
 // CheckEnv is that world as an Env, with the guard surfaces a user of
 // Claude Code and Codex with the default locations would have.
 func CheckEnv() Env {
-	return Env{Home: CheckHome, Workspace: CheckWorkspace, SelfNames: []string{"tg"}, Protected: []Surface{
+	return Env{Home: CheckHome, Workspace: CheckWorkspace, SelfNames: []string{"tg", "toolguard-serve"}, Protected: []Surface{
 		{Path: CheckWorkspace + "/.claude/settings.json"},
 		{Path: CheckWorkspace + "/.claude/settings.local.json"},
 		{Path: CheckWorkspace + "/.toolguard", Tree: true},
@@ -32,6 +32,7 @@ func CheckEnv() Env {
 		{Path: CheckHome + "/.config/toolguard/approver.key", Secret: true},
 		{Path: CheckHome + "/.local/state/toolguard", Tree: true},
 		{Path: "/usr/local/bin/toolguard", Binary: true},
+		{Path: "/usr/local/bin/toolguard-serve", Binary: true},
 	}}
 }
 

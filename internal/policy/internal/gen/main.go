@@ -11,13 +11,18 @@ package main
 
 import (
 	"fmt"
+	"go/format"
 	"os"
 
 	"github.com/toolguard/toolguard/internal/policy"
 )
 
 func main() {
-	src, err := policy.GenerateBuiltin()
+	var src []byte
+	raw, err := policy.GenerateBuiltin()
+	if err == nil {
+		src, err = format.Source(raw)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
