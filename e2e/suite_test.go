@@ -237,7 +237,8 @@ func npmInstall(t *testing.T, dir string) error {
 	return nil
 }
 
-// buildToolguard builds ../cmd/toolguard and checks that it has the commands the suite uses.
+// buildToolguard builds ../cmd/toolguard (and toolguard-serve beside it) and checks that it
+// has the commands the suite uses.
 func buildToolguard(t *testing.T, runDir string) string {
 	t.Helper()
 	bin := filepath.Join(runDir, "bin", "toolguard")
@@ -246,6 +247,13 @@ func buildToolguard(t *testing.T, runDir string) string {
 	cmd.Dir = ".." // the module root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/toolguard failed: %v\n%s", err, out)
+	}
+	// toolguard-serve beside it, as every package installs it: `toolguard
+	// serve` runs it (cmd/toolguard/serve_exec.go).
+	cmd = exec.Command("go", "build", "-tags", "serve", "-o", filepath.Join(runDir, "bin", "toolguard-serve"), "./cmd/toolguard")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build -tags serve ./cmd/toolguard failed: %v\n%s", err, out)
 	}
 	checkToolguard(t, bin)
 	t.Logf("built %s (%.1fs)", bin, time.Since(t0).Seconds())
