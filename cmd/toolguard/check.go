@@ -226,7 +226,7 @@ func shellJoin(args []string) string {
 	return strings.Join(q, " ")
 }
 
-// checkJSON is the machine-readable answer of check (SPEC §5).
+// checkJSON is the machine-readable answer of check (README, "Trying a policy").
 type checkJSON struct {
 	Decision  call.Decision   `json:"decision"`
 	Reason    string          `json:"reason,omitempty"`

@@ -11,7 +11,7 @@ import "syscall"
 // (a huge non-preemptible copy holding up the scheduler — seen once on a
 // machine at load 18: 23 GB and 278 s), the kernel refuses the memory
 // and the Go runtime ends the process with exit 2 and the reason on
-// stderr, which blocks in every agent (PROTOCOLS.md §9), instead of
+// stderr, which blocks in every agent (docs/agents.md), instead of
 // eating the machine.
 func limitData(max uint64) {
 	var r syscall.Rlimit

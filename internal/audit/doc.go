@@ -1,5 +1,5 @@
 // Package audit writes and reads toolguard's decision log: one JSON object
-// per line, one line per decision other than pass (SPEC §7).
+// per line, one line per decision other than pass (README, "Audit log").
 //
 // # Contract
 //
