@@ -62,14 +62,30 @@ func BenchmarkLoadDefaultsProject(b *testing.B) {
 			name = "untrusted"
 		}
 		src := []Source{{Path: "/home/u/proj/.toolguard/policy.toml", Data: []byte(policygen.ProjectTOML), Untrusted: untrusted}}
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Load(src, LoadOptions{Home: "/home/u"}); err != nil {
-					b.Fatal(err)
-				}
+		for _, lazy := range []bool{false, true} {
+			n := name
+			if lazy {
+				n = "lazy-" + name // as the hook loads it
 			}
-		})
+			b.Run(n, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Load(src, LoadOptions{Home: "/home/u", Lazy: lazy}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLoadDefaultsLazy loads the defaults alone as the hook does.
+func BenchmarkLoadDefaultsLazy(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(nil, LoadOptions{Home: "/home/u", Lazy: true}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
