@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/toolguard/toolguard/internal/call"
 )
 
 // The materialized layout. `toolguard materialize` writes one JSON
@@ -436,34 +438,61 @@ func readIs(f File, off int64, want string) bool {
 	return err == nil && string(b) == want
 }
 
-// loadLazyBuiltin loads the embedded defaults alone — the default policy
-// — with each rule compiled when a call first reaches it, through the
-// build-time index (builtinIndex); nil when the layers are anything else.
-func loadLazyBuiltin(layers []*layerDoc, opts LoadOptions) *Policy {
-	if !opts.Lazy || len(layers) != 1 || !layers[0].trusted {
-		return nil
+// ruleHeads are the rules of a pending layer (pendingLayer) before they
+// are compiled: what merge needs of each (id, decision, priority, lock,
+// provenance), and its position in the layer (Rule.head).
+func ruleHeads(ld *layerDoc) []*Rule {
+	heads := make([]Rule, len(ld.doc.Rules))
+	out := make([]*Rule, len(heads))
+	for i := range ld.doc.Rules {
+		fr := &ld.doc.Rules[i]
+		d, _ := call.ParseDecision(fr.Decision) // a bad one fails its compile (lazyRules.decode)
+		layer, src := provenance(ld, i, fr)
+		heads[i] = Rule{ID: fr.ID, Decision: d, Priority: fr.Priority, Locked: fr.Locked, Layer: layer, Source: src, head: int32(i) + 1}
+		out[i] = &heads[i]
 	}
-	ld := layers[0]
-	if len(checkSettings(ld)) > 0 || len(checkTests(ld)) > 0 || len(ld.rules) > 0 {
-		return nil
+	return out
+}
+
+// pendingRules is the rule source of a merged policy whose effective rules
+// (merge's list) hold heads of the pending layer ld: those are compiled on
+// first use, the others are already.
+func pendingRules(rules []*Rule, ld *layerDoc, opts LoadOptions) *lazyRules {
+	l := &lazyRules{docs: ld.doc.Rules, heads: make([]int32, len(rules)), ld: ld, opts: opts, got: make([]*Rule, len(rules))}
+	for g, r := range rules {
+		l.heads[g] = r.head - 1
+		if r.head == 0 {
+			l.got[g] = r
+		}
 	}
-	p, probs := merge([]*layerDoc{ld}) // no rule compiled yet: p.rules is empty
-	if len(probs) > 0 || len(p.Warnings) > 0 || len(p.rules) > 0 {
-		return nil
+	return l
+}
+
+// compileHeads compiles every head among the effective rules in place.
+func compileHeads(rules []*Rule, ld *layerDoc, opts LoadOptions) []Problem {
+	var probs []Problem
+	for g, r := range rules {
+		if r.head == 0 {
+			continue
+		}
+		i := int(r.head - 1)
+		c, rp := compileRule(ld, i, ld.doc.Rules[i], opts)
+		if len(rp) > 0 {
+			probs = append(probs, rp...)
+			continue
+		}
+		c.ord = g
+		rules[g] = c
 	}
-	ix, ok := builtinIndex(len(ld.doc.Rules))
-	if !ok {
-		return nil
-	}
-	p.idx = ix
-	p.lazy = &lazyRules{docs: ld.doc.Rules, ld: ld, opts: opts, got: make([]*Rule, len(ld.doc.Rules))}
-	return p
+	return probs
 }
 
 // lazyRules are the rules of a lazily loaded policy: rule i is the JSON
 // object lines[i/blockLines][starts[i]:ends[i]] (a materialized file; its
-// block of lines is read and split on first use), or docs[i] (the
-// build-time decoded defaults), decoded and compiled on first use.
+// block of lines is read and split on first use), or docs[heads[i]] (the
+// build-time decoded defaults; heads[i] is -1 for a rule of another layer,
+// compiled at load and already in got; no heads: docs[i]), decoded and
+// compiled on first use.
 type lazyRules struct {
 	file         File
 	bodyOff      int64    // where the rule lines start in file
@@ -472,6 +501,7 @@ type lazyRules struct {
 	lines        [][]byte // a block's bytes, once read
 	starts, ends []int32  // a rule's line within its block's bytes
 	docs         []fileRule
+	heads        []int32
 	ld           *layerDoc
 	opts         LoadOptions
 
@@ -508,9 +538,16 @@ func (l *lazyRules) get(i int) (*Rule, error) {
 
 func (l *lazyRules) decode(i int) (*Rule, error) {
 	if l.docs != nil {
-		r, probs := compileRule(l.ld, i, l.docs[i], l.opts)
+		j := i
+		if l.heads != nil {
+			j = int(l.heads[i])
+		}
+		if j < 0 {
+			return nil, fmt.Errorf("%s: rule %d is missing", l.ld.src.Path, i) // not reached: got holds it
+		}
+		r, probs := compileRule(l.ld, j, l.docs[j], l.opts)
 		if len(probs) > 0 || r == nil {
-			return nil, fmt.Errorf("%s: rule %q does not compile: %v", l.ld.src.Path, l.docs[i].ID, probs)
+			return nil, fmt.Errorf("%s: rule %q does not compile: %v", l.ld.src.Path, l.docs[j].ID, probs)
 		}
 		r.ord = i
 		return r, nil

@@ -162,9 +162,6 @@ func Load(sources []Source, opts LoadOptions) (*Policy, error) {
 			break
 		}
 	}
-	if p := loadLazyBuiltin(layers, opts); p != nil {
-		return p, nil
-	}
 	p, problems := compileAndMerge(layers, opts)
 	if len(problems) > 0 {
 		return nil, &Error{Problems: problems}
@@ -172,10 +169,26 @@ func Load(sources []Source, opts LoadOptions) (*Policy, error) {
 	return p, nil
 }
 
-// compileAndMerge compiles every decoded layer and merges them.
+// compileAndMerge compiles the decoded layers, merges them, indexes the
+// effective rules and chooses where each rule comes from (Policy.rule).
+// The build-time decoded defaults are compiled a rule at a time, when a
+// call first reaches one (pendingLayer); every other layer is compiled
+// now, so that a rule of it that does not compile fails the load as it
+// always has. Their index is the generated one (builtinIndex), merged by
+// ordinal with one built from the other layers' few rules (layeredIndex).
 func compileAndMerge(layers []*layerDoc, opts LoadOptions) (*Policy, []Problem) {
 	var problems []Problem
+	var pending *layerDoc
 	for _, ld := range layers {
+		if pending == nil && pendingLayer(ld, opts) {
+			pending = ld
+			problems = append(problems, checkSettings(ld)...)
+			problems = append(problems, checkTests(ld)...)
+			if len(layers) > 1 {
+				ld.rules = ruleHeads(ld) // for merge; the defaults alone need none
+			}
+			continue
+		}
 		problems = append(problems, compileLayer(ld, opts)...)
 	}
 	if len(problems) > 0 {
@@ -184,6 +197,30 @@ func compileAndMerge(layers []*layerDoc, opts LoadOptions) (*Policy, []Problem) 
 	p, probs := merge(layers)
 	if len(probs) > 0 {
 		return nil, probs
+	}
+	if pending != nil && len(layers) == 1 {
+		// The defaults alone: every rule in effect, in order.
+		if ix, ok := builtinIndex(len(pending.doc.Rules)); ok && p.Settings.Builtin {
+			p.idx = ix
+			p.lazy = &lazyRules{docs: pending.doc.Rules, ld: pending, opts: opts, got: make([]*Rule, len(pending.doc.Rules))}
+			return p, nil
+		}
+		pending.rules = ruleHeads(pending)
+		if p, probs = merge(layers); len(probs) > 0 {
+			return nil, probs
+		}
+	}
+	if pending != nil {
+		if ix, ok := layeredIndex(p.rules, len(pending.doc.Rules)); ok {
+			p.idx = ix
+			p.lazy = pendingRules(p.rules, pending, opts)
+			p.rules = nil
+			return p, nil
+		}
+		// Unsure (a stale generated index): compile every rule now.
+		if probs := compileHeads(p.rules, pending, opts); len(probs) > 0 {
+			return nil, probs
+		}
 	}
 	ix, ok := index{}, false
 	if len(layers) == 1 && layers[0].trusted {
@@ -194,6 +231,14 @@ func compileAndMerge(layers []*layerDoc, opts LoadOptions) (*Policy, []Problem) 
 	}
 	p.idx = ix
 	return p, nil
+}
+
+// pendingLayer reports a layer whose rules are compiled when a call first
+// reaches them: the build-time decoded defaults (trusted: the generator
+// compiled every one of them), for a caller that only evaluates
+// (LoadOptions.Lazy).
+func pendingLayer(ld *layerDoc, opts LoadOptions) bool {
+	return opts.Lazy && ld.trusted && ld.src.Path == BuiltinFile
 }
 
 // builtinIndex is the index of the embedded defaults alone (n rules),
@@ -623,17 +668,10 @@ func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []P
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	src := ld.src.Path
-	if ld.ix != nil {
-		src = fmt.Sprintf("%s:%d", ld.src.Path, ld.ix.lookup(key).Line)
-	} else if fr.Source != "" {
-		src = fr.Source // materialized JSON carries the original provenance
-	}
-	layer := ld.name
-	if ld.ix == nil && fr.Layer != "" {
-		layer = fr.Layer
-	}
-	r := &Rule{
+	layer, src := provenance(ld, i, &fr)
+	c := &compiledRule{body: ruleBody{spec: fr, m: m}} // one allocation
+	r := &c.Rule
+	*r = Rule{
 		ID:            fr.ID,
 		Description:   fr.Description,
 		Decision:      d,
@@ -642,11 +680,25 @@ func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []P
 		Locked:        fr.Locked,
 		Layer:         layer,
 		Source:        src,
-		spec:          fr,
-		m:             m,
+		ruleBody:      &c.body,
 	}
 	r.spec.Layer, r.spec.Source = layer, src
 	return r, nil
+}
+
+// provenance is the layer name and file:line rule i of a layer reports.
+func provenance(ld *layerDoc, i int, fr *fileRule) (layer, src string) {
+	src = ld.src.Path
+	if ld.ix != nil {
+		src = fmt.Sprintf("%s:%d", ld.src.Path, ld.ix.lookup(fmt.Sprintf("rule.%d", i)).Line)
+	} else if fr.Source != "" {
+		src = fr.Source // materialized JSON carries the original provenance
+	}
+	layer = ld.name
+	if ld.ix == nil && fr.Layer != "" {
+		layer = fr.Layer
+	}
+	return layer, src
 }
 
 // merge applies the layers in order: later rules replace earlier ones by
@@ -657,8 +709,12 @@ func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []P
 func merge(layers []*layerDoc) (*Policy, []Problem) {
 	p := &Policy{Settings: DefaultSettings()}
 	var builtinRules []*Rule
-	var rules []*Rule
-	byID := map[string]int{}              // index into rules
+	n := 0
+	for _, ld := range layers {
+		n += len(ld.rules)
+	}
+	rules := make([]*Rule, 0, n)
+	byID := make(map[string]int, n)       // index into rules
 	lockedSettings := map[string]string{} // setting -> name of the layer that locked it
 	var tests []test
 	var untrustedAsk []*Rule
@@ -734,10 +790,14 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 			tests = append(tests, test{spec: t, file: ld.src.Path, pos: ld.testPos(i)})
 		}
 	}
-	isBuiltin := map[*Rule]bool{}
-	for _, r := range builtinRules {
-		isBuiltin[r] = true
+	var isBuiltin map[*Rule]bool
+	if !p.Settings.Builtin {
+		isBuiltin = make(map[*Rule]bool, len(builtinRules))
+		for _, r := range builtinRules {
+			isBuiltin[r] = true
+		}
 	}
+	p.rules = make([]*Rule, 0, len(rules))
 	for _, r := range rules {
 		if r == nil || (!p.Settings.Builtin && isBuiltin[r]) {
 			continue

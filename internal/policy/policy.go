@@ -106,9 +106,25 @@ type Rule struct {
 	Layer         string // name of the layer that defined it
 	Source        string // file:line where it is defined
 
+	*ruleBody     // nil while a head (below)
+	ord       int // position in the effective rule list
+	// head, while a rule of a pending layer (pendingLayer) is not yet
+	// compiled, is 1 + its position in that layer: merge sees only its
+	// id, decision, priority, lock and provenance (ruleHeads).
+	head int32
+}
+
+// ruleBody is what a compiled rule holds beyond its head: apart, so that
+// the heads of the defaults' rules (ruleHeads) stay small.
+type ruleBody struct {
 	spec fileRule // as written, for rules --json and materialize
 	m    matcher
-	ord  int // position in the effective rule list
+}
+
+// compiledRule holds a compiled rule and its body in one allocation.
+type compiledRule struct {
+	Rule
+	body ruleBody
 }
 
 // Layer describes one loaded policy layer.
