@@ -101,12 +101,35 @@ func (ix *index) get(cat byte, key string) []int32 {
 	return rawList(ix.raw[r[0]:r[1]], ix.n, cat, key)
 }
 
+// lookups is what one evaluation remembers of its index lookups (its
+// evalEnv holds one): the index is shared by every call, what a call
+// looked up is its own.
+type lookups struct {
+	calls     []int32 // the call rules this call can reach (callCandidates)
+	callsSet  bool
+	names     map[string]nameCands // commandCandidates memo, by program name, once there are two
+	lastName  string               // … and the last name looked up
+	lastCands nameCands
+	lits      *litScan // literalHits, once enough lines were tested
+	lines     int      // lines tested before lits was built
+	litSpace  int8     // litNoSpace or litSpaced once known; 0 before
+}
+
+// callCandidates returns the call rules the call can match (forCall),
+// computed once per evaluation.
+func (ix *index) callCandidates(c *call.Call, ev *lookups) []int32 {
+	if !ev.callsSet {
+		ev.calls, ev.callsSet = ix.forCall(c), true
+	}
+	return ev.calls
+}
+
 // commandCandidates returns the command rules that can match a command,
 // in rule order. What depends on the program name alone is looked up once
 // per evaluation (ev.names): a long script runs the same few programs many
 // times, and a lazily loaded index reads its lists from the index string
 // on every get.
-func (ix *index) commandCandidates(cmd *shellparse.Command, ev *evalEnv) (byName, others []int32) {
+func (ix *index) commandCandidates(cmd *shellparse.Command, ev *lookups) (byName, others []int32) {
 	if cmd.Dynamic {
 		// Rules with a command field do not match dynamic commands; a
 		// regex rule is tested against the text and the arguments
@@ -156,7 +179,7 @@ type nameCands struct {
 // The first lines are tested literal by literal; past that, the literals
 // are filed by their first bytes once per evaluation (litScan), so that a
 // long script reads each line once, whatever the number of literals.
-func (ix *index) literalHits(head string, args []string, ev *evalEnv) [][]int32 {
+func (ix *index) literalHits(head string, args []string, ev *lookups) [][]int32 {
 	if len(ix.literals) == 0 {
 		return nil
 	}
@@ -203,7 +226,7 @@ func anyContains(list []string, sub string) bool {
 	return false
 }
 
-// evalEnv.litSpace
+// lookups.litSpace
 const (
 	litNoSpace = 1 // no literal holds a space
 	litSpaced  = 2 // some literal holds a space

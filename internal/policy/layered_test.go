@@ -128,15 +128,15 @@ func TestLayeredMatchesFull(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.name == "builtin-false" {
-				if lazy.lazy != nil {
+				if lazyOf(lazy) != nil {
 					t.Fatal("builtin = false: no default is left to compile on demand")
 				}
-			} else if lazy.lazy == nil || lazy.idx.parts == nil {
-				t.Fatalf("not loaded layered (lazy %v, parts %d)", lazy.lazy != nil, len(lazy.idx.parts))
+			} else if lazyOf(lazy) == nil || lazy.idx.parts == nil {
+				t.Fatalf("not loaded layered (lazy %v, parts %d)", lazyOf(lazy) != nil, len(lazy.idx.parts))
 			}
 			calls := corpusCalls(t)
 			defaults, _ := Load(nil, LoadOptions{Home: env.Home})
-			for _, r := range append(defaults.Rules(), full.Rules()...) {
+			for _, r := range append(allRules(defaults), allRules(full)...) {
 				for _, ex := range append(slices.Clone(r.spec.Examples.Match), r.spec.Examples.NotMatch...) {
 					c, err := exampleCall(r, ex)
 					if err != nil {
@@ -161,14 +161,14 @@ func TestLayeredMatchesFull(t *testing.T) {
 			if fmt.Sprint(full.Warnings, full.Ignored, full.Settings) != fmt.Sprint(lazy.Warnings, lazy.Ignored, lazy.Settings) {
 				t.Errorf("warnings/ignored/settings differ:\nlayered %v %v\nfull    %v %v", lazy.Warnings, lazy.Ignored, full.Warnings, full.Ignored)
 			}
-			if lazy.RuleCount() != len(full.Rules()) {
-				t.Errorf("RuleCount %d, want %d", lazy.RuleCount(), len(full.Rules()))
+			if lazy.RuleCount() != len(allRules(full)) {
+				t.Errorf("RuleCount %d, want %d", lazy.RuleCount(), len(allRules(full)))
 			}
 			// A fresh policy compiles only the defaults one call reaches.
 			compiled := 0
-			if fresh, _ := Load(tc.layers, LoadOptions{Home: env.Home, Lazy: true}); fresh.lazy != nil {
+			if fresh, _ := Load(tc.layers, LoadOptions{Home: env.Home, Lazy: true}); lazyOf(fresh) != nil {
 				fresh.Evaluate(shell("git status"), env)
-				for _, r := range fresh.lazy.got {
+				for _, r := range lazyOf(fresh).got {
 					if r != nil && r.Layer == "builtin" {
 						compiled++
 					}
@@ -176,27 +176,31 @@ func TestLayeredMatchesFull(t *testing.T) {
 				alone, _ := Load(nil, LoadOptions{Home: env.Home, Lazy: true})
 				alone.Evaluate(shell("git status"), env)
 				aloneN := 0
-				for _, r := range alone.lazy.got {
+				for _, r := range lazyOf(alone).got {
 					if r != nil {
 						aloneN++
 					}
 				}
-				if compiled > aloneN || aloneN >= len(alone.lazy.got)/2 {
-					t.Errorf("git status compiled %d default rules (the defaults alone %d of %d)", compiled, aloneN, len(alone.lazy.got))
+				if compiled > aloneN || aloneN >= len(lazyOf(alone).got)/2 {
+					t.Errorf("git status compiled %d default rules (the defaults alone %d of %d)", compiled, aloneN, len(lazyOf(alone).got))
 				}
 			}
 			var a, b []string
-			for _, r := range full.Rules() {
+			for _, r := range allRules(full) {
 				a = append(a, fmt.Sprintf("%s %s %s %s %d %v %d", r.ID, r.Decision, r.Layer, r.Source, r.Priority, r.Locked, r.ord))
 			}
-			for _, r := range lazy.Rules() {
+			for _, r := range allRules(lazy) {
 				b = append(b, fmt.Sprintf("%s %s %s %s %d %v %d", r.ID, r.Decision, r.Layer, r.Source, r.Priority, r.Locked, r.ord))
 			}
-			if strings.Join(a, "\n") != strings.Join(b, "\n") || lazy.RulesErr() != nil {
-				t.Errorf("Rules differ (%v):\nlayered %v\nfull    %v", lazy.RulesErr(), b, a)
+			if strings.Join(a, "\n") != strings.Join(b, "\n") || rulesErr(lazy) != nil {
+				t.Errorf("Rules differ (%v):\nlayered %v\nfull    %v", rulesErr(lazy), b, a)
 			}
 			if lazy.Hash() != full.Hash() {
 				t.Errorf("hash %s, want %s", lazy.Hash(), full.Hash())
+			}
+			// Hashed before any rule is compiled (from the decoded specs).
+			if h, _ := Load(tc.layers, LoadOptions{Home: env.Home, Lazy: true}); h.Hash() != full.Hash() {
+				t.Errorf("hash before compiling %s, want %s", h.Hash(), full.Hash())
 			}
 			t.Logf("%d calls decided alike; git status alone compiled %d of the %d rules", len(calls), compiled, len(a))
 		})

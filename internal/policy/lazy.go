@@ -297,8 +297,8 @@ func parseOrds(s string, n int) ([]int32, bool) {
 // layout above. Loading it with LoadOptions{NoBuiltin: true} gives the
 // same decisions as the layers it came from.
 func (p *Policy) Materialize() ([]byte, error) {
-	rules := p.Rules()
-	if err := p.RulesErr(); err != nil {
+	rules, err := p.Rules()
+	if err != nil {
 		return nil, err
 	}
 	var body bytes.Buffer
@@ -395,12 +395,12 @@ func loadLazy(s Source, f File, opts LoadOptions) *Policy {
 	if len(h.Settings.Disable) > 0 || len(checkSettings(ld)) > 0 || len(checkTests(ld)) > 0 {
 		return nil
 	}
-	p, probs := merge([]*layerDoc{ld})
+	p, _, probs := merge([]*layerDoc{ld})
 	if len(probs) > 0 || len(p.Warnings) > 0 {
 		return nil
 	}
 	p.idx = ix
-	p.lazy = &lazyRules{file: f, bodyOff: bodyOff, bodyLen: bodyLen, blocks: blocks,
+	p.rules = &lazyRules{file: f, bodyOff: bodyOff, bodyLen: bodyLen, blocks: blocks,
 		starts: make([]int32, n), ends: make([]int32, n), lines: make([][]byte, len(blocks)),
 		ld: ld, opts: opts, got: make([]*Rule, n)}
 	return p
@@ -514,8 +514,23 @@ type lazyRules struct {
 	allErr  error
 }
 
-// get returns rule i, decoding and compiling it on first use.
-func (l *lazyRules) get(i int) (*Rule, error) {
+func (l *lazyRules) len() int { return len(l.got) }
+
+// spec is rule i as written, without compiling it: for a policy of the
+// build-time decoded defaults (docs), with or without other layers.
+func (l *lazyRules) spec(i int) fileRule {
+	if l.heads != nil && l.heads[i] < 0 {
+		return l.got[i].spec // another layer's, compiled at load
+	}
+	j := i
+	if l.heads != nil {
+		j = int(l.heads[i])
+	}
+	return l.docs[j]
+}
+
+// rule returns rule i, decoding and compiling it on first use.
+func (l *lazyRules) rule(i int) (*Rule, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if r := l.got[i]; r != nil {
@@ -637,12 +652,12 @@ func (l *lazyRules) layoutErr(i int) error {
 }
 
 // all decodes every rule, in order; rules that fail are left out and the
-// first failure is kept in allErr.
-func (l *lazyRules) all() []*Rule {
+// first failure is returned.
+func (l *lazyRules) all() ([]*Rule, error) {
 	l.allOnce.Do(func() {
 		l.rules = make([]*Rule, 0, len(l.got))
 		for i := range l.got {
-			r, err := l.get(i)
+			r, err := l.rule(i)
 			if err != nil {
 				if l.allErr == nil {
 					l.allErr = err
@@ -652,5 +667,5 @@ func (l *lazyRules) all() []*Rule {
 			l.rules = append(l.rules, r)
 		}
 	})
-	return l.rules
+	return l.rules, l.allErr
 }

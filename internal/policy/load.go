@@ -194,7 +194,7 @@ func compileAndMerge(layers []*layerDoc, opts LoadOptions) (*Policy, []Problem) 
 	if len(problems) > 0 {
 		return nil, problems
 	}
-	p, probs := merge(layers)
+	p, rules, probs := merge(layers)
 	if len(probs) > 0 {
 		return nil, probs
 	}
@@ -202,32 +202,32 @@ func compileAndMerge(layers []*layerDoc, opts LoadOptions) (*Policy, []Problem) 
 		// The defaults alone: every rule in effect, in order.
 		if ix, ok := builtinIndex(len(pending.doc.Rules)); ok && p.Settings.Builtin {
 			p.idx = ix
-			p.lazy = &lazyRules{docs: pending.doc.Rules, ld: pending, opts: opts, got: make([]*Rule, len(pending.doc.Rules))}
+			p.rules = &lazyRules{docs: pending.doc.Rules, ld: pending, opts: opts, got: make([]*Rule, len(pending.doc.Rules))}
 			return p, nil
 		}
 		pending.rules = ruleHeads(pending)
-		if p, probs = merge(layers); len(probs) > 0 {
+		if p, rules, probs = merge(layers); len(probs) > 0 {
 			return nil, probs
 		}
 	}
 	if pending != nil {
-		if ix, ok := layeredIndex(p.rules, len(pending.doc.Rules)); ok {
+		if ix, ok := layeredIndex(rules, len(pending.doc.Rules)); ok {
 			p.idx = ix
-			p.lazy = pendingRules(p.rules, pending, opts)
-			p.rules = nil
+			p.rules = pendingRules(rules, pending, opts)
 			return p, nil
 		}
 		// Unsure (a stale generated index): compile every rule now.
-		if probs := compileHeads(p.rules, pending, opts); len(probs) > 0 {
+		if probs := compileHeads(rules, pending, opts); len(probs) > 0 {
 			return nil, probs
 		}
 	}
+	p.rules = compiledRules(rules)
 	ix, ok := index{}, false
 	if len(layers) == 1 && layers[0].trusted {
-		ix, ok = builtinIndex(len(p.rules))
+		ix, ok = builtinIndex(len(rules))
 	}
 	if !ok {
-		ix = buildIndex(p.rules)
+		ix = buildIndex(rules)
 	}
 	p.idx = ix
 	return p, nil
@@ -706,7 +706,7 @@ func provenance(ld *layerDoc, i int, fr *fileRule) (layer, src string) {
 // binds by position: what a layer locks binds every later layer, whatever
 // it is called. An untrusted layer (Source.Untrusted) only tightens: what
 // it would loosen is left out and listed in Policy.Ignored.
-func merge(layers []*layerDoc) (*Policy, []Problem) {
+func merge(layers []*layerDoc) (*Policy, []*Rule, []Problem) {
 	p := &Policy{Settings: DefaultSettings()}
 	var builtinRules []*Rule
 	n := 0
@@ -797,15 +797,15 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 			isBuiltin[r] = true
 		}
 	}
-	p.rules = make([]*Rule, 0, len(rules))
+	eff := make([]*Rule, 0, len(rules))
 	for _, r := range rules {
 		if r == nil || (!p.Settings.Builtin && isBuiltin[r]) {
 			continue
 		}
-		r.ord = len(p.rules)
-		p.rules = append(p.rules, r)
+		r.ord = len(eff)
+		eff = append(eff, r)
 	}
-	capAskPriority(p.rules, untrustedAsk, &p.Ignored)
+	capAskPriority(eff, untrustedAsk, &p.Ignored)
 	for name := range lockedSettings {
 		p.Settings.Locked = append(p.Settings.Locked, name)
 	}
@@ -814,7 +814,8 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 	if len(layers) == 1 && layers[0].doc.Meta != nil {
 		p.materialHash = layers[0].doc.Meta.Hash // computed by materialize over these rules
 	}
-	return p, nil
+	p.rules = compiledRules(eff)
+	return p, eff, nil
 }
 
 // untrustedWhy ends every message about what an untrusted layer may not do.
@@ -1035,7 +1036,18 @@ func hashPolicy(p *Policy) string {
 	s := settingsDoc(p.Settings)
 	s.Builtin = nil // the rules it selected are hashed below
 	_ = enc.Encode(s)
-	for _, r := range p.Rules() {
+	if l, ok := p.rules.(*lazyRules); ok && l.docs != nil {
+		// The defaults' rules as decoded: a deny's audit line does not
+		// compile every rule to hash it.
+		for i := range l.got {
+			spec := l.spec(i)
+			spec.Layer, spec.Source = "", ""
+			_ = enc.Encode(spec)
+		}
+		return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	}
+	rules, _ := p.Rules() // Hash's callers load in full; a lazy policy's broken rule fails its calls (on_error)
+	for _, r := range rules {
 		spec := r.spec
 		spec.Layer, spec.Source = "", ""
 		_ = enc.Encode(spec)
