@@ -16,7 +16,7 @@ import (
 // looks only at the rules it can reach, not at every rule of a large
 // policy. Entries are rule ordinals (positions in the effective rule
 // list), ascending, so that a lazily loaded policy decodes only the rules
-// a call reaches (lazy.go) and candidates are tried in rule order.
+// a call reaches (lazyrules.go) and candidates are tried in rule order.
 //
 // Lists are found by category and key:
 //
@@ -34,7 +34,7 @@ import (
 //	c:       the other call rules
 //
 // A built index holds them in a map; a lazily loaded one reads them from
-// the materialized file's index string (lazy.go).
+// the materialized file's index string (material.go).
 type index struct {
 	lists map[string][]int32
 	raw   string // the materialized index string, when lists is nil
