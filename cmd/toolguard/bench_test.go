@@ -29,6 +29,16 @@ func BenchmarkHook(b *testing.B) {
 		name string
 		args []string
 	}{{"default", nil}}
+	// The defaults + a small project layer (policygen.ProjectTOML), as
+	// most users run: hookbench's "defaults + project layer".
+	projFile := filepath.Join(dir, "project.toml")
+	if err := os.WriteFile(projFile, []byte(policygen.ProjectTOML), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	policies = append(policies, struct {
+		name string
+		args []string
+	}{"project", []string{"--layer", "project=" + projFile}})
 	if big := materializeBench10k(b, dir); big != "" {
 		policies = append(policies, struct {
 			name string

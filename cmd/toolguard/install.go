@@ -394,7 +394,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		rep.Policy.Error = err.Error()
 	} else {
 		rep.Policy.Layers = ps.pol.Layers
-		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), len(ps.pol.Rules())
+		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), ps.pol.RuleCount()
 		rep.Policy.Ignored = ignoredParts(sys, ps.pol)
 		rep.Policy.GuardGaps = ps.pol.GuardGaps()
 		if ps.pol.Settings.RequireEnforcement {
@@ -524,7 +524,7 @@ func checkHook(sys *system, agent, line, project string) *hookCheck {
 			hp.Error = err.Error()
 			c.Problems = append(c.Problems, fmt.Sprintf("policy %s on the hook line does not load (every call is denied): %v", f, err))
 		} else {
-			hp.Loads, hp.Hash, hp.Rules = true, ps.pol.Hash(), len(ps.pol.Rules())
+			hp.Loads, hp.Hash, hp.Rules = true, ps.pol.Hash(), ps.pol.RuleCount()
 		}
 		c.Policies = append(c.Policies, hp)
 	}

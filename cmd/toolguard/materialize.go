@@ -70,7 +70,7 @@ reported as a warning and left out, as the hook would.`,
 			if err := os.Rename(tmp.Name(), path); err != nil {
 				return err
 			}
-			fmt.Fprintf(sys.stderr, "wrote %s: %d rules, %s\n", o.out, len(ps.pol.Rules()), ps.pol.Hash())
+			fmt.Fprintf(sys.stderr, "wrote %s: %d rules, %s\n", o.out, ps.pol.RuleCount(), ps.pol.Hash())
 			return nil
 		},
 	}

@@ -224,7 +224,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		ln = tls.NewListener(ln, hs.TLSConfig)
 	}
 	pub := signer.Key.Public().(ed25519.PublicKey)
-	fmt.Fprintf(sys.stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.pol.Hash(), len(ps.pol.Rules()), dir)
+	fmt.Fprintf(sys.stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.pol.Hash(), ps.pol.RuleCount(), dir)
 	fmt.Fprintf(sys.stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
 	if o.socket == "" {
 		fmt.Fprintf(sys.stderr, "toolguard serve: sign in once at %s/login?t=%s\n", base, login)

@@ -96,7 +96,7 @@ func runValidate(sys *system, o *validateOptions, args []string) error {
 	}
 	rep.OK = len(probs) == 0
 	if rep.OK && pol != nil {
-		rep.Summary = &validateSummary{Rules: len(pol.Rules()), Examples: pol.Examples(), Tests: pol.TestCount(),
+		rep.Summary = &validateSummary{Rules: pol.RuleCount(), Examples: pol.Examples(), Tests: pol.TestCount(),
 			Layers: len(pol.Layers), Hash: pol.Hash()}
 	}
 	if o.json {

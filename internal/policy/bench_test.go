@@ -62,14 +62,30 @@ func BenchmarkLoadDefaultsProject(b *testing.B) {
 			name = "untrusted"
 		}
 		src := []Source{{Path: "/home/u/proj/.toolguard/policy.toml", Data: []byte(policygen.ProjectTOML), Untrusted: untrusted}}
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Load(src, LoadOptions{Home: "/home/u"}); err != nil {
-					b.Fatal(err)
-				}
+		for _, lazy := range []bool{false, true} {
+			n := name
+			if lazy {
+				n = "lazy-" + name // as the hook loads it
 			}
-		})
+			b.Run(n, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Load(src, LoadOptions{Home: "/home/u", Lazy: lazy}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLoadDefaultsLazy loads the defaults alone as the hook does.
+func BenchmarkLoadDefaultsLazy(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(nil, LoadOptions{Home: "/home/u", Lazy: true}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -90,8 +106,8 @@ func BenchmarkEvaluateDefault(b *testing.B) {
 
 func BenchmarkEvaluate10k(b *testing.B) {
 	p := policy10k(b)
-	if len(p.Rules()) < 10000 {
-		b.Fatalf("generated policy has %d rules, want ≥ 10000", len(p.Rules()))
+	if len(allRules(p)) < 10000 {
+		b.Fatalf("generated policy has %d rules, want ≥ 10000", len(allRules(p)))
 	}
 	for _, bc := range benchCalls() {
 		b.Run(bc.name, func(b *testing.B) {
@@ -152,8 +168,8 @@ func BenchmarkLoadMaterialized10k(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if p.RuleCount() < 10000 || (p.lazy != nil) != lazy {
-					b.Fatalf("%d rules, lazy %v", p.RuleCount(), p.lazy != nil)
+				if p.RuleCount() < 10000 || (lazyOf(p) != nil) != lazy {
+					b.Fatalf("%d rules, lazy %v", p.RuleCount(), lazyOf(p) != nil)
 				}
 			}
 		})
@@ -232,7 +248,7 @@ func TestGenerate10k(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(p.Rules()); n < 10000 {
+	if n := len(allRules(p)); n < 10000 {
 		t.Fatalf("%d rules, want ≥ 10000", n)
 	}
 	for _, bc := range benchCalls() {

@@ -53,7 +53,11 @@ func (p *Policy) Check() []Problem {
 // RunTests runs the rules' examples and the [[test]]s only.
 func (p *Policy) RunTests() []Problem {
 	var probs []Problem
-	for _, r := range p.Rules() {
+	rules, err := p.Rules()
+	if err != nil {
+		probs = append(probs, Problem{Msg: err.Error()})
+	}
+	for _, r := range rules {
 		probs = append(probs, p.checkExamples(r)...)
 	}
 	for _, t := range p.tests {
@@ -76,9 +80,9 @@ func (p *Policy) checkExamplesAt(r *Rule, locate func(ex string) (line, col int)
 	if i := strings.LastIndexByte(r.Source, ':'); i > 0 {
 		file, line = r.Source[:i], posLine(r.Source)
 	}
-	solo := &Policy{Settings: DefaultSettings(), rules: []*Rule{r}}
+	solo := &Policy{Settings: DefaultSettings(), rules: compiledRules{r}}
 	solo.Settings.OnDynamic, solo.Settings.OnUnparsable = call.Pass, call.Pass
-	solo.idx = buildIndex(solo.rules)
+	solo.idx = buildIndex([]*Rule{r})
 	for _, want := range []bool{true, false} {
 		list := r.spec.Examples.Match
 		if !want {

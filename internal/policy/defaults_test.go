@@ -23,7 +23,7 @@ func TestDefaultExamples(t *testing.T) {
 	if len(p.Warnings) > 0 {
 		t.Fatalf("the defaults load with warnings: %v", p.Warnings)
 	}
-	for _, r := range p.Rules() {
+	for _, r := range allRules(p) {
 		t.Run(r.ID, func(t *testing.T) {
 			t.Parallel()
 			if len(r.spec.Examples.Match) == 0 || len(r.spec.Examples.NotMatch) == 0 {
@@ -41,10 +41,10 @@ func TestDefaultExamples(t *testing.T) {
 // the model what to do instead, and an id that is stable kebab-case.
 func TestDefaultRulesDocumented(t *testing.T) {
 	p := loadDefaults(t)
-	if len(p.Rules()) < 40 {
-		t.Errorf("only %d default rules; the set shrank", len(p.Rules()))
+	if len(allRules(p)) < 40 {
+		t.Errorf("only %d default rules; the set shrank", len(allRules(p)))
 	}
-	for _, r := range p.Rules() {
+	for _, r := range allRules(p) {
 		if r.Description == "" || r.Justification == "" {
 			t.Errorf("rule %s: description and justification are required", r.ID)
 		}
@@ -193,8 +193,8 @@ func pathsOf(c call.Call) string {
 // every default, the locked self-protection included.
 func TestBuiltinOff(t *testing.T) {
 	p := loadDefaults(t, Source{Layer: "project", Path: "project.toml", Data: []byte("version = 1\n[settings]\nbuiltin = false\n")})
-	if len(p.Rules()) != 0 {
-		t.Fatalf("builtin = false left %d rules", len(p.Rules()))
+	if len(allRules(p)) != 0 {
+		t.Fatalf("builtin = false left %d rules", len(allRules(p)))
 	}
 	for _, c := range []call.Call{
 		{Kind: call.KindShell, Tool: "Bash", Cwd: CheckWorkspace, Command: "git push --force origin main"},

@@ -28,28 +28,56 @@
 // Load reads as: decode every layer (decode: TOML or materialized JSON,
 // both with encoding/json or BurntSushi/toml, unknown keys refused) →
 // drop the builtin layer when a materialized file already holds it →
-// compile and merge (compileAndMerge) → index. Two shortcuts skip the
-// compile of rules a call never reaches; each answers only when it is
-// sure and returns nil otherwise, and Load then takes the full road:
+// compile and merge (compileAndMerge) → index → choose the rule source.
+// A Policy holds one ruleSource (rule(i), len()): compiledRules, compiled
+// at load, or lazyRules, each rule decoded and compiled the first time a
+// call reaches it. Evaluate only ever asks the source for the ordinals
+// the index gives it; Rules() ([]*Rule, error) asks for all of them.
 //
-//   - loadLazy: a single trusted materialized file with LoadOptions.Lazy
-//     (the hook): the header and the index are read and checked, and a rule
-//     block is decoded and compiled the first time a call reaches one of its
-//     rules.
-//   - loadLazyBuiltin: the defaults alone: the rules come from
-//     builtin_gen.go (defaults.toml decoded at build time, with its index
-//     and hashes; `go generate ./internal/policy` writes it), each compiled
-//     when a call first reaches it. The embedded TOML is not rehashed at
-//     run time: TestBuiltinGenerated fails while builtin_gen.go is stale.
+// With LoadOptions.Lazy (the hook; callers that only Evaluate):
 //
-// TestLazyBuiltin and TestLazy10kMatchesFull check that the
-// shortcuts decide exactly as the full road does.
+//   - The defaults are the build-time decoded ones (builtin_gen.go:
+//     defaults.toml decoded at build time, with its index and hashes; `go
+//     generate ./internal/policy` writes it; the embedded TOML is not
+//     rehashed at run time, TestBuiltinGenerated fails while it is stale).
+//     Their rules are not compiled at load: merge sees each one's head
+//     (ruleHeads: id, decision, priority, lock, provenance), and a
+//     default compiles when a call first reaches it.
+//   - The index is per layer: the defaults' is generated (builtinIndex),
+//     its ordinals mapped to where merge put each default (one a later
+//     layer replaced or disabled drops out), merged with an index built
+//     from the other layers' rules (layeredIndex). So the defaults + a
+//     project layer cost what the defaults alone cost, plus decoding and
+//     compiling the project layer's few rules. The other layers are still
+//     compiled at load: a rule of theirs that does not compile fails the
+//     load, as it does without Lazy.
+//   - loadLazy: a single trusted materialized file: the header and the
+//     index are read and checked, and a block of rule lines is decoded and
+//     compiled the first time a call reaches one of its rules.
+//
+// Each shortcut answers only when it is sure and otherwise leaves the
+// work to the full road: loadLazy returns nil for a file that is not
+// exactly the indexed layout, and compileAndMerge compiles every default
+// now when the generated index does not fit (layeredIndex). A rule that
+// fails to decode or compile on demand fails the calls that reach it
+// (settings.on_error), never the others silently.
+//
+// TestLazyBuiltin, TestLayeredMatchesFull (seven layer sets: new rules, a
+// default replaced or disabled, builtin = false, an untrusted layer, two
+// layers) and TestLazy10kMatchesFull check that the shortcuts decide
+// exactly as the full road does: decision, reason, rule, matches in
+// order, every target.
 //
 // # Limits
 //
-//   - The defaults + a project layer take the full road: every default
-//     rule is compiled and the whole index built on each hook call (see
-//     docs/performance.md, "Round 4", for what that costs).
+//   - A TOML project layer is decoded (BurntSushi/toml, and the key scan
+//     that positions problems) on every hook call: with the per-layer
+//     index that is most of what a project layer still costs (see
+//     docs/performance.md, "Round 5").
+//   - A deny's audit line needs Policy.Hash: with layers besides the
+//     defaults it is computed over every rule's spec (hashPolicy; the
+//     defaults' decoded specs, none compiled), with encoding/json; the
+//     defaults alone use the generated hash.
 //   - Shell commands are judged by what shellparse can see statically;
 //     what a program does with its input at run time (a script it
 //     downloads, a file it sources later) is outside the policy, and

@@ -132,24 +132,14 @@ type evalEnv struct {
 	safe        []string
 	protected   []Surface
 	foldCase    bool
-	calls       []int32 // the call rules this call can reach (index.forCall)
-	callsSet    bool
-	names       map[string]nameCands // index.commandCandidates memo, by program name, once there are two
-	lastName    string               // … and the last name looked up
-	lastCands   nameCands
-	lits        *litScan // index.literalHits, once enough lines were tested
-	lines       int      // lines tested before lits was built
-	litSpace    int8     // litNoSpace or litSpaced once known; 0 before
-	err         error    // the first rule that failed to decode or compile (lazy policies)
+	lookups           // what this call looked up in the index (index.go)
+	err         error // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per
 // Evaluate.
 func (p *Policy) callRules(c *call.Call, ev *evalEnv) []int32 {
-	if !ev.callsSet {
-		ev.calls, ev.callsSet = p.idx.forCall(c), true
-	}
-	return ev.calls
+	return p.idx.callCandidates(c, &ev.lookups)
 }
 
 // pathForms returns the written path and, when it differs, its resolved
@@ -397,7 +387,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		// A regex rule written for this text decides; otherwise on_dynamic,
 		// unless a call-level rule is stricter.
 		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
-		_, others := p.idx.commandCandidates(cmd, ev)
+		_, others := p.idx.commandCandidates(cmd, &ev.lookups)
 		if r := p.pick(res, c, ev, func(r *Rule) bool {
 			return r.m.class == classCommand && r.m.matchCommand(cmd, ev)
 		}, others); r != nil {
@@ -414,7 +404,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		return
 	}
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
-	byName, others := p.idx.commandCandidates(cmd, ev)
+	byName, others := p.idx.commandCandidates(cmd, &ev.lookups)
 	r := p.pick(res, c, ev, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
 	}, byName, others, p.callRules(c, ev))

@@ -22,7 +22,8 @@ type GuardGap struct {
 // each one so that the user knows.
 func (p *Policy) GuardGaps() []GuardGap {
 	have := map[string]*Rule{}
-	for _, r := range p.Rules() {
+	rules, _ := p.Rules() // a rule that does not decode is missing: a gap
+	for _, r := range rules {
 		have[r.ID] = r
 	}
 	var gaps []GuardGap

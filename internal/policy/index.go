@@ -16,7 +16,7 @@ import (
 // looks only at the rules it can reach, not at every rule of a large
 // policy. Entries are rule ordinals (positions in the effective rule
 // list), ascending, so that a lazily loaded policy decodes only the rules
-// a call reaches (lazy.go) and candidates are tried in rule order.
+// a call reaches (lazyrules.go) and candidates are tried in rule order.
 //
 // Lists are found by category and key:
 //
@@ -34,7 +34,7 @@ import (
 //	c:       the other call rules
 //
 // A built index holds them in a map; a lazily loaded one reads them from
-// the materialized file's index string (lazy.go).
+// the materialized file's index string (material.go).
 type index struct {
 	lists map[string][]int32
 	raw   string // the materialized index string, when lists is nil
@@ -43,6 +43,19 @@ type index struct {
 	cats map[byte][2]int
 	// literals are the l: lists, tested against each command line.
 	literals []litList
+	// parts, when set, make the index of a merged policy out of the
+	// indexes of its layers (layeredIndex): a list is each part's list,
+	// mapped to effective ordinals, merged.
+	parts []indexPart
+}
+
+// indexPart is the index of some of a policy's rules.
+type indexPart struct {
+	ix index
+	// ord maps the part's ordinals to effective ones, -1 for a rule no
+	// longer in effect (replaced or disabled by a later layer); nil when
+	// they are the same.
+	ord []int32
 }
 
 type litList struct {
@@ -67,6 +80,17 @@ const (
 
 // get returns the list of one category and key.
 func (ix *index) get(cat byte, key string) []int32 {
+	if ix.parts != nil {
+		var buf [2][]int32
+		lists := buf[:0]
+		for i := range ix.parts {
+			part := &ix.parts[i]
+			if l := part.ix.get(cat, key); len(l) > 0 {
+				lists = append(lists, remapOrds(l, part.ord))
+			}
+		}
+		return mergeOrds(lists...)
+	}
 	if ix.lists != nil {
 		return ix.lists[string(cat)+":"+key]
 	}
@@ -77,12 +101,35 @@ func (ix *index) get(cat byte, key string) []int32 {
 	return rawList(ix.raw[r[0]:r[1]], ix.n, cat, key)
 }
 
+// lookups is what one evaluation remembers of its index lookups (its
+// evalEnv holds one): the index is shared by every call, what a call
+// looked up is its own.
+type lookups struct {
+	calls     []int32 // the call rules this call can reach (callCandidates)
+	callsSet  bool
+	names     map[string]nameCands // commandCandidates memo, by program name, once there are two
+	lastName  string               // … and the last name looked up
+	lastCands nameCands
+	lits      *litScan // literalHits, once enough lines were tested
+	lines     int      // lines tested before lits was built
+	litSpace  int8     // litNoSpace or litSpaced once known; 0 before
+}
+
+// callCandidates returns the call rules the call can match (forCall),
+// computed once per evaluation.
+func (ix *index) callCandidates(c *call.Call, ev *lookups) []int32 {
+	if !ev.callsSet {
+		ev.calls, ev.callsSet = ix.forCall(c), true
+	}
+	return ev.calls
+}
+
 // commandCandidates returns the command rules that can match a command,
 // in rule order. What depends on the program name alone is looked up once
 // per evaluation (ev.names): a long script runs the same few programs many
 // times, and a lazily loaded index reads its lists from the index string
 // on every get.
-func (ix *index) commandCandidates(cmd *shellparse.Command, ev *evalEnv) (byName, others []int32) {
+func (ix *index) commandCandidates(cmd *shellparse.Command, ev *lookups) (byName, others []int32) {
 	if cmd.Dynamic {
 		// Rules with a command field do not match dynamic commands; a
 		// regex rule is tested against the text and the arguments
@@ -132,7 +179,7 @@ type nameCands struct {
 // The first lines are tested literal by literal; past that, the literals
 // are filed by their first bytes once per evaluation (litScan), so that a
 // long script reads each line once, whatever the number of literals.
-func (ix *index) literalHits(head string, args []string, ev *evalEnv) [][]int32 {
+func (ix *index) literalHits(head string, args []string, ev *lookups) [][]int32 {
 	if len(ix.literals) == 0 {
 		return nil
 	}
@@ -179,7 +226,7 @@ func anyContains(list []string, sub string) bool {
 	return false
 }
 
-// evalEnv.litSpace
+// lookups.litSpace
 const (
 	litNoSpace = 1 // no literal holds a space
 	litSpaced  = 2 // some literal holds a space
@@ -277,49 +324,123 @@ func indexable(key string) bool {
 	return true
 }
 
-func buildIndex(rules []*Rule) index {
-	ix := index{lists: map[string][]int32{}, n: len(rules)}
-	for i, r := range rules {
-		o := int32(i)
-		switch r.m.class {
-		case classCall:
-			ix.addCall(o, &r.m)
-		case classPath:
-			keys, ok := pathKeys(r.m.paths)
-			if !ok {
-				ix.add(catPathAll, "", o)
-				continue
-			}
-			for _, k := range keys {
-				ix.add(catPath, k, o)
-			}
-		case classCommand:
-			names, literal := programNames(r.m.commands)
-			if len(r.m.commands) == 0 && r.m.regex != nil {
-				names, literal = regexPrograms(r.m.regex.src)
-			}
-			for _, n := range names {
-				literal = literal && indexable(n)
-			}
-			if !literal {
-				if lit := regexLiteral(r.m.regex); lit != "" {
-					ix.add(catLiteral, lit, o)
-				} else if pres, ok := globPrefixes(r.m.commands); ok {
-					for _, pre := range pres {
-						ix.add(catGlob, pre, o)
-					}
-				} else {
-					ix.add(catAnyName, "", o)
-				}
-				continue
-			}
-			for _, n := range names {
-				ix.add(catName, n, o)
+// remapOrds maps a part's ordinal list to effective ordinals (indexPart),
+// keeping a corrupt list's -1 (rawList) so that it still fails closed.
+func remapOrds(l, ord []int32) []int32 {
+	if ord == nil {
+		return l
+	}
+	out := make([]int32, 0, len(l))
+	for _, o := range l {
+		switch {
+		case o < 0 || int(o) >= len(ord):
+			out = append(out, -1)
+		case ord[o] >= 0:
+			out = append(out, ord[o])
+		}
+	}
+	return out
+}
+
+// layeredIndex is the index of a merged policy whose effective rules hold
+// the heads of the defaults (ruleHeads; nb rules): the generated index of
+// the defaults (builtinIndex), its ordinals mapped to where merge put
+// each rule, with an index built from the other rules (those of the
+// other layers, compiled) by their effective ordinals. False when the
+// generated index does not fit (the caller then compiles every rule).
+func layeredIndex(rules []*Rule, nb int) (index, bool) {
+	bix, ok := builtinIndex(nb)
+	if !ok {
+		return index{}, false
+	}
+	ord := make([]int32, nb)
+	for i := range ord {
+		ord[i] = -1
+	}
+	same, heads := true, 0
+	var others []*Rule
+	for g, r := range rules {
+		if r.head == 0 {
+			others = append(others, r)
+			continue
+		}
+		b := r.head - 1
+		ord[b], heads = int32(g), heads+1
+		same = same && int(b) == g
+	}
+	if heads == 0 {
+		return index{}, false // builtin = false: no default is in effect
+	}
+	if same && heads == nb {
+		if len(others) == 0 {
+			return bix, true // the defaults alone
+		}
+		ord = nil
+	}
+	oix := index{lists: map[string][]int32{}, n: len(rules)}
+	for _, r := range others {
+		oix.addRule(int32(r.ord), r)
+	}
+	oix.literals = literalLists(oix.lists)
+	ix := index{n: len(rules), parts: []indexPart{{ix: bix, ord: ord}, {ix: oix}}}
+	for _, part := range ix.parts {
+		for _, l := range part.ix.literals {
+			if m := remapOrds(l.ords, part.ord); len(m) > 0 {
+				ix.literals = append(ix.literals, litList{l.text, m})
 			}
 		}
 	}
+	slices.SortStableFunc(ix.literals, func(a, b litList) int { return strings.Compare(a.text, b.text) })
+	return ix, true
+}
+
+func buildIndex(rules []*Rule) index {
+	ix := index{lists: map[string][]int32{}, n: len(rules)}
+	for i, r := range rules {
+		ix.addRule(int32(i), r)
+	}
 	ix.literals = literalLists(ix.lists)
 	return ix
+}
+
+// addRule files rule r under ordinal o.
+func (ix *index) addRule(o int32, r *Rule) {
+	switch r.m.class {
+	case classCall:
+		ix.addCall(o, &r.m)
+	case classPath:
+		keys, ok := pathKeys(r.m.paths)
+		if !ok {
+			ix.add(catPathAll, "", o)
+			return
+		}
+		for _, k := range keys {
+			ix.add(catPath, k, o)
+		}
+	case classCommand:
+		names, literal := programNames(r.m.commands)
+		if len(r.m.commands) == 0 && r.m.regex != nil {
+			names, literal = regexPrograms(r.m.regex.src)
+		}
+		for _, n := range names {
+			literal = literal && indexable(n)
+		}
+		if !literal {
+			if lit := regexLiteral(r.m.regex); lit != "" {
+				ix.add(catLiteral, lit, o)
+			} else if pres, ok := globPrefixes(r.m.commands); ok {
+				for _, pre := range pres {
+					ix.add(catGlob, pre, o)
+				}
+			} else {
+				ix.add(catAnyName, "", o)
+			}
+			return
+		}
+		for _, n := range names {
+			ix.add(catName, n, o)
+		}
+	}
 }
 
 func literalLists(lists map[string][]int32) []litList {

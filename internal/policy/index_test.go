@@ -44,7 +44,7 @@ func TestLiteralHits(t *testing.T) {
 						}
 					}
 					words := strings.Split(line, " ")
-					got := ix.literalHits(words[0], words[1:], ev)
+					got := ix.literalHits(words[0], words[1:], &ev.lookups)
 					if !slices.EqualFunc(got, want, slices.Equal) {
 						t.Errorf("round %d, %q: hits %v, want %v", round, line, got, want)
 					}

@@ -84,8 +84,9 @@ func genCalls(n int) []call.Call {
 // every call: the reference the real index must agree with.
 func linear(p *Policy) *Policy {
 	q := &Policy{Settings: p.Settings, rules: p.rules, tests: p.tests}
-	q.idx = index{lists: map[string][]int32{}, n: len(p.rules)}
-	for i, r := range p.rules {
+	rules := allRules(p)
+	q.idx = index{lists: map[string][]int32{}, n: len(rules)}
+	for i, r := range rules {
 		switch r.m.class {
 		case classCall:
 			q.idx.add(catCallOther, "", int32(i))
@@ -138,8 +139,8 @@ func TestLazy10kMatchesFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if full.lazy != nil || lazy.lazy == nil {
-		t.Fatalf("full loaded lazily %v, lazy %v", full.lazy != nil, lazy.lazy != nil)
+	if lazyOf(full) != nil || lazyOf(lazy) == nil {
+		t.Fatalf("full loaded lazily %v, lazy %v", lazyOf(full) != nil, lazyOf(lazy) != nil)
 	}
 	ref := linear(full)
 	env := Env{Home: "/home/u", Workspace: "/home/u/proj"}
@@ -147,7 +148,7 @@ func TestLazy10kMatchesFull(t *testing.T) {
 	// Calls that hit the bare-regex and glob-named rules (indexed by a
 	// required literal and a program-name prefix).
 	hits := 0
-	for _, r := range full.Rules() {
+	for _, r := range allRules(full) {
 		var cmd string
 		switch {
 		case strings.HasPrefix(r.ID, "org-bare-"):
@@ -179,7 +180,7 @@ func TestLazy10kMatchesFull(t *testing.T) {
 		}
 	}
 	decoded := 0
-	for _, r := range lazy.lazy.got {
+	for _, r := range lazyOf(lazy).got {
 		if r != nil {
 			decoded++
 		}
@@ -188,8 +189,8 @@ func TestLazy10kMatchesFull(t *testing.T) {
 	if matched < len(calls)/5 {
 		t.Errorf("only %d of %d calls matched a rule: the calls miss the policy", matched, len(calls))
 	}
-	if got := len(lazy.Rules()); got != len(full.Rules()) || lazy.RulesErr() != nil {
-		t.Errorf("lazy Rules: %d rules (%v), want %d", got, lazy.RulesErr(), len(full.Rules()))
+	if got := len(allRules(lazy)); got != len(allRules(full)) || rulesErr(lazy) != nil {
+		t.Errorf("lazy Rules: %d rules (%v), want %d", got, rulesErr(lazy), len(allRules(full)))
 	}
 }
 
@@ -230,8 +231,8 @@ func TestLazyCorruptRuleFailsClosed(t *testing.T) {
 			}
 			bad := fixCRC(t, bytes.Replace(good, []byte(tc.from), []byte(tc.to), 1))
 			p, err := Load([]Source{{Path: "policy.json", Data: bad}}, LoadOptions{Lazy: true})
-			if err != nil || p.lazy == nil {
-				t.Fatalf("lazy load: %v (lazy %v)", err, p != nil && p.lazy != nil)
+			if err != nil || lazyOf(p) == nil {
+				t.Fatalf("lazy load: %v (lazy %v)", err, p != nil && lazyOf(p) != nil)
 			}
 			res := p.Evaluate(shell("git tag v1"), Env{})
 			if res.Decision != call.Deny || res.Cause != CauseError || !strings.Contains(res.Reason, tc.want) || !strings.Contains(res.Reason, "on_error") {
@@ -240,8 +241,8 @@ func TestLazyCorruptRuleFailsClosed(t *testing.T) {
 			if res := p.Evaluate(shell("ls"), Env{}); res.Decision != call.Pass {
 				t.Errorf("ls: %v %q, want pass (reaches no broken rule)", res.Decision, res.Reason)
 			}
-			if len(p.Rules()) != p.RuleCount()-1 || p.RulesErr() == nil {
-				t.Errorf("Rules: %d of %d, err %v; want the broken one left out and reported", len(p.Rules()), p.RuleCount(), p.RulesErr())
+			if rules, err := p.Rules(); len(rules) != p.RuleCount()-1 || err == nil {
+				t.Errorf("Rules: %d of %d, err %v; want the broken one left out and reported", len(rules), p.RuleCount(), err)
 			}
 			// Read in full (validate, rules, check), the file does not load.
 			if _, err := Load([]Source{{Path: "policy.json", Data: bad}}, LoadOptions{}); err == nil {
@@ -255,7 +256,7 @@ func TestLazyCorruptRuleFailsClosed(t *testing.T) {
 // (run with -race).
 func TestLazyConcurrent(t *testing.T) {
 	p, err := Load([]Source{{Path: "policy.json", Data: materializedTestPolicy(t)}}, LoadOptions{Lazy: true})
-	if err != nil || p.lazy == nil {
+	if err != nil || lazyOf(p) == nil {
 		t.Fatalf("%v", err)
 	}
 	want := map[string]call.Decision{}
@@ -294,7 +295,7 @@ func TestLazyCorruptIndexFailsClosed(t *testing.T) {
 	bad := append([]byte(nil), good...)
 	bad[i+len(`|n:git=`)] = 'x'
 	p, err := Load([]Source{{Path: "policy.json", Data: fixCRC(t, bad)}}, LoadOptions{Lazy: true})
-	if err != nil || p.lazy == nil {
+	if err != nil || lazyOf(p) == nil {
 		t.Fatalf("lazy load: %v", err)
 	}
 	if res := p.Evaluate(shell("git status"), Env{}); res.Decision != call.Deny || res.Cause != CauseError || !strings.Contains(res.Reason, "index is corrupt") {
@@ -310,15 +311,15 @@ func TestLazyCorruptIndexFailsClosed(t *testing.T) {
 func TestLazyLayoutIsStrict(t *testing.T) {
 	good := materializedTestPolicy(t)
 	p, err := Load([]Source{{Path: "policy.json", Data: good}}, LoadOptions{Lazy: true})
-	if err != nil || p.lazy == nil {
-		t.Fatalf("good file: %v, lazy %v", err, p != nil && p.lazy != nil)
+	if err != nil || lazyOf(p) == nil {
+		t.Fatalf("good file: %v, lazy %v", err, p != nil && lazyOf(p) != nil)
 	}
 	// Hand-edited without fixing the checksum: the full loader reads it
 	// (and the edit counts, whatever the index says).
 	edited := bytes.Replace(good, []byte(`"command":["git tag"]`), []byte(`"command":["corp-x run"]`), 1)
 	p, err = Load([]Source{{Path: "policy.json", Data: edited}}, LoadOptions{Lazy: true})
-	if err != nil || p.lazy != nil {
-		t.Fatalf("edited: %v, lazy %v", err, p != nil && p.lazy != nil)
+	if err != nil || lazyOf(p) != nil {
+		t.Fatalf("edited: %v, lazy %v", err, p != nil && lazyOf(p) != nil)
 	}
 	if r := p.Evaluate(shell("corp-x run"), Env{}); ruleID(r) != "ask-tag" {
 		t.Errorf("edited rule not in effect: %v/%s", r.Decision, ruleID(r))
@@ -354,7 +355,7 @@ func TestLazyBlockSplitFailsClosed(t *testing.T) {
 		t.Fatal("no change")
 	}
 	p, err := Load([]Source{{Path: "policy.json", Data: bad}}, LoadOptions{Lazy: true})
-	if err != nil || p.lazy == nil {
+	if err != nil || lazyOf(p) == nil {
 		t.Fatalf("lazy load: %v", err)
 	}
 	if res := p.Evaluate(shell("git tag v1"), Env{}); res.Decision != call.Deny || res.Cause != CauseError ||
@@ -404,7 +405,7 @@ func TestLazyBuiltin(t *testing.T) {
 		t.Fatal(err)
 	}
 	var calls []call.Call
-	for _, r := range full.Rules() {
+	for _, r := range allRules(full) {
 		for _, ex := range append(slices.Clone(r.spec.Examples.Match), r.spec.Examples.NotMatch...) {
 			c, err := exampleCall(r, ex)
 			if err != nil {
@@ -431,7 +432,7 @@ func TestLazyBuiltin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if lazy.lazy == nil {
+		if lazyOf(lazy) == nil {
 			t.Fatal("the defaults did not load lazily")
 		}
 		want, got := full.Evaluate(c, env), lazy.Evaluate(c, env)
@@ -440,8 +441,8 @@ func TestLazyBuiltin(t *testing.T) {
 		}
 	}
 	lazy, _ := Load(nil, LoadOptions{Home: env.Home, Lazy: true})
-	if lazy.RuleCount() != len(full.Rules()) || len(lazy.Rules()) != len(full.Rules()) || lazy.Hash() != full.Hash() {
-		t.Errorf("lazy defaults: %d/%d rules, hash %s; full: %d, %s", lazy.RuleCount(), len(lazy.Rules()), lazy.Hash(), len(full.Rules()), full.Hash())
+	if lazy.RuleCount() != len(allRules(full)) || len(allRules(lazy)) != len(allRules(full)) || lazy.Hash() != full.Hash() {
+		t.Errorf("lazy defaults: %d/%d rules, hash %s; full: %d, %s", lazy.RuleCount(), len(allRules(lazy)), lazy.Hash(), len(allRules(full)), full.Hash())
 	}
 	if t.Failed() {
 		return

@@ -61,17 +61,17 @@ func Validate(sources []Source, opts LoadOptions) (*Policy, []Problem) {
 		probs = append(probs, lintLayer(ld)...)
 	}
 	loaded := len(probs) == 0
-	p, mp := merge(layers)
+	p, rules, mp := merge(layers)
 	probs = append(probs, mp...)
 	loaded = loaded && len(mp) == 0
-	p.idx = buildIndex(p.rules)
+	p.idx = buildIndex(rules)
 
 	byFile := map[string]*layerText{}
 	for _, ld := range layers {
 		byFile[ld.src.Path] = &layerText{ld: ld}
 	}
 	probs = append(probs, p.Warnings...)
-	for _, r := range p.rules {
+	for _, r := range rules {
 		probs = append(probs, p.checkExamplesAt(r, exampleLocator(byFile, r))...)
 	}
 	for _, t := range p.tests {

@@ -6,16 +6,11 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -44,7 +39,7 @@ type Source struct {
 	// takes the file's base name.
 	Name string
 	// File, when set instead of Data, is the open file to read: a large
-	// materialized policy in the indexed layout (lazy.go) is checked by
+	// materialized policy in the indexed layout (material.go) is checked by
 	// streaming it through a small buffer, and a block of its rules is
 	// read when a call first reaches one (LoadOptions.Lazy); anything
 	// else is read in full. A read error, or File.Check failing, is an
@@ -90,7 +85,7 @@ type LoadOptions struct {
 	// Home expands ~ in path patterns; "" leaves ~ patterns unmatched.
 	Home string
 	// Lazy lets a policy that is one materialized file in the indexed
-	// layout (lazy.go) decode and compile each rule only when a call
+	// layout (material.go) decode and compile each rule only when a call
 	// reaches it. For callers that only Evaluate (the hook): a rule that
 	// fails to decode then fails the decision closed instead of the load.
 	Lazy bool
@@ -162,9 +157,6 @@ func Load(sources []Source, opts LoadOptions) (*Policy, error) {
 			break
 		}
 	}
-	if p := loadLazyBuiltin(layers, opts); p != nil {
-		return p, nil
-	}
 	p, problems := compileAndMerge(layers, opts)
 	if len(problems) > 0 {
 		return nil, &Error{Problems: problems}
@@ -172,28 +164,76 @@ func Load(sources []Source, opts LoadOptions) (*Policy, error) {
 	return p, nil
 }
 
-// compileAndMerge compiles every decoded layer and merges them.
+// compileAndMerge compiles the decoded layers, merges them, indexes the
+// effective rules and chooses where each rule comes from (Policy.rule).
+// The build-time decoded defaults are compiled a rule at a time, when a
+// call first reaches one (pendingLayer); every other layer is compiled
+// now, so that a rule of it that does not compile fails the load as it
+// always has. Their index is the generated one (builtinIndex), merged by
+// ordinal with one built from the other layers' few rules (layeredIndex).
 func compileAndMerge(layers []*layerDoc, opts LoadOptions) (*Policy, []Problem) {
 	var problems []Problem
+	var pending *layerDoc
 	for _, ld := range layers {
+		if pending == nil && pendingLayer(ld, opts) {
+			pending = ld
+			problems = append(problems, checkSettings(ld)...)
+			problems = append(problems, checkTests(ld)...)
+			if len(layers) > 1 {
+				ld.rules = ruleHeads(ld) // for merge; the defaults alone need none
+			}
+			continue
+		}
 		problems = append(problems, compileLayer(ld, opts)...)
 	}
 	if len(problems) > 0 {
 		return nil, problems
 	}
-	p, probs := merge(layers)
+	p, rules, probs := merge(layers)
 	if len(probs) > 0 {
 		return nil, probs
 	}
+	if pending != nil && len(layers) == 1 {
+		// The defaults alone: every rule in effect, in order.
+		if ix, ok := builtinIndex(len(pending.doc.Rules)); ok && p.Settings.Builtin {
+			p.idx = ix
+			p.rules = &lazyRules{docs: pending.doc.Rules, ld: pending, opts: opts, got: make([]*Rule, len(pending.doc.Rules))}
+			return p, nil
+		}
+		pending.rules = ruleHeads(pending)
+		if p, rules, probs = merge(layers); len(probs) > 0 {
+			return nil, probs
+		}
+	}
+	if pending != nil {
+		if ix, ok := layeredIndex(rules, len(pending.doc.Rules)); ok {
+			p.idx = ix
+			p.rules = pendingRules(rules, pending, opts)
+			return p, nil
+		}
+		// Unsure (a stale generated index): compile every rule now.
+		if probs := compileHeads(rules, pending, opts); len(probs) > 0 {
+			return nil, probs
+		}
+	}
+	p.rules = compiledRules(rules)
 	ix, ok := index{}, false
 	if len(layers) == 1 && layers[0].trusted {
-		ix, ok = builtinIndex(len(p.rules))
+		ix, ok = builtinIndex(len(rules))
 	}
 	if !ok {
-		ix = buildIndex(p.rules)
+		ix = buildIndex(rules)
 	}
 	p.idx = ix
 	return p, nil
+}
+
+// pendingLayer reports a layer whose rules are compiled when a call first
+// reaches them: the build-time decoded defaults (trusted: the generator
+// compiled every one of them), for a caller that only evaluates
+// (LoadOptions.Lazy).
+func pendingLayer(ld *layerDoc, opts LoadOptions) bool {
+	return opts.Lazy && ld.trusted && ld.src.Path == BuiltinFile
 }
 
 // builtinIndex is the index of the embedded defaults alone (n rules),
@@ -212,253 +252,8 @@ func builtinIndex(n int) (index, bool) {
 	return parseIndex("|"+lists, n, cats)
 }
 
-func decode(s Source) (*layerDoc, []Problem) {
-	if strings.EqualFold(filepath.Ext(s.Path), ".json") {
-		return decodeJSON(s)
-	}
-	if s.Path == BuiltinFile {
-		// The embedded defaults decoded at build time (builtin_gen.go), as
-		// long as they were generated from exactly these bytes.
-		if h := builtinHash(s.Data); h == builtinGenHash {
-			return named(&layerDoc{src: s, doc: builtinGen, hash: h, trusted: true}), nil
-		}
-	}
-	return decodeTOML(s)
-}
-
-// builtinHash is contentHash for the builtin source: the embedded bytes
-// themselves (BuiltinSource) are the ones builtin_gen.go was generated
-// from (TestBuiltinGenerated), so they are not hashed again at every hook
-// start; any other bytes are.
-func builtinHash(b []byte) string {
-	if len(b) == len(builtinTOML) && len(b) > 0 && &b[0] == &builtinTOML[0] {
-		return builtinGenHash
-	}
-	return contentHash(b)
-}
-
-func contentHash(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-func decodeJSON(s Source) (*layerDoc, []Problem) {
-	ld := &layerDoc{src: s, hash: contentHash(s.Data)}
-	dec := json.NewDecoder(bytes.NewReader(s.Data))
-	dec.DisallowUnknownFields()
-	// The index of the materialized layout (lazy.go) is for the lazy
-	// loader; read in full, the rules themselves decide.
-	var doc struct {
-		fileDoc
-		Index json.RawMessage `json:"index,omitempty"`
-	}
-	err := dec.Decode(&doc)
-	ld.doc = doc.fileDoc
-	if err != nil {
-		line, col := jsonPos(s.Data, err)
-		return nil, []Problem{{File: s.Path, Line: line, Col: col, Msg: jsonMsg(err)}}
-	}
-	if dec.More() {
-		return nil, []Problem{{File: s.Path, Msg: "trailing data after the policy object"}}
-	}
-	return finishDecode(ld)
-}
-
-func decodeTOML(s Source) (*layerDoc, []Problem) {
-	ld := &layerDoc{src: s, hash: contentHash(s.Data)}
-	md, err := toml.NewDecoder(bytes.NewReader(s.Data)).Decode(&ld.doc)
-	if err != nil {
-		return nil, []Problem{tomlProblem(s.Path, err)}
-	}
-	ld.ix = indexKeys(string(s.Data))
-	var probs []Problem
-	for _, u := range ld.ix.unknown {
-		probs = append(probs, Problem{File: s.Path, Line: u.Pos.Line, Col: u.Pos.Col,
-			Msg: fmt.Sprintf("unknown key %q%s", u.Path, knownKeysHint(u.Path))})
-	}
-	if len(probs) == 0 {
-		// Anything the scanner could not place (inline tables, odd
-		// quoting) is still caught by the decoder's own bookkeeping.
-		for _, k := range md.Undecoded() {
-			if isFreeForm(k) {
-				continue
-			}
-			probs = append(probs, Problem{File: s.Path, Line: 1, Col: 1,
-				Msg: fmt.Sprintf("unknown key %q", k.String())})
-		}
-	}
-	if len(probs) > 0 {
-		return nil, probs
-	}
-
-	return finishDecode(ld)
-}
-
-// finishDecode checks the version and names the layer.
-func finishDecode(ld *layerDoc) (*layerDoc, []Problem) {
-	if v := ld.doc.Version; v != 0 && v != 1 {
-		return nil, []Problem{ld.problem("version", "", fmt.Sprintf("unsupported version %d (want 1)", v))}
-	}
-	return named(ld), nil
-}
-
-// named gives a layer its name: the Source's Layer, else [settings]
-// layer (both explicit), else the Source's Name, else the file's base name.
-func named(ld *layerDoc) *layerDoc {
-	s := ld.src
-	ld.name = s.Layer
-	if ld.name == "" && ld.doc.Settings.Layer != nil {
-		ld.name = *ld.doc.Settings.Layer
-	}
-	ld.explicit = ld.name != ""
-	if ld.name == "" {
-		ld.name = s.Name
-	}
-	if ld.name == "" {
-		ld.name = strings.TrimSuffix(filepath.Base(s.Path), filepath.Ext(s.Path))
-	}
-	return ld
-}
-
-// uniqueNames checks that no layer takes an earlier layer's name: a lock
-// binds by position, and a name is how check, rules and the audit log say
-// which layer decided. An explicit name (Source.Layer, [settings] layer)
-// that repeats an earlier one is an error; a derived name (a file's base
-// name) that does gets a suffix ("policy-2").
-func uniqueNames(layers []*layerDoc) []Problem {
-	var probs []Problem
-	taken := map[string]*layerDoc{}
-	for _, ld := range layers {
-		if first, ok := taken[ld.name]; ok {
-			if ld.explicit {
-				key := "settings.layer"
-				if ld.src.Layer != "" {
-					key = ""
-				}
-				probs = append(probs, ld.problem(key, "",
-					fmt.Sprintf("layer name %q is taken by an earlier layer (%s); a layer cannot take an earlier layer's name", ld.name, first.src.Path)))
-				continue
-			}
-			base := ld.name
-			for n := 2; taken[ld.name] != nil; n++ {
-				ld.name = fmt.Sprintf("%s-%d", base, n)
-			}
-		}
-		taken[ld.name] = ld
-	}
-	return probs
-}
-
 func isFreeForm(k toml.Key) bool {
 	return len(k) >= 2 && (k[0] == "settings" && (k[1] == "default_for" || k[1] == "shell_fields") || k[0] == "test" && k[1] == "input")
-}
-
-func knownKeysHint(path string) string {
-	parent, _ := splitLast(schemaPath(path))
-	keys := schema[parent]
-	if len(keys) == 0 {
-		return ""
-	}
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	where := parent
-	if where == "" {
-		where = "the top level"
-	} else {
-		where = "[" + where + "]"
-	}
-	return fmt.Sprintf(" (%s takes %s)", where, strings.Join(names, ", "))
-}
-
-// problem positions a message at a key of this layer's file.
-func (ld *layerDoc) problem(key, rule, msg string) Problem {
-	p := Problem{File: ld.src.Path, Rule: rule, Msg: msg}
-	if ld.ix != nil {
-		parent, _ := splitLast(key)
-		pos := ld.ix.lookup(key, parent)
-		p.Line, p.Col = pos.Line, pos.Col
-	}
-	return p
-}
-
-func tomlProblem(file string, err error) Problem {
-	var pe toml.ParseError
-	if errors.As(err, &pe) {
-		msg := pe.Message
-		if pe.LastKey != "" {
-			msg = fmt.Sprintf("key %q: %s", pe.LastKey, msg)
-		}
-		return Problem{File: file, Line: pe.Position.Line, Col: max(pe.Position.Col, 1), Msg: lowerFirst(msg)}
-	}
-	// Type mismatches come as plain errors: "toml: line N (last key "k"): …".
-	if m := tomlTypeErr().FindStringSubmatch(err.Error()); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		msg := m[3]
-		if t := tomlBadType().FindStringSubmatch(msg); t != nil {
-			msg = fmt.Sprintf("got a %s, want %s", t[1], article(t[2]))
-		}
-		return Problem{File: file, Line: line, Col: 1, Msg: fmt.Sprintf("key %q: %s", m[2], msg)}
-	}
-	return Problem{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
-}
-
-// Regexes are compiled on first use: a hook process that loads no TOML
-// with errors never needs them (package initialisation is paid by every
-// hook run).
-var (
-	tomlTypeErr = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
-	})
-	tomlBadType = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
-	})
-)
-
-func article(t string) string {
-	switch t {
-	case "integer", "array":
-		return "an " + t
-	case "slice":
-		return "an array"
-	}
-	return "a " + t
-}
-
-func lowerFirst(s string) string {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' || (len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z') {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
-}
-
-func jsonPos(data []byte, err error) (int, int) {
-	var off int64 = -1
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		off = te.Offset
-	}
-	if off < 0 {
-		return 0, 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
-}
-
-func jsonMsg(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "json: ")
-	return msg
 }
 
 // validID reports a well-formed rule id: ^[a-z0-9][a-z0-9._-]*$ (checked
@@ -623,17 +418,10 @@ func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []P
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	src := ld.src.Path
-	if ld.ix != nil {
-		src = fmt.Sprintf("%s:%d", ld.src.Path, ld.ix.lookup(key).Line)
-	} else if fr.Source != "" {
-		src = fr.Source // materialized JSON carries the original provenance
-	}
-	layer := ld.name
-	if ld.ix == nil && fr.Layer != "" {
-		layer = fr.Layer
-	}
-	r := &Rule{
+	layer, src := provenance(ld, i, &fr)
+	c := &compiledRule{body: ruleBody{spec: fr, m: m}} // one allocation
+	r := &c.Rule
+	*r = Rule{
 		ID:            fr.ID,
 		Description:   fr.Description,
 		Decision:      d,
@@ -642,11 +430,25 @@ func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []P
 		Locked:        fr.Locked,
 		Layer:         layer,
 		Source:        src,
-		spec:          fr,
-		m:             m,
+		ruleBody:      &c.body,
 	}
 	r.spec.Layer, r.spec.Source = layer, src
 	return r, nil
+}
+
+// provenance is the layer name and file:line rule i of a layer reports.
+func provenance(ld *layerDoc, i int, fr *fileRule) (layer, src string) {
+	src = ld.src.Path
+	if ld.ix != nil {
+		src = fmt.Sprintf("%s:%d", ld.src.Path, ld.ix.lookup(fmt.Sprintf("rule.%d", i)).Line)
+	} else if fr.Source != "" {
+		src = fr.Source // materialized JSON carries the original provenance
+	}
+	layer = ld.name
+	if ld.ix == nil && fr.Layer != "" {
+		layer = fr.Layer
+	}
+	return layer, src
 }
 
 // merge applies the layers in order: later rules replace earlier ones by
@@ -654,11 +456,15 @@ func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []P
 // binds by position: what a layer locks binds every later layer, whatever
 // it is called. An untrusted layer (Source.Untrusted) only tightens: what
 // it would loosen is left out and listed in Policy.Ignored.
-func merge(layers []*layerDoc) (*Policy, []Problem) {
+func merge(layers []*layerDoc) (*Policy, []*Rule, []Problem) {
 	p := &Policy{Settings: DefaultSettings()}
 	var builtinRules []*Rule
-	var rules []*Rule
-	byID := map[string]int{}              // index into rules
+	n := 0
+	for _, ld := range layers {
+		n += len(ld.rules)
+	}
+	rules := make([]*Rule, 0, n)
+	byID := make(map[string]int, n)       // index into rules
 	lockedSettings := map[string]string{} // setting -> name of the layer that locked it
 	var tests []test
 	var untrustedAsk []*Rule
@@ -734,18 +540,22 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 			tests = append(tests, test{spec: t, file: ld.src.Path, pos: ld.testPos(i)})
 		}
 	}
-	isBuiltin := map[*Rule]bool{}
-	for _, r := range builtinRules {
-		isBuiltin[r] = true
+	var isBuiltin map[*Rule]bool
+	if !p.Settings.Builtin {
+		isBuiltin = make(map[*Rule]bool, len(builtinRules))
+		for _, r := range builtinRules {
+			isBuiltin[r] = true
+		}
 	}
+	eff := make([]*Rule, 0, len(rules))
 	for _, r := range rules {
 		if r == nil || (!p.Settings.Builtin && isBuiltin[r]) {
 			continue
 		}
-		r.ord = len(p.rules)
-		p.rules = append(p.rules, r)
+		r.ord = len(eff)
+		eff = append(eff, r)
 	}
-	capAskPriority(p.rules, untrustedAsk, &p.Ignored)
+	capAskPriority(eff, untrustedAsk, &p.Ignored)
 	for name := range lockedSettings {
 		p.Settings.Locked = append(p.Settings.Locked, name)
 	}
@@ -754,7 +564,8 @@ func merge(layers []*layerDoc) (*Policy, []Problem) {
 	if len(layers) == 1 && layers[0].doc.Meta != nil {
 		p.materialHash = layers[0].doc.Meta.Hash // computed by materialize over these rules
 	}
-	return p, nil
+	p.rules = compiledRules(eff)
+	return p, eff, nil
 }
 
 // untrustedWhy ends every message about what an untrusted layer may not do.
@@ -975,7 +786,18 @@ func hashPolicy(p *Policy) string {
 	s := settingsDoc(p.Settings)
 	s.Builtin = nil // the rules it selected are hashed below
 	_ = enc.Encode(s)
-	for _, r := range p.Rules() {
+	if l, ok := p.rules.(*lazyRules); ok && l.docs != nil {
+		// The defaults' rules as decoded: a deny's audit line does not
+		// compile every rule to hash it.
+		for i := range l.got {
+			spec := l.spec(i)
+			spec.Layer, spec.Source = "", ""
+			_ = enc.Encode(spec)
+		}
+		return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	}
+	rules, _ := p.Rules() // Hash's callers load in full; a lazy policy's broken rule fails its calls (on_error)
+	for _, r := range rules {
 		spec := r.spec
 		spec.Layer, spec.Source = "", ""
 		_ = enc.Encode(spec)

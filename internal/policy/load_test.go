@@ -191,11 +191,11 @@ decision = "allow"
 command = "make"
 `
 	p := load(t, LoadOptions{NoBuiltin: true}, a, b)
-	if len(p.Rules()) != 2 || p.Rules()[0].ID != "r1" || p.Rules()[1].ID != "r2" {
+	if len(allRules(p)) != 2 || allRules(p)[0].ID != "r1" || allRules(p)[1].ID != "r2" {
 		t.Fatalf("rules: %v", ids(p))
 	}
-	if p.Rules()[0].Decision != call.Allow || p.Rules()[0].Layer != "project" {
-		t.Errorf("r1 not replaced by the later layer: %+v", p.Rules()[0])
+	if allRules(p)[0].Decision != call.Allow || allRules(p)[0].Layer != "project" {
+		t.Errorf("r1 not replaced by the later layer: %+v", allRules(p)[0])
 	}
 	if got := p.Evaluate(shell("make"), Env{}).Decision; got != call.Allow {
 		t.Errorf("make: %v", got)
@@ -221,7 +221,7 @@ func TestSettingsMerge(t *testing.T) {
 func TestBuiltinFalseIsANoOp(t *testing.T) {
 	t.Parallel()
 	p := load(t, LoadOptions{}, "[settings]\nbuiltin = false\n")
-	if len(p.Rules()) != 0 {
+	if len(allRules(p)) != 0 {
 		t.Fatalf("rules left: %v", ids(p))
 	}
 	for _, c := range []call.Call{
@@ -317,8 +317,8 @@ func TestMaterializedMatchesLayers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("loading materialized (lazy %v): %v", lazy, err)
 		}
-		if (m.lazy != nil) != lazy {
-			t.Fatalf("lazy %v: loaded lazily = %v", lazy, m.lazy != nil)
+		if (lazyOf(m) != nil) != lazy {
+			t.Fatalf("lazy %v: loaded lazily = %v", lazy, lazyOf(m) != nil)
 		}
 		if m.Hash() != p.Hash() {
 			t.Errorf("lazy %v: hash %s != %s", lazy, m.Hash(), p.Hash())
@@ -329,9 +329,9 @@ func TestMaterializedMatchesLayers(t *testing.T) {
 				t.Errorf("lazy %v: %+v: layers %v/%s %s, materialized %v/%s %s", lazy, c, a.Decision, ruleID(a), matchIDs(a), b.Decision, ruleID(b), matchIDs(b))
 			}
 		}
-		if lazy && m.lazy != nil {
+		if lazy && lazyOf(m) != nil {
 			decoded := 0
-			for _, r := range m.lazy.got {
+			for _, r := range lazyOf(m).got {
 				if r != nil {
 					decoded++
 				}
@@ -341,7 +341,7 @@ func TestMaterializedMatchesLayers(t *testing.T) {
 		if strings.Join(ids(m), ",") != strings.Join(ids(p), ",") {
 			t.Errorf("lazy %v: rules %v != %v", lazy, ids(m), ids(p))
 		}
-		for _, r := range m.Rules() {
+		for _, r := range allRules(m) {
 			if o := p.Rule(r.ID); o.Source != r.Source || o.Layer != r.Layer {
 				t.Errorf("%s provenance %s/%s, want %s/%s", r.ID, r.Layer, r.Source, o.Layer, o.Source)
 			}
@@ -370,7 +370,7 @@ func ruleID(r *Result) string {
 
 func ids(p *Policy) []string {
 	var out []string
-	for _, r := range p.Rules() {
+	for _, r := range allRules(p) {
 		out = append(out, r.ID)
 	}
 	return out

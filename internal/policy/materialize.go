@@ -71,7 +71,7 @@ type RuleInfo struct {
 
 // Info describes the effective rules, in order.
 func (p *Policy) Info() []RuleInfo {
-	rules := p.Rules()
+	rules, _ := p.Rules() // the rules that decode (rules --json loads in full)
 	out := make([]RuleInfo, 0, len(rules))
 	for _, r := range rules {
 		spec := r.spec
@@ -93,7 +93,8 @@ func (p *Policy) TestCount() int { return len(p.tests) }
 // Examples returns the number of examples over all rules.
 func (p *Policy) Examples() int {
 	n := 0
-	for _, r := range p.Rules() {
+	rules, _ := p.Rules()
+	for _, r := range rules {
 		n += len(r.spec.Examples.Match) + len(r.spec.Examples.NotMatch)
 	}
 	return n

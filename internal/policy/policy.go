@@ -106,9 +106,25 @@ type Rule struct {
 	Layer         string // name of the layer that defined it
 	Source        string // file:line where it is defined
 
+	*ruleBody     // nil while a head (below)
+	ord       int // position in the effective rule list
+	// head, while a rule of a pending layer (pendingLayer) is not yet
+	// compiled, is 1 + its position in that layer: merge sees only its
+	// id, decision, priority, lock and provenance (ruleHeads).
+	head int32
+}
+
+// ruleBody is what a compiled rule holds beyond its head: apart, so that
+// the heads of the defaults' rules (ruleHeads) stay small.
+type ruleBody struct {
 	spec fileRule // as written, for rules --json and materialize
 	m    matcher
-	ord  int // position in the effective rule list
+}
+
+// compiledRule holds a compiled rule and its body in one allocation.
+type compiledRule struct {
+	Rule
+	body ruleBody
 }
 
 // Layer describes one loaded policy layer.
@@ -136,8 +152,7 @@ type Policy struct {
 	// and did not get because it would have loosened the policy.
 	Ignored []Problem
 
-	rules []*Rule    // effective rules, in order; for a lazy policy see Rules
-	lazy  *lazyRules // set when the rules are decoded on demand (lazy.go)
+	rules ruleSource // the effective rules, in order: compiled, or on demand (lazyRules)
 	tests []test
 	idx   index
 
@@ -204,49 +219,49 @@ func (e *Error) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Rules returns the effective rules, in order. A lazily loaded policy
-// decodes every rule on the first call; a rule that fails to decode is
-// left out and reported by RulesErr.
-func (p *Policy) Rules() []*Rule {
-	if p.lazy != nil {
-		return p.lazy.all()
-	}
-	return p.rules
+// ruleSource is where a policy's effective rules come from: compiledRules
+// (compiled at load), or lazyRules (decoded and compiled when a call first
+// reaches one). Load chooses it (compileAndMerge, loadLazy).
+type ruleSource interface {
+	rule(i int) (*Rule, error) // rule with ordinal i, 0 <= i < len()
+	len() int
+	// all is every rule, in order; one that fails to decode or compile
+	// is left out, and the first such failure returned.
+	all() ([]*Rule, error)
 }
 
-// RulesErr reports the first rule of a lazily loaded policy that failed to
-// decode or compile in Rules; nil for a policy loaded in full.
-func (p *Policy) RulesErr() error {
-	if p.lazy != nil {
-		p.lazy.all()
-		return p.lazy.allErr
-	}
-	return nil
+// compiledRules are rules compiled at load.
+type compiledRules []*Rule
+
+func (c compiledRules) rule(i int) (*Rule, error) { return c[i], nil }
+func (c compiledRules) len() int                  { return len(c) }
+func (c compiledRules) all() ([]*Rule, error)     { return c, nil }
+
+// Rules returns the effective rules, in order. A policy whose rules are
+// decoded on demand (LoadOptions.Lazy) decodes every one; a rule that
+// fails to is left out and the first failure returned.
+func (p *Policy) Rules() ([]*Rule, error) {
+	return p.rules.all()
 }
 
 // RuleCount is the number of effective rules, without decoding them.
 func (p *Policy) RuleCount() int {
-	if p.lazy != nil {
-		return len(p.lazy.got)
-	}
-	return len(p.rules)
+	return p.rules.len()
 }
 
 // rule returns the effective rule with ordinal i, decoding it when the
-// policy is lazy.
+// policy's rules are decoded on demand.
 func (p *Policy) rule(i int32) (*Rule, error) {
-	if i < 0 {
+	if i < 0 || int(i) >= p.rules.len() {
 		return nil, fmt.Errorf("the materialized policy's rule index is corrupt")
 	}
-	if p.lazy != nil {
-		return p.lazy.get(int(i))
-	}
-	return p.rules[i], nil
+	return p.rules.rule(int(i))
 }
 
 // Rule returns the effective rule with the given id, or nil.
 func (p *Policy) Rule(id string) *Rule {
-	for _, r := range p.Rules() {
+	rules, _ := p.Rules() // the rules that decode
+	for _, r := range rules {
 		if r.ID == id {
 			return r
 		}

@@ -34,3 +34,24 @@ func TestBuiltinPolicyHash(t *testing.T) {
 		t.Fatalf("Hash() of a layered policy = %s, hashPolicy %s (default policy %s)", got, full, want)
 	}
 }
+
+// allRules is p.Rules() for a test that expects every rule to decode.
+func allRules(p *Policy) []*Rule {
+	rules, err := p.Rules()
+	if err != nil {
+		panic(err)
+	}
+	return rules
+}
+
+// rulesErr is the error of p.Rules().
+func rulesErr(p *Policy) error {
+	_, err := p.Rules()
+	return err
+}
+
+// lazyOf is p's rule source when its rules are decoded on demand, or nil.
+func lazyOf(p *Policy) *lazyRules {
+	l, _ := p.rules.(*lazyRules)
+	return l
+}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // The materialized layout. `toolguard materialize` writes one JSON
@@ -295,8 +294,8 @@ func parseOrds(s string, n int) ([]int32, bool) {
 // layout above. Loading it with LoadOptions{NoBuiltin: true} gives the
 // same decisions as the layers it came from.
 func (p *Policy) Materialize() ([]byte, error) {
-	rules := p.Rules()
-	if err := p.RulesErr(); err != nil {
+	rules, err := p.Rules()
+	if err != nil {
 		return nil, err
 	}
 	var body bytes.Buffer
@@ -393,12 +392,12 @@ func loadLazy(s Source, f File, opts LoadOptions) *Policy {
 	if len(h.Settings.Disable) > 0 || len(checkSettings(ld)) > 0 || len(checkTests(ld)) > 0 {
 		return nil
 	}
-	p, probs := merge([]*layerDoc{ld})
+	p, _, probs := merge([]*layerDoc{ld})
 	if len(probs) > 0 || len(p.Warnings) > 0 {
 		return nil
 	}
 	p.idx = ix
-	p.lazy = &lazyRules{file: f, bodyOff: bodyOff, bodyLen: bodyLen, blocks: blocks,
+	p.rules = &lazyRules{file: f, bodyOff: bodyOff, bodyLen: bodyLen, blocks: blocks,
 		starts: make([]int32, n), ends: make([]int32, n), lines: make([][]byte, len(blocks)),
 		ld: ld, opts: opts, got: make([]*Rule, n)}
 	return p
@@ -434,186 +433,4 @@ func readIs(f File, off int64, want string) bool {
 	b := make([]byte, len(want))
 	_, err := f.ReadAt(b, off)
 	return err == nil && string(b) == want
-}
-
-// loadLazyBuiltin loads the embedded defaults alone — the default policy
-// — with each rule compiled when a call first reaches it, through the
-// build-time index (builtinIndex); nil when the layers are anything else.
-func loadLazyBuiltin(layers []*layerDoc, opts LoadOptions) *Policy {
-	if !opts.Lazy || len(layers) != 1 || !layers[0].trusted {
-		return nil
-	}
-	ld := layers[0]
-	if len(checkSettings(ld)) > 0 || len(checkTests(ld)) > 0 || len(ld.rules) > 0 {
-		return nil
-	}
-	p, probs := merge([]*layerDoc{ld}) // no rule compiled yet: p.rules is empty
-	if len(probs) > 0 || len(p.Warnings) > 0 || len(p.rules) > 0 {
-		return nil
-	}
-	ix, ok := builtinIndex(len(ld.doc.Rules))
-	if !ok {
-		return nil
-	}
-	p.idx = ix
-	p.lazy = &lazyRules{docs: ld.doc.Rules, ld: ld, opts: opts, got: make([]*Rule, len(ld.doc.Rules))}
-	return p
-}
-
-// lazyRules are the rules of a lazily loaded policy: rule i is the JSON
-// object lines[i/blockLines][starts[i]:ends[i]] (a materialized file; its
-// block of lines is read and split on first use), or docs[i] (the
-// build-time decoded defaults), decoded and compiled on first use.
-type lazyRules struct {
-	file         File
-	bodyOff      int64    // where the rule lines start in file
-	bodyLen      int64    // their length
-	blocks       []int32  // offset in the rule lines of lines 0, blockLines, …
-	lines        [][]byte // a block's bytes, once read
-	starts, ends []int32  // a rule's line within its block's bytes
-	docs         []fileRule
-	ld           *layerDoc
-	opts         LoadOptions
-
-	mu   sync.Mutex
-	got  []*Rule
-	errs map[int]error
-
-	allOnce sync.Once
-	rules   []*Rule
-	allErr  error
-}
-
-// get returns rule i, decoding and compiling it on first use.
-func (l *lazyRules) get(i int) (*Rule, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if r := l.got[i]; r != nil {
-		return r, nil
-	}
-	if err := l.errs[i]; err != nil {
-		return nil, err
-	}
-	r, err := l.decode(i)
-	if err != nil {
-		if l.errs == nil {
-			l.errs = map[int]error{}
-		}
-		l.errs[i] = err
-		return nil, err
-	}
-	l.got[i] = r
-	return r, nil
-}
-
-func (l *lazyRules) decode(i int) (*Rule, error) {
-	if l.docs != nil {
-		r, probs := compileRule(l.ld, i, l.docs[i], l.opts)
-		if len(probs) > 0 || r == nil {
-			return nil, fmt.Errorf("%s: rule %q does not compile: %v", l.ld.src.Path, l.docs[i].ID, probs)
-		}
-		r.ord = i
-		return r, nil
-	}
-	if err := l.splitBlock(i / blockLines); err != nil {
-		return nil, err
-	}
-	line := l.lines[i/blockLines][l.starts[i]:l.ends[i]]
-	lineNo := 3 + i
-	fr, ok := decodeRuleJSON(line) // rulejson.go; encoding/json for anything it leaves, and its errors
-	if !ok {
-		fr = fileRule{}
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&fr); err != nil {
-			return nil, fmt.Errorf("%s:%d: rule %d: %s", l.ld.src.Path, lineNo, i, jsonMsg(err))
-		}
-		if dec.InputOffset() != int64(len(line)) {
-			return nil, fmt.Errorf("%s:%d: rule %d: trailing data after the rule", l.ld.src.Path, lineNo, i)
-		}
-	}
-	if fr.ID == "" || !validID(fr.ID) {
-		return nil, fmt.Errorf("%s:%d: rule %d: bad or missing id %q", l.ld.src.Path, lineNo, i, fr.ID)
-	}
-	r, probs := compileRule(l.ld, i, fr, l.opts)
-	if len(probs) > 0 {
-		msgs := make([]string, len(probs))
-		for j, p := range probs {
-			msgs[j] = p.Msg
-		}
-		return nil, fmt.Errorf("%s:%d: rule %q: %s", l.ld.src.Path, lineNo, fr.ID, strings.Join(msgs, "; "))
-	}
-	r.ord = i
-	return r, nil
-}
-
-// splitBlock reads block b and finds its lines: blockLines lines "{…},"
-// (the last rule's line "{…}") from the block's offset to the next one's.
-// The file must still be the one the checksum was taken of (File.Check).
-func (l *lazyRules) splitBlock(b int) error {
-	if l.lines[b] != nil {
-		return nil
-	}
-	end := l.bodyLen
-	if b+1 < len(l.blocks) {
-		end = int64(l.blocks[b+1])
-	}
-	data := make([]byte, end-int64(l.blocks[b]))
-	if _, err := l.file.ReadAt(data, l.bodyOff+int64(l.blocks[b])); err != nil {
-		return fmt.Errorf("%s: reading rules %d-: %v", l.ld.src.Path, b*blockLines, err)
-	}
-	if err := l.file.Check(); err != nil {
-		return fmt.Errorf("%s: %v", l.ld.src.Path, err)
-	}
-	n := len(l.got)
-	first := b * blockLines
-	last := min(first+blockLines, n) // exclusive
-	off := 0
-	for i := first; i < last; i++ {
-		j := bytes.IndexByte(data[off:], '\n')
-		if j < 0 {
-			return l.layoutErr(i)
-		}
-		line := data[off : off+j]
-		e := off + j
-		if i < n-1 {
-			if len(line) < 3 || line[len(line)-1] != ',' {
-				return l.layoutErr(i)
-			}
-			e--
-		}
-		if len(line) < 2 || line[0] != '{' || data[e-1] != '}' {
-			return l.layoutErr(i)
-		}
-		l.starts[i], l.ends[i] = int32(off), int32(e)
-		off += j + 1
-	}
-	if off != len(data) {
-		return l.layoutErr(last - 1)
-	}
-	l.lines[b] = data
-	return nil
-}
-
-func (l *lazyRules) layoutErr(i int) error {
-	return fmt.Errorf("%s:%d: rule %d: the rule lines do not match the index's block table (re-run toolguard materialize)", l.ld.src.Path, 3+i, i)
-}
-
-// all decodes every rule, in order; rules that fail are left out and the
-// first failure is kept in allErr.
-func (l *lazyRules) all() []*Rule {
-	l.allOnce.Do(func() {
-		l.rules = make([]*Rule, 0, len(l.got))
-		for i := range l.got {
-			r, err := l.get(i)
-			if err != nil {
-				if l.allErr == nil {
-					l.allErr = err
-				}
-				continue
-			}
-			l.rules = append(l.rules, r)
-		}
-	})
-	return l.rules
 }
