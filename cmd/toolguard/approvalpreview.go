@@ -199,6 +199,9 @@ func renderRequest(w io.Writer, r approval.Request) {
 		line("path", p.Path)
 		line("size", fmt.Sprintf("%d bytes", p.Size))
 		block("content", p.Content)
+	case p.Diff != "":
+		line("path", p.Path)
+		block("diff", p.Diff)
 	case len(p.Edits) > 0:
 		line("path", p.Path)
 		for i, e := range p.Edits {

@@ -122,6 +122,8 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 		if o.res != nil && o.res.Rule != nil {
 			rules = append(rules, o.res.Rule.ID)
 		}
+		preview := approvalPreview(o)
+		preview.Diff = editDiff(o.call, readableBy(sys, o)) // only from a file the agent may read
 		req, err := st.Create(approval.Request{
 			Key:       key,
 			Summary:   audit.CallSummary(o.call, summaryMax),
@@ -132,7 +134,7 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 			Provider:  o.call.Provider,
 			Rules:     rules,
 			Reason:    ask,
-			Preview:   approvalPreview(o),
+			Preview:   preview,
 			ToolInput: editableInput(o.call),  // for approve --edit
 			Approve:   approveCommand("{id}"), // Create puts the new id in
 		}, now)

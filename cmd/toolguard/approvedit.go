@@ -257,8 +257,13 @@ func editRequest(sys *system, st *approval.Store, id string, o *approvalsOptions
 	}
 	flags := &decideFlags{policyFlags: o.policyFlags, mode: "interactive", dryRun: true}
 	out := decideCall(context.Background(), sys, flags, ps, codec, c, project)
-	if out.verdict.Decision == call.Deny {
-		return nil, fmt.Errorf("approve --edit %s: the policy denies the edited call: %s; nothing approved", id, out.verdict.Reason)
+	// the policy's own decision: an ask the agent cannot put to a human is
+	// a deny in out.verdict, but the human approving it is here
+	if out.err != nil || out.res == nil {
+		return nil, fmt.Errorf("approve --edit %s: the edited call cannot be judged (%v); nothing approved", id, out.err)
+	}
+	if out.res.Decision == call.Deny {
+		return nil, fmt.Errorf("approve --edit %s: the policy denies the edited call: %s; nothing approved", id, out.res.Reason)
 	}
 	key := approval.Key(c)
 	if key == r.Key {

@@ -104,7 +104,10 @@ type Preview struct {
 	Content string `json:"content,omitempty"`
 	// Edits are the old -> new strings of an Edit, MultiEdit or notebook edit.
 	Edits []EditPreview `json:"edits,omitempty"`
-	Patch string        `json:"patch,omitempty"` // apply_patch: the patch
+	// Diff is the unified diff the edit makes to the file, when the hook
+	// could compute it from a file the agent may read (else only Edits).
+	Diff  string `json:"diff,omitempty"`
+	Patch string `json:"patch,omitempty"` // apply_patch: the patch
 
 	MCPServer string `json:"mcp_server,omitempty"`
 	MCPTool   string `json:"mcp_tool,omitempty"`
