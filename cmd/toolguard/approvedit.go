@@ -309,3 +309,11 @@ func applyEditedGrant(sys *system, o *outcome, res approval.Outcome) {
 	o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("toolguard: a human approved request %s with changes. "+
 		"Do not retry this call as it is; %s", res.ID, what)}
 }
+
+// editOf is the human's edit of r's grant, or nil.
+func editOf(r approval.Request) *approval.Edit {
+	if r.Grant == nil {
+		return nil
+	}
+	return r.Grant.Edit
+}
