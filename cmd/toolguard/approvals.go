@@ -306,7 +306,7 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 						summary += " — " + r.Summary
 					}
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Created.UTC().Format(time.RFC3339), r.Provider, summary)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Created.UTC().Format(time.RFC3339), noEscapes(r.Provider), noEscapes(summary))
 			}
 			return tw.Flush()
 		},
@@ -358,7 +358,7 @@ decision: wait warns once and goes on waiting.`,
 				r.ToolInput = "" // for approve --edit only
 				return writeJSON(sys, r)
 			}
-			renderRequest(sys.stdout, r)
+			renderRequest(sys.stdout, r, useColor(sys))
 			return nil
 		},
 	}
