@@ -218,6 +218,13 @@ func editRequest(sys *system, st *approval.Store, id string, o *approvalsOptions
 	if err != nil {
 		return nil, fmt.Errorf("approve --edit %s: %v", id, err)
 	}
+	// the recorded input must be the call's own: the request file is
+	// agent-writable, and the editor would start from a swapped text
+	if c0, _, err := editedCallOf(sys, r, r.ToolInput); err != nil {
+		return nil, fmt.Errorf("approve --edit %s: %v", id, err)
+	} else if approval.Key(c0) != r.Key {
+		return nil, fmt.Errorf("approve --edit %s: the request's recorded input is not the input of its call (the request file was changed?); nothing approved", id)
+	}
 	editor := editorCommand(sys)
 	if editor == "" {
 		return nil, fmt.Errorf("approve --edit %s: stdin is not a terminal and neither $VISUAL nor $EDITOR is set: nothing to edit with", id)
