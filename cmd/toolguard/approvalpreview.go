@@ -311,6 +311,13 @@ func renderRequest(w io.Writer, r approval.Request, color bool) {
 		}
 		line("grant", fmt.Sprintf("%s, until %s, signed by %s (%s)", uses,
 			g.Expires.UTC().Format(time.RFC3339), g.Approver.User, g.Approver.Fingerprint))
+		if e := g.Edit; e != nil {
+			text := e.Input
+			if _, t, err := editField(r.Kind, []byte(e.Input)); err == nil {
+				text = t
+			}
+			blockStyled("edited "+e.Field, cutMiddle(audit.Redact(text), previewPatch), whole(ansiGreen))
+		}
 	}
 	styled("rejected", r.RejectReason, ansiRed)
 	if r.Stop {
