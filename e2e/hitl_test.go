@@ -13,6 +13,12 @@ package e2e
 //     an agent whose turn goes on (Codex) gets the second, unrelated call denied naming the
 //     pending request; an agent that ends the turn never makes it. Either way the git log
 //     output never reaches the model; the same git log in a new session runs.
+//   - edit-approve: a headless Write of the workflow file → `approvals approve --edit` with a
+//     fake EDITOR (sed -i) that changes one line → resume: the file holds the human's edited
+//     content (the rewrite field honoured), not the agent's. Codex (apply_patch): refused.
+//   - edit-shell: `git tag v1` edited to `git tag v1.0.1` → resume: where the rewrite is used
+//     (Gemini) the retry runs the edited command; elsewhere the retry is denied with the edited
+//     command and the model's next call (the fake model's Next: that command) is allowed. No v1.
 //
 // The prompt and session events (UserPromptSubmit/SessionStart; Gemini BeforeAgent/
 // SessionStart) are added to the installed hook file BY HAND, as docs/agents.md "Hook entries

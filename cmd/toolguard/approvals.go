@@ -261,6 +261,8 @@ approve signs the grant with the approver key (Ed25519): --key FILE, else
 $XDG_CONFIG_HOME/toolguard/approver.key (else ~/.config/toolguard/approver.key), created on
 first use. The hook honours only grants signed by that key or by one of settings.approvers.
 approve and reject want stdin to be a terminal unless --key is given.
+approve --edit opens $VISUAL/$EDITOR (else vi) on the command, the written content or the
+edit's new text; the grant then allows only the edited call, judged by the policy first.
 
 The state directory is --state-dir, else settings.state_dir of the policy in effect
 (--policy), else $XDG_STATE_HOME/toolguard, else ~/.local/state/toolguard.`,
