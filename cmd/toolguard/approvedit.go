@@ -45,10 +45,41 @@ func editableInput(c call.Call) string {
 		return ""
 	}
 	s := string(raw)
-	if audit.Redact(s) != s {
+	if audit.Redact(s) != s || hasSecret(raw) {
 		return ""
 	}
 	return s
+}
+
+// hasSecret reports whether a string of the JSON value raw, decoded (a
+// JSON escape can hide a secret from a redactor that reads the raw text),
+// holds something the audit redactor masks.
+func hasSecret(raw []byte) bool {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return true
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case string:
+			return audit.Redact(x) != x
+		case []any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		case map[string]any:
+			for k, e := range x {
+				if audit.Redact(k) != k || walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }
 
 // editField finds the one field of a tool input a human edits: the
@@ -100,11 +131,13 @@ func withField(raw []byte, field, text string) (string, error) {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return "", err
 	}
-	v, err := json.Marshal(text)
-	if err != nil {
+	var v bytes.Buffer
+	venc := json.NewEncoder(&v)
+	venc.SetEscapeHTML(false)
+	if err := venc.Encode(text); err != nil {
 		return "", err
 	}
-	in[field] = v
+	in[field] = bytes.TrimSuffix(v.Bytes(), []byte("\n"))
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -90,14 +90,16 @@ func Rewrites(c Codec, cl call.Call) bool {
 	}
 	switch c.Name() {
 	case NameClaude, NameCodeBuddy:
-		// Write, Edit and NotebookEdit: updatedInput honoured (e2e
-		// edit-approve). Bash: reported ignored by some Claude Code
-		// versions, so a shell call gets the deny with the edited command.
-		return cl.Kind == call.KindWrite || cl.Kind == call.KindEdit
+		// Write: updatedInput honoured (e2e edit-approve). Bash: reported
+		// ignored by some Claude Code versions (an ignored rewrite runs the
+		// unedited command), so a shell call gets the deny with the edited
+		// command. Edit: not exercised by the suite (its fake model makes
+		// no Edit calls), so not relied on.
+		return cl.Kind == call.KindWrite
 	case NameGemini:
 		// hookSpecificOutput.tool_input, passed whole to the tool (e2e
-		// edit-approve: write_file and run_shell_command).
-		return cl.Kind == call.KindWrite || cl.Kind == call.KindEdit || cl.Kind == call.KindShell
+		// edit-approve: write_file; edit-shell: run_shell_command).
+		return cl.Kind == call.KindWrite || cl.Kind == call.KindShell
 	}
 	return false
 }

@@ -50,7 +50,7 @@ func TestUpdatedInput(t *testing.T) {
 			t.Errorf("%s: plain allow carries an input: %s", tt.name, plain.Stdout)
 		}
 	}
-	// what is proven: Claude/CodeBuddy file tools (not Bash), Gemini shell and files, no Codex
+	// what is proven in e2e: Claude/CodeBuddy Write (not Bash, not Edit), Gemini write_file and shell, no Codex
 	for _, tt := range []struct {
 		codec string
 		c     call.Call
@@ -58,7 +58,8 @@ func TestUpdatedInput(t *testing.T) {
 	}{
 		{NameClaude, shell, false},
 		{NameClaude, call.Call{Kind: call.KindWrite, Tool: "Write"}, true},
-		{NameClaude, call.Call{Kind: call.KindEdit, Tool: "Edit"}, true},
+		{NameClaude, call.Call{Kind: call.KindEdit, Tool: "Edit"}, false},
+		{NameGemini, call.Call{Kind: call.KindEdit, Tool: "replace"}, false},
 		{NameCodeBuddy, call.Call{Kind: call.KindWrite, Tool: "Write"}, true},
 		{NameGemini, call.Call{Kind: call.KindShell, Tool: "run_shell_command"}, true},
 		{NameGemini, call.Call{Kind: call.KindWrite, Tool: "write_file"}, true},
