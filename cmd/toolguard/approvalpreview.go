@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -156,19 +157,71 @@ func cutMiddle(s string, n int) string {
 	return string(r[:n]) + fmt.Sprintf("\n…(%d characters in all, %d not shown)…\n", total, total-2*n) + string(r[total-n:])
 }
 
-// renderRequest writes r for a human at a terminal.
-func renderRequest(w io.Writer, r approval.Request) {
+// ANSI styles of approvals show, on a terminal only (useColor).
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+// useColor says whether approvals show colours its output: stdout is a
+// terminal (a character device, as the stdin test of approve), NO_COLOR is
+// unset or empty (no-color.org) and TERM is not "dumb".
+func useColor(sys *system) bool {
+	if sys.getenv("NO_COLOR") != "" || sys.getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := sys.stdout.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// statusStyle is the colour of a request status.
+func statusStyle(s approval.Status) string {
+	switch s {
+	case approval.StatusPending:
+		return ansiYellow + ansiBold
+	case approval.StatusApproved:
+		return ansiGreen + ansiBold
+	case approval.StatusRejected, approval.StatusTampered:
+		return ansiRed + ansiBold
+	}
+	return ansiDim
+}
+
+// renderRequest writes r for a human at a terminal, in colour if color.
+// The text is the same either way, styles aside; every text of r passes
+// through noEscapes first, so a request cannot paint the terminal itself.
+func renderRequest(w io.Writer, r approval.Request, color bool) {
+	paint := func(style, s string) string {
+		if !color || style == "" || s == "" {
+			return s
+		}
+		return style + s + ansiReset
+	}
 	line := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(w, "%-11s %s\n", k+":", v)
+			fmt.Fprintf(w, "%s %s\n", paint(ansiDim, fmt.Sprintf("%-11s", k+":")), noEscapes(v))
 		}
 	}
-	line("request", r.ID)
+	styled := func(k, v, style string) {
+		if v != "" {
+			fmt.Fprintf(w, "%s %s\n", paint(ansiDim, fmt.Sprintf("%-11s", k+":")), paint(style, noEscapes(v)))
+		}
+	}
+	styled("request", r.ID, ansiBold)
 	status := string(r.Status)
 	if r.Problem != "" {
 		status += " (" + r.Problem + ")"
 	}
-	line("status", status)
+	styled("status", status, statusStyle(r.Status))
 	line("created", r.Created.UTC().Format(time.RFC3339))
 	line("provider", r.Provider)
 	line("session", r.Session)
@@ -183,14 +236,44 @@ func renderRequest(w io.Writer, r approval.Request) {
 	line("reason", r.Reason)
 	for _, rule := range p.Rules {
 		where := strings.TrimSpace(rule.Layer + " " + rule.Source)
-		line("rule", fmt.Sprintf("%s (%s, %s) %s", rule.ID, rule.Decision, where, rule.Justification))
+		dec := rule.Decision
+		switch dec {
+		case "deny":
+			dec = paint(ansiRed, dec)
+		case "ask":
+			dec = paint(ansiYellow, dec)
+		}
+		fmt.Fprintf(w, "%s %s (%s, %s) %s\n", paint(ansiDim, fmt.Sprintf("%-11s", "rule:")), paint(ansiBold, noEscapes(rule.ID)),
+			dec, noEscapes(where), noEscapes(rule.Justification))
 	}
-	block := func(title, text string) {
-		fmt.Fprintf(w, "%s:\n", title)
+	// block writes a text indented under its title; lineStyle picks each
+	// line's colour (nil: none)
+	blockStyled := func(title, text string, lineStyle func(string) string) {
+		fmt.Fprintf(w, "%s\n", paint(ansiDim, title+":"))
 		for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-			fmt.Fprintf(w, "    %s\n", l)
+			l = noEscapes(l)
+			style := ""
+			if lineStyle != nil {
+				style = lineStyle(l)
+			}
+			fmt.Fprintf(w, "    %s\n", paint(style, l))
 		}
 	}
+	block := func(title, text string) { blockStyled(title, text, nil) }
+	diffStyle := func(l string) string {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			return ansiCyan
+		case strings.HasPrefix(l, "+"):
+			return ansiGreen
+		case strings.HasPrefix(l, "-"):
+			return ansiRed
+		case strings.HasPrefix(l, "…(diff cut"):
+			return ansiDim
+		}
+		return ""
+	}
+	whole := func(style string) func(string) string { return func(string) string { return style } }
 	switch {
 	case p.Command != "":
 		block("command", p.Command)
@@ -199,6 +282,9 @@ func renderRequest(w io.Writer, r approval.Request) {
 		line("path", p.Path)
 		line("size", fmt.Sprintf("%d bytes", p.Size))
 		block("content", p.Content)
+	case p.Diff != "":
+		line("path", p.Path)
+		blockStyled("diff", p.Diff, diffStyle)
 	case len(p.Edits) > 0:
 		line("path", p.Path)
 		for i, e := range p.Edits {
@@ -206,11 +292,11 @@ func renderRequest(w io.Writer, r approval.Request) {
 			if e.ReplaceAll {
 				title += " (every occurrence)"
 			}
-			block(title+" old", e.Old)
-			block(title+" new", e.New)
+			blockStyled(title+" old", e.Old, whole(ansiRed))
+			blockStyled(title+" new", e.New, whole(ansiGreen))
 		}
 	case p.Patch != "":
-		block("patch", p.Patch)
+		blockStyled("patch", p.Patch, diffStyle)
 	case p.MCPServer != "" || p.Input != "":
 		line("mcp", strings.Trim(p.MCPServer+"/"+p.MCPTool, "/"))
 		block("input", p.Input)
@@ -225,8 +311,15 @@ func renderRequest(w io.Writer, r approval.Request) {
 		}
 		line("grant", fmt.Sprintf("%s, until %s, signed by %s (%s)", uses,
 			g.Expires.UTC().Format(time.RFC3339), g.Approver.User, g.Approver.Fingerprint))
+		if e := g.Edit; e != nil {
+			text := e.Input
+			if _, t, err := editField(r.Kind, []byte(e.Input)); err == nil {
+				text = t
+			}
+			blockStyled("edited "+e.Field, cutMiddle(audit.Redact(text), previewPatch), whole(ansiGreen))
+		}
 	}
-	line("rejected", r.RejectReason)
+	styled("rejected", r.RejectReason, ansiRed)
 	if r.Stop {
 		stop := "the session's next call ends the turn"
 		if !r.StopDelivered.IsZero() {
@@ -245,6 +338,36 @@ func renderRequest(w io.Writer, r approval.Request) {
 		line("told", "the model was told at "+r.Told.UTC().Format(time.RFC3339))
 	}
 	if r.Status == approval.StatusPending {
-		line("approve", r.Approve)
+		styled("approve", r.Approve, ansiBold)
 	}
+}
+
+// noEscapes replaces the control characters of s that a terminal acts on
+// (ESC, CSI, BEL, backspace, carriage return, …) with "\u…" text, tabs
+// and newlines aside: a request's texts come from the agent, and must not
+// move the cursor, rewrite a line or change colours when shown.
+func noEscapes(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || 0x80 <= r && r < 0xa0)
 }

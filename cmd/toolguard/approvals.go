@@ -67,13 +67,21 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	st.ExpirePending(o.ps.pol.Settings.PendingTTL)
 	now := sys.now()
 	key := approval.Key(o.call)
-	res, err := st.Check(ctx, key, now)
+	res, err := st.CheckCall(ctx, key, now, protocol.Rewrites(o.codec, o.call))
 	if err != nil {
 		deny(fmt.Sprintf("%s The approval store could not be read (%v), so the call was stopped.", ask, err))
 		return
 	}
 	switch res.Kind {
-	case approval.Granted:
+	case approval.Granted, approval.Redirect:
+		if res.Edit != nil { // approve --edit (approvedit.go)
+			applyEditedGrant(sys, o, res)
+			return
+		}
+		if res.Kind == approval.Redirect {
+			deny(ask + " The approval store gave an edit without its edited input, so the call was stopped.")
+			return
+		}
 		o.approval = res.ID
 		o.verdict = call.Verdict{Decision: call.Allow, Reason: fmt.Sprintf("toolguard: allowed once by approval %s", res.ID)}
 		if res.UsesLeft >= approval.SessionUses/2 {
@@ -114,18 +122,21 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 		if o.res != nil && o.res.Rule != nil {
 			rules = append(rules, o.res.Rule.ID)
 		}
+		preview := approvalPreview(o)
+		preview.Diff = editDiff(o.call, readableBy(sys, o)) // only from a file the agent may read
 		req, err := st.Create(approval.Request{
-			Key:      key,
-			Summary:  audit.CallSummary(o.call, summaryMax),
-			Tool:     o.call.Tool,
-			Kind:     o.call.Kind.String(),
-			Cwd:      o.call.Cwd,
-			Session:  o.call.SessionID,
-			Provider: o.call.Provider,
-			Rules:    rules,
-			Reason:   ask,
-			Preview:  approvalPreview(o),
-			Approve:  approveCommand("{id}"), // Create puts the new id in
+			Key:       key,
+			Summary:   audit.CallSummary(o.call, summaryMax),
+			Tool:      o.call.Tool,
+			Kind:      o.call.Kind.String(),
+			Cwd:       o.call.Cwd,
+			Session:   o.call.SessionID,
+			Provider:  o.call.Provider,
+			Rules:     rules,
+			Reason:    ask,
+			Preview:   preview,
+			ToolInput: editableInput(o.call),  // for approve --edit
+			Approve:   approveCommand("{id}"), // Create puts the new id in
 		}, now)
 		if err != nil {
 			deny(fmt.Sprintf("%s The approval request could not be recorded (%v), so the call was stopped.", ask, err))
@@ -209,6 +220,7 @@ type approvalsOptions struct {
 	stop      bool   // reject --stop
 	session   bool   // approve --session
 	amend     bool   // approve --amend
+	edit      bool   // approve --edit
 	amendFile string // approve --amend-file
 	yes       bool   // approve --amend --yes
 	key       string
@@ -249,6 +261,8 @@ approve signs the grant with the approver key (Ed25519): --key FILE, else
 $XDG_CONFIG_HOME/toolguard/approver.key (else ~/.config/toolguard/approver.key), created on
 first use. The hook honours only grants signed by that key or by one of settings.approvers.
 approve and reject want stdin to be a terminal unless --key is given.
+approve --edit opens $VISUAL/$EDITOR (else vi) on the command, the written content or the
+edit's new text; the grant then allows only the edited call, judged by the policy first.
 
 The state directory is --state-dir, else settings.state_dir of the policy in effect
 (--policy), else $XDG_STATE_HOME/toolguard, else ~/.local/state/toolguard.`,
@@ -279,6 +293,9 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 				if reqs == nil {
 					reqs = []approval.Request{}
 				}
+				for i := range reqs {
+					reqs[i].ToolInput = "" // for approve --edit only
+				}
 				return writeJSON(sys, reqs)
 			}
 			tw := tabwriter.NewWriter(sys.stdout, 0, 4, 2, ' ', 0)
@@ -291,7 +308,7 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 						summary += " — " + r.Summary
 					}
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Created.UTC().Format(time.RFC3339), r.Provider, summary)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Created.UTC().Format(time.RFC3339), noEscapes(r.Provider), noEscapes(summary))
 			}
 			return tw.Flush()
 		},
@@ -340,9 +357,10 @@ decision: wait warns once and goes on waiting.`,
 				r.Status = approval.StatusTampered
 			}
 			if o.json {
+				r.ToolInput = "" // for approve --edit only
 				return writeJSON(sys, r)
 			}
-			renderRequest(sys.stdout, r)
+			renderRequest(sys.stdout, r, useColor(sys))
 			return nil
 		},
 	}
@@ -368,6 +386,9 @@ decision: wait warns once and goes on waiting.`,
 			if o.key == "" && !sys.isTerminal() {
 				return errNeedsHuman
 			}
+			if o.edit && o.amend {
+				return usagef("--edit and --amend exclude each other: a rule cannot say what the human edited")
+			}
 			signer, path, err := signerFor(sys, o.key, true)
 			if err != nil {
 				return err
@@ -390,14 +411,24 @@ decision: wait warns once and goes on waiting.`,
 					return err
 				}
 			}
-			if o.grantsDir != "" {
-				return exportGrant(sys, st, args[0], &o, signer)
+			var edit *approval.Edit
+			if o.edit {
+				if edit, err = editRequest(sys, st, args[0], &o); err != nil {
+					return err
+				}
 			}
-			r, err := st.Approve(args[0], o.ttl, o.uses, sys.now(), signer)
+			if o.grantsDir != "" {
+				return exportGrant(sys, st, args[0], &o, signer, edit)
+			}
+			r, err := st.ApproveEdited(args[0], o.ttl, o.uses, sys.now(), signer, edit)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(sys.stdout, "approved %s: %s (%s, until %s, signed by %s)\n", r.ID, r.Summary, usesText(o.uses, r.Session),
+			as := ""
+			if edit != nil {
+				as = " as edited"
+			}
+			fmt.Fprintf(sys.stdout, "approved %s%s: %s (%s, until %s, signed by %s)\n", r.ID, as, r.Summary, usesText(o.uses, r.Session),
 				r.Grant.Expires.UTC().Format(time.RFC3339), r.Grant.Approver.Fingerprint)
 			warnUntrusted(sys, st, signer, path)
 			return nil
@@ -407,6 +438,7 @@ decision: wait warns once and goes on waiting.`,
 	approve.Flags().IntVar(&o.uses, "uses", defaultGrantUses, "how many identical calls the grant allows")
 	approve.Flags().BoolVar(&o.amend, "amend", false, "also add the smallest allow rule for this call (and a [[test]]) to a policy file, after showing the diff and asking")
 	approve.Flags().StringVar(&o.amendFile, "amend-file", "", "the policy `FILE` --amend writes (default: the user policy, $XDG_CONFIG_HOME/toolguard/policy.toml)")
+	approve.Flags().BoolVar(&o.edit, "edit", false, "edit the command (shell), the content (Write) or the new text (Edit) in $VISUAL/$EDITOR (else vi) first; the grant allows only the edited call")
 	approve.Flags().BoolVar(&o.yes, "yes", false, "with --amend: write without asking")
 	approve.Flags().BoolVar(&o.session, "session", false, "allow every identical call of the request's session until the grant expires (--ttl)")
 	approve.Flags().StringVar(&o.grantsDir, "grants-dir", "", "write the signed grant as a file into `DIR` (for a hook run with --grants-dir) instead of into the state directory")
@@ -549,12 +581,12 @@ func (o *approvalsOptions) store(sys *system) (*approval.Store, error) {
 
 // exportGrant signs a grant for request id and writes it as a grant file
 // into o.grantsDir; the state directory is only read.
-func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions, signer approval.Signer) error {
+func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions, signer approval.Signer, edit *approval.Edit) error {
 	r, err := st.Get(id)
 	if err != nil {
 		return err
 	}
-	gf, err := approval.NewGrant(r, o.ttl, o.uses, sys.now(), signer)
+	gf, err := approval.NewEditedGrant(r, o.ttl, o.uses, sys.now(), signer, edit)
 	if err != nil {
 		return err
 	}

@@ -162,6 +162,16 @@ func turnText(decided, pending []approval.Request) string {
 				}
 				scope += ", until " + g.Expires.UTC().Format(time.RFC3339)
 			}
+			if e := editOf(r); e != nil { // approve --edit (approvedit.go)
+				if _, text, err := editField(r.Kind, []byte(e.Input)); err == nil && r.Kind == call.KindShell.String() {
+					fmt.Fprintf(&b, "- %s: a human approved %s with changes: run exactly this command instead, nothing added, removed or changed (%s):\n%s\n",
+						r.ID, r.Summary, scope, text)
+					break
+				}
+				fmt.Fprintf(&b, "- %s: a human approved %s with changes to its %s: retry exactly the same call (%s); it runs with the human's edited %s\n",
+					r.ID, r.Summary, e.Field, scope, e.Field)
+				break
+			}
 			fmt.Fprintf(&b, "- %s: a human approved this call; you may now retry exactly the same call (same tool, input and working directory) %s: %s\n",
 				r.ID, scope, r.Summary)
 		case approval.StatusRejected:

@@ -60,6 +60,11 @@ type Request struct {
 	Reason   string    `json:"reason"`          // the ask reason
 	// Preview is what the human sees of the call (redacted), if recorded.
 	Preview *Preview `json:"preview,omitempty"`
+	// ToolInput is the call's tool input as the agent sent it (JSON text,
+	// not redacted), kept for approve --edit: the editor starts from it and
+	// the edited call is built from it. Only for shell, write and edit
+	// calls, up to MaxToolInput bytes.
+	ToolInput string `json:"tool_input,omitempty"`
 	// Approve is the command a human runs to approve it (for the human:
 	// the hook never puts it in a reply the model reads). Create replaces
 	// "{id}" in it with the new request's id.
@@ -99,7 +104,10 @@ type Preview struct {
 	Content string `json:"content,omitempty"`
 	// Edits are the old -> new strings of an Edit, MultiEdit or notebook edit.
 	Edits []EditPreview `json:"edits,omitempty"`
-	Patch string        `json:"patch,omitempty"` // apply_patch: the patch
+	// Diff is the unified diff the edit makes to the file, when the hook
+	// could compute it from a file the agent may read (else only Edits).
+	Diff  string `json:"diff,omitempty"`
+	Patch string `json:"patch,omitempty"` // apply_patch: the patch
 
 	MCPServer string `json:"mcp_server,omitempty"`
 	MCPTool   string `json:"mcp_tool,omitempty"`
@@ -137,7 +145,27 @@ type Grant struct {
 	// signed: they change as the grant is used.
 	Approver  Approver `json:"approver"`
 	Signature string   `json:"signature"`
+	// Edit, when set, is the call as the human edited it (approve --edit):
+	// the grant then allows only that. It is signed with the rest
+	// (encoding toolguard-grant/2).
+	Edit *Edit `json:"edit,omitempty"`
 }
+
+// Edit is a call as a human edited it before approving it.
+type Edit struct {
+	// Field is the tool input field the human edited (command, content,
+	// new_string, …).
+	Field string `json:"field"`
+	// Input is the complete edited tool input, JSON text: what the agent
+	// is handed in place of its own (updatedInput, tool_input).
+	Input string `json:"input"`
+	// Key is the call key of the edited call: the call a model makes when
+	// told to run the edited text itself.
+	Key string `json:"key"`
+}
+
+// MaxToolInput bounds Request.ToolInput.
+const MaxToolInput = 256 << 10
 
 // OutcomeKind is what Check found for a key.
 type OutcomeKind int
@@ -147,9 +175,13 @@ const (
 	Granted                     // a grant was consumed: allow the call
 	Rejected                    // a human rejected this call
 	Pending                     // a request waits for a human
+	// Redirect: a human approved an edited version of this call (Edit)
+	// and the caller cannot hand the agent the edited input: deny, and
+	// tell the model to run the edited call instead. Nothing is consumed.
+	Redirect
 )
 
-var outcomeNames = [...]string{None: "none", Granted: "granted", Rejected: "rejected", Pending: "pending"}
+var outcomeNames = [...]string{None: "none", Granted: "granted", Rejected: "rejected", Pending: "pending", Redirect: "redirect"}
 
 func (k OutcomeKind) String() string {
 	if k >= 0 && int(k) < len(outcomeNames) {
@@ -164,6 +196,12 @@ type Outcome struct {
 	ID       string // the request that applies; empty for None
 	Reason   string // Rejected: the human's reason (may be empty)
 	UsesLeft int    // Granted: uses left after this one
+	// Edit is the human's edit of the call, for Granted and Redirect from
+	// a grant made with approve --edit. With Rewrite set (Granted) the
+	// caller must allow with Edit.Input as the agent's new input; without
+	// it the call is the edited one already.
+	Edit    *Edit
+	Rewrite bool
 }
 
 var (
@@ -243,6 +281,16 @@ func checkID(id string) error {
 // caller must then reply allow, or, if its own deadline fired meanwhile,
 // accept that one use is gone.
 func (s *Store) Check(ctx context.Context, key string, now time.Time) (Outcome, error) {
+	return s.CheckCall(ctx, key, now, false)
+}
+
+// CheckCall is Check for a caller that says whether it can hand the agent
+// an edited input (rewrite). A grant made with approve --edit (Grant.Edit)
+// answers two keys: the request's own — Granted with Rewrite when rewrite
+// is set, else Redirect, consuming nothing — and the edited call's
+// (Edit.Key), Granted as the call is. A caller that ignores Redirect and
+// Rewrite never allows the unedited call: Check passes rewrite false.
+func (s *Store) CheckCall(ctx context.Context, key string, now time.Time, rewrite bool) (Outcome, error) {
 	var out Outcome
 	if err := ctx.Err(); err != nil {
 		return out, fmt.Errorf("approval store: %w", err)
@@ -253,7 +301,7 @@ func (s *Store) Check(ctx context.Context, key string, now time.Time) (Outcome, 
 			return err
 		}
 		for i := range reqs {
-			if reqs[i].Key == key {
+			if reqs[i].Key == key || editKey(&reqs[i]) == key {
 				s.check(&reqs[i])
 			}
 		}
@@ -265,6 +313,11 @@ func (s *Store) Check(ctx context.Context, key string, now time.Time) (Outcome, 
 		for i := range reqs {
 			r := &reqs[i]
 			if r.Key != key {
+				// the edited call of an approve --edit grant
+				if editKey(r) == key && r.Status == StatusApproved && r.Problem == "" &&
+					(granted == nil || r.Grant.Expires.Before(granted.Grant.Expires)) {
+					granted = r
+				}
 				continue
 			}
 			switch r.Status {
@@ -284,6 +337,8 @@ func (s *Store) Check(ctx context.Context, key string, now time.Time) (Outcome, 
 		switch {
 		case rejected != nil:
 			out = Outcome{Kind: Rejected, ID: rejected.ID, Reason: rejected.RejectReason}
+		case granted != nil && granted.Grant.Edit != nil && granted.Key == key && !rewrite:
+			out = Outcome{Kind: Redirect, ID: granted.ID, Edit: granted.Grant.Edit, UsesLeft: granted.Grant.UsesLeft}
 		case granted != nil:
 			g := granted.Grant
 			g.UsesLeft--
@@ -294,13 +349,21 @@ func (s *Store) Check(ctx context.Context, key string, now time.Time) (Outcome, 
 			if err := s.writeCtx(ctx, *granted); err != nil {
 				return err
 			}
-			out = Outcome{Kind: Granted, ID: granted.ID, UsesLeft: g.UsesLeft}
+			out = Outcome{Kind: Granted, ID: granted.ID, UsesLeft: g.UsesLeft, Edit: g.Edit, Rewrite: g.Edit != nil && granted.Key == key}
 		case pending != nil:
 			out = Outcome{Kind: Pending, ID: pending.ID}
 		}
 		return nil
 	})
 	return out, err
+}
+
+// editKey is the call key of r's edited call, or "".
+func editKey(r *Request) string {
+	if r.Grant == nil || r.Grant.Edit == nil {
+		return ""
+	}
+	return r.Grant.Edit.Key
 }
 
 func latest(cur, r *Request) *Request {
@@ -503,6 +566,13 @@ func (s *Store) check(r *Request) {
 // consumed or expired request and lifts a rejection. A request file that
 // cannot be read, or is not a private regular file, is not approved.
 func (s *Store) Approve(id string, ttl time.Duration, uses int, now time.Time, signer Signer) (Request, error) {
+	return s.ApproveEdited(id, ttl, uses, now, signer, nil)
+}
+
+// ApproveEdited is Approve for the call as a human edited it: the grant
+// carries edit, signed, and allows only the edited call (Check). A nil
+// edit is Approve.
+func (s *Store) ApproveEdited(id string, ttl time.Duration, uses int, now time.Time, signer Signer, edit *Edit) (Request, error) {
 	if ttl <= 0 {
 		return Request{}, fmt.Errorf("approve %s: ttl %v is not positive", id, ttl)
 	}
@@ -510,7 +580,7 @@ func (s *Store) Approve(id string, ttl time.Duration, uses int, now time.Time, s
 		return Request{}, fmt.Errorf("approve %s: %d uses (want at least 1)", id, uses)
 	}
 	return s.update(id, func(r *Request) error {
-		gf, err := NewGrant(*r, ttl, uses, now, signer)
+		gf, err := NewEditedGrant(*r, ttl, uses, now, signer, edit)
 		if err != nil {
 			return err
 		}

@@ -41,6 +41,16 @@
 //	approver_fingerprint <n>:SHA256:<unpadded base64 of its SHA-256>
 //	approver_user <n>:<user name>
 //
+// A grant with an [Edit] (approvals approve --edit) starts with
+// "toolguard-grant/2" instead and adds edit_field, edit_input and edit_key
+// after approver_user. The version follows from whether the grant has an
+// edit, so an edit added to or removed from a grant does not verify; a
+// grant without one is encoded as version 1, as before. [Store.CheckCall]
+// answers an edited grant's request key with Granted and Rewrite (the
+// caller hands the agent Edit.Input) or, for a caller that cannot, with
+// [Redirect] (nothing consumed), and the edited call's own key (Edit.Key)
+// with Granted.
+//
 // uses_left and last_used are not signed: they change as the grant is
 // used. A grant whose signature does not verify, whose approver key is not
 // trusted or does not match its fingerprint, whose uses_left exceeds its

@@ -21,7 +21,7 @@ import (
 // is the one a stored grant carries: it covers ID, Key and the grant's
 // signed fields, so a grant file can be copied but not changed.
 type GrantFile struct {
-	Version string `json:"version"` // grantVersion
+	Version string `json:"version"` // grantVersion, or grantVersionEdit for a grant with an Edit
 	ID      string `json:"id"`
 	Key     string `json:"key"`
 	Summary string `json:"summary,omitempty"` // not signed: for the reader
@@ -33,6 +33,12 @@ const maxGrantFile = 64 << 10
 
 // NewGrant signs a grant of uses calls until now+ttl for request r.
 func NewGrant(r Request, ttl time.Duration, uses int, now time.Time, signer Signer) (GrantFile, error) {
+	return NewEditedGrant(r, ttl, uses, now, signer, nil)
+}
+
+// NewEditedGrant is NewGrant for the call as a human edited it (nil: as
+// it is). The edit must name a field, an input and the edited call's key.
+func NewEditedGrant(r Request, ttl time.Duration, uses int, now time.Time, signer Signer, edit *Edit) (GrantFile, error) {
 	if ttl <= 0 {
 		return GrantFile{}, fmt.Errorf("approve %s: ttl %v is not positive", r.ID, ttl)
 	}
@@ -40,10 +46,22 @@ func NewGrant(r Request, ttl time.Duration, uses int, now time.Time, signer Sign
 		return GrantFile{}, fmt.Errorf("approve %s: %d uses (want at least 1)", r.ID, uses)
 	}
 	g := Grant{Approved: now, Expires: now.Add(ttl), Uses: uses, UsesLeft: uses}
+	version := grantVersion
+	if edit != nil {
+		if edit.Field == "" || edit.Input == "" || edit.Key == "" {
+			return GrantFile{}, fmt.Errorf("approve %s: an edit needs a field, an input and a key", r.ID)
+		}
+		if edit.Key == r.Key {
+			return GrantFile{}, fmt.Errorf("approve %s: the edited call is the call itself", r.ID)
+		}
+		e := *edit
+		g.Edit = &e
+		version = grantVersionEdit
+	}
 	if err := signer.sign(r.ID, r.Key, &g); err != nil {
 		return GrantFile{}, err
 	}
-	return GrantFile{Version: grantVersion, ID: r.ID, Key: r.Key, Summary: r.Summary, Grant: g}, nil
+	return GrantFile{Version: version, ID: r.ID, Key: r.Key, Summary: r.Summary, Grant: g}, nil
 }
 
 // WriteGrantFile stores gf as dir/<id>.json, atomically (temporary file
@@ -108,8 +126,8 @@ func readGrantFile(path string) (GrantFile, error) {
 	if err := dec.Decode(&gf); err != nil || dec.More() {
 		return GrantFile{}, fmt.Errorf("%s: not a grant file", path)
 	}
-	if gf.Version != grantVersion {
-		return GrantFile{}, fmt.Errorf("%s: version %q (want %s)", path, gf.Version, grantVersion)
+	if want := grantVersionOf(&gf.Grant); gf.Version != want {
+		return GrantFile{}, fmt.Errorf("%s: version %q (want %s)", path, gf.Version, want)
 	}
 	if !ValidID(gf.ID) || gf.Key == "" {
 		return GrantFile{}, fmt.Errorf("%s: bad id or key", path)
@@ -140,7 +158,7 @@ func (s *Store) importGrants(reqs []Request, key string, now time.Time) []Reques
 			continue
 		}
 		gf, err := readGrantFile(filepath.Join(s.grantsDir, name))
-		if err != nil || gf.Key != key {
+		if err != nil || gf.Key != key && (gf.Grant.Edit == nil || gf.Grant.Edit.Key != key) {
 			continue
 		}
 		g := gf.Grant
@@ -177,4 +195,12 @@ func (s *Store) importGrants(reqs []Request, key string, now time.Time) []Reques
 		r.Status, r.Decided, r.RejectReason, r.Grant, r.Problem = StatusApproved, g.Approved, "", &g, ""
 	}
 	return reqs
+}
+
+// grantVersionOf is the encoding g is signed under.
+func grantVersionOf(g *Grant) string {
+	if g.Edit != nil {
+		return grantVersionEdit
+	}
+	return grantVersion
 }

@@ -22,6 +22,12 @@ import (
 // encoding changes. A grant signed under another version does not verify.
 const grantVersion = "toolguard-grant/1"
 
+// grantVersionEdit is the encoding of a grant with an Edit: version 1's
+// fields, then the edit's. Which one a grant is verified under follows
+// from whether it has an Edit, so an edit added to (or removed from) a
+// grant signed under the other version does not verify.
+const grantVersionEdit = "toolguard-grant/2"
+
 // keyFileHeader is the first line of an approver key file.
 const keyFileHeader = "toolguard-approver-key/1"
 
@@ -89,7 +95,11 @@ func (k Keyring) Contains(pub ed25519.PublicKey) bool {
 // package documentation). Times are UTC RFC 3339 with nanoseconds.
 func grantPayload(id, key string, g *Grant) []byte {
 	var b bytes.Buffer
-	b.WriteString(grantVersion + "\n")
+	if g.Edit != nil {
+		b.WriteString(grantVersionEdit + "\n")
+	} else {
+		b.WriteString(grantVersion + "\n")
+	}
 	put := func(name, value string) {
 		b.WriteString(name + " " + strconv.Itoa(len(value)) + ":")
 		b.WriteString(value)
@@ -104,6 +114,11 @@ func grantPayload(id, key string, g *Grant) []byte {
 	put("approver_key", g.Approver.Key)
 	put("approver_fingerprint", g.Approver.Fingerprint)
 	put("approver_user", g.Approver.User)
+	if e := g.Edit; e != nil {
+		put("edit_field", e.Field)
+		put("edit_input", e.Input)
+		put("edit_key", e.Key)
+	}
 	return b.Bytes()
 }
 
@@ -146,7 +161,7 @@ func (r *Request) verify(trusted Keyring) error {
 		return errors.New("signature is not base64 of 64 bytes")
 	}
 	if !ed25519.Verify(pub, grantPayload(r.ID, r.Key, g), sig) {
-		return errors.New("signature does not verify (the request id, key, uses, expiry or approver was changed)")
+		return errors.New("signature does not verify (the request id, key, uses, expiry, approver or edit was changed)")
 	}
 	if g.Uses < 1 || g.UsesLeft > g.Uses {
 		return fmt.Errorf("uses_left %d outside the %d use(s) signed", g.UsesLeft, g.Uses)

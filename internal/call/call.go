@@ -183,4 +183,10 @@ type Verdict struct {
 	StopTurn bool
 	// StopReason is shown to the user when the turn is stopped.
 	StopReason string
+	// UpdatedInput, on an Allow, is the complete tool input the agent must
+	// run instead of the one it sent (approvals approve --edit). Only a
+	// codec that can carry it (protocol.Rewrites) writes it; every other
+	// codec turns such an allow into a deny, so the unedited call never
+	// runs by mistake.
+	UpdatedInput json.RawMessage
 }

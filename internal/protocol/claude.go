@@ -89,7 +89,14 @@ func (k claudeCodec) Encode(v call.Verdict) Reply {
 	case call.Pass:
 		return noReply()
 	case call.Allow:
-		return jsonReply(claudeReply{HookSpecificOutput: preToolUse(d, v.Reason)})
+		out := preToolUse(d, v.Reason)
+		if len(v.UpdatedInput) > 0 {
+			out.UpdatedInput = v.UpdatedInput
+			if k.name == NameCodeBuddy {
+				out.ModifiedInput = v.UpdatedInput
+			}
+		}
+		return jsonReply(claudeReply{HookSpecificOutput: out})
 	}
 	r := claudeReply{HookSpecificOutput: preToolUse(d, reasonOr(v.Reason, d))}
 	if d == call.Deny && v.StopTurn {

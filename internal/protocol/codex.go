@@ -32,6 +32,9 @@ func (codexCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 // an ask that reaches Encode is a deny. continue/stopReason are never
 // written: Codex treats them as unsupported for PreToolUse and fails open.
 func (codexCodec) Encode(v call.Verdict) Reply {
+	if v.Decision == call.Allow && len(v.UpdatedInput) > 0 {
+		v = rewriteRefused(v) // no rewrite field here: never run the unedited call
+	}
 	d := decision(v.Decision)
 	if d == call.Pass || d == call.Allow {
 		return noReply()

@@ -88,6 +88,9 @@ type copilotReply struct {
 // Encode: pass → nothing; allow/ask/deny → the flat permissionDecision
 // object (a reason is always given for ask and deny). Exit 0.
 func (copilotCodec) Encode(v call.Verdict) Reply {
+	if v.Decision == call.Allow && len(v.UpdatedInput) > 0 {
+		v = rewriteRefused(v) // no rewrite field here: never run the unedited call
+	}
 	d := decision(v.Decision)
 	switch d {
 	case call.Pass:

@@ -116,6 +116,9 @@ type cursorReply struct {
 // Encode: pass → nothing; allow → {"permission":"allow"}; ask and deny →
 // permission, user_message and agent_message (both the reason). Exit 0.
 func (cursorCodec) Encode(v call.Verdict) Reply {
+	if v.Decision == call.Allow && len(v.UpdatedInput) > 0 {
+		v = rewriteRefused(v) // no rewrite field here: never run the unedited call
+	}
 	d := decision(v.Decision)
 	switch d {
 	case call.Pass:

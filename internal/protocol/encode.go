@@ -67,8 +67,46 @@ type claudeOutput struct {
 	HookEventName            string `json:"hookEventName"`
 	PermissionDecision       string `json:"permissionDecision"`
 	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	// UpdatedInput replaces the whole tool input (an allow only); CodeBuddy
+	// also gets it as ModifiedInput (its docs name that key, its code reads
+	// updatedInput on the PreToolUse path).
+	UpdatedInput  json.RawMessage `json:"updatedInput,omitempty"`
+	ModifiedInput json.RawMessage `json:"modifiedInput,omitempty"`
 }
 
 func preToolUse(d call.Decision, reason string) claudeOutput {
 	return claudeOutput{HookEventName: "PreToolUse", PermissionDecision: d.String(), PermissionDecisionReason: reason}
+}
+
+// Rewrites reports whether toolguard may answer this call with an allow
+// that replaces its input (call.Verdict.UpdatedInput) and count on the
+// agent to run the replacement: the agents and tools whose rewrite the
+// end-to-end suite has shown to hold (docs/approvals.md, "Edit before
+// run"). For every other one the caller denies and tells the model what
+// to run instead.
+func Rewrites(c Codec, cl call.Call) bool {
+	if c == nil {
+		return false
+	}
+	switch c.Name() {
+	case NameClaude, NameCodeBuddy:
+		// Write: updatedInput honoured (e2e edit-approve). Bash: reported
+		// ignored by some Claude Code versions (an ignored rewrite runs the
+		// unedited command), so a shell call gets the deny with the edited
+		// command. Edit: not exercised by the suite (its fake model makes
+		// no Edit calls), so not relied on.
+		return cl.Kind == call.KindWrite
+	case NameGemini:
+		// hookSpecificOutput.tool_input, passed whole to the tool (e2e
+		// edit-approve: write_file; edit-shell: run_shell_command).
+		return cl.Kind == call.KindWrite || cl.Kind == call.KindShell
+	}
+	return false
+}
+
+// rewriteRefused is the deny an allow with an UpdatedInput becomes in a
+// codec that cannot carry it: the unedited call must not run.
+func rewriteRefused(v call.Verdict) call.Verdict {
+	return call.Verdict{Decision: call.Deny, Reason: "toolguard: a human approved an edited version of this call, " +
+		"but this agent cannot be handed the edited input, so the call was stopped."}
 }

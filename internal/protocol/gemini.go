@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -70,6 +71,13 @@ type geminiReply struct {
 	SystemMessage string `json:"systemMessage,omitempty"`
 	Continue      *bool  `json:"continue,omitempty"`
 	StopReason    string `json:"stopReason,omitempty"`
+	// HookSpecificOutput.ToolInput replaces the tool's arguments (an allow
+	// with call.Verdict.UpdatedInput): Gemini passes it whole to the tool.
+	HookSpecificOutput *geminiToolInput `json:"hookSpecificOutput,omitempty"`
+}
+
+type geminiToolInput struct {
+	ToolInput json.RawMessage `json:"tool_input"`
 }
 
 // Encode: pass → nothing; allow → {"decision":"allow"} (it cannot skip
@@ -85,7 +93,11 @@ func (geminiCodec) Encode(v call.Verdict) Reply {
 	case call.Pass:
 		return noReply()
 	case call.Allow:
-		return jsonReply(geminiReply{Decision: "allow"})
+		r := geminiReply{Decision: "allow"}
+		if len(v.UpdatedInput) > 0 {
+			r.HookSpecificOutput = &geminiToolInput{ToolInput: v.UpdatedInput}
+		}
+		return jsonReply(r)
 	case call.Ask:
 		r := reasonOr(v.Reason, d)
 		return jsonReply(geminiReply{Decision: "ask", Reason: r, SystemMessage: r})

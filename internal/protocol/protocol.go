@@ -47,6 +47,9 @@ func DecodeWith(c Codec, payload []byte, o DecodeOptions) (call.Call, error) {
 // c.Encode when the call is known: a few events take a narrower reply
 // (Cursor's). For every other codec and event it is c.Encode(v).
 func EncodeFor(c Codec, cl call.Call, v call.Verdict) Reply {
+	if v.Decision == call.Allow && len(v.UpdatedInput) > 0 && !carriesRewrite(c) {
+		v = rewriteRefused(v) // no rewrite field in this dialect: never run the unedited call
+	}
 	// Only Cursor's reply depends on the call (beforeReadFile accepts only
 	// a bare permission). Checked by concrete type, not by an interface
 	// the codec may implement, which the hook process would have to look
@@ -55,6 +58,18 @@ func EncodeFor(c Codec, cl call.Call, v call.Verdict) Reply {
 		return k.encodeCall(cl, v)
 	}
 	return c.Encode(v)
+}
+
+// carriesRewrite reports whether c's Encode writes call.Verdict.UpdatedInput.
+func carriesRewrite(c Codec) bool {
+	if c == nil {
+		return false
+	}
+	switch c.Name() {
+	case NameClaude, NameCodeBuddy, NameGemini:
+		return true
+	}
+	return false
 }
 
 // AskReachesHuman reports whether an ask reply for this call would reach a

@@ -68,6 +68,9 @@ type universalReply struct {
 // and allow → nothing, since no allow form is safe to send blind. Never
 // continue/stopReason: Codex fails open on them.
 func (universalCodec) Encode(v call.Verdict) Reply {
+	if v.Decision == call.Allow && len(v.UpdatedInput) > 0 {
+		v = rewriteRefused(v) // no rewrite field here: never run the unedited call
+	}
 	d := decision(v.Decision)
 	if d == call.Pass || d == call.Allow {
 		return noReply()
