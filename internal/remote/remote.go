@@ -147,6 +147,20 @@ func (c *Client) roundTrip(ctx context.Context, method, path string, body []byte
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	status, data, err := c.exchange(ctx, method, path, body)
+	if err != nil {
+		var ne net.Error
+		switch {
+		case errors.Is(ctx.Err(), context.Canceled):
+			err = fmt.Errorf("%w (%v)", ctx.Err(), err)
+		case ctx.Err() != nil || errors.As(err, &ne) && ne.Timeout():
+			err = fmt.Errorf("no answer within %v (%v)", timeout, err)
+		}
+	}
+	return status, data, err
+}
+
+func (c *Client) exchange(ctx context.Context, method, path string, body []byte) (int, []byte, error) {
 	d := net.Dialer{}
 	conn, err := d.DialContext(ctx, c.network, c.addr)
 	if err != nil {
@@ -173,11 +187,7 @@ func (c *Client) roundTrip(ctx context.Context, method, path string, body []byte
 	if _, err := conn.Write(req.Bytes()); err != nil {
 		return 0, nil, err
 	}
-	status, data, err := ReadResponse(bufio.NewReader(conn))
-	if err != nil && ctx.Err() != nil {
-		return 0, nil, fmt.Errorf("%w (%v)", ctx.Err(), err)
-	}
-	return status, data, err
+	return ReadResponse(bufio.NewReader(conn))
 }
 
 // ReadResponse reads one HTTP/1.x response from r: the status code and
