@@ -89,10 +89,14 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 			o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("toolguard: %v", context.Cause(ctx))}
 			return o
 		}
-		headlessAskWithin(ctx, sys, f, o)
+		if pol.Settings.ApprovalURL != "" {
+			remoteAsk(ctx, sys, o) // the approval server is the store (remoteask.go)
+		} else {
+			headlessAskWithin(ctx, sys, f, o)
+		}
 	}
 	if !f.dryRun { // check and serve's /v1/check neither read nor spend a session's hold
-		holdSession(sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
+		holdSession(ctx, sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
 	}
 	return o
 }
