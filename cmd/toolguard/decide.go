@@ -327,6 +327,18 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	if f.auditLog != "" || ps.pol != nil && ps.pol.Settings.AuditLog != "" {
 		add(auditPath(sys, f, ps.pol), false, false)
 	}
+	// Remote approvals (remoteask.go): the server's socket — moved aside,
+	// with the agent listening in its place, the agent would sit between
+	// the hook and the server — and the hook's token file.
+	if ps.pol != nil {
+		if p, ok := strings.CutPrefix(ps.pol.Settings.ApprovalURL, "unix://"); ok {
+			add(p, false, false)
+		}
+		if p := ps.pol.Settings.ApprovalTokenFile; p != "" {
+			cwd, _ := sys.getwd()
+			add(absFrom(cwd, expandTilde(p, home)), false, false)
+		}
+	}
 
 	// Binaries: the running one (and its target), and the one each
 	// installed hook command names.

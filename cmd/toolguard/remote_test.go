@@ -333,51 +333,79 @@ func TestRemoteApprovalFakeServer(t *testing.T) {
 		}
 		return &gf
 	}
+	receipt := func(s approval.Signer, nonce string) func(*approval.GrantFile, string) string {
+		return func(gf *approval.GrantFile, sent string) string {
+			over := nonce
+			if over == "" {
+				over = sent
+			}
+			r, err := s.SignUse(*gf, over)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+	}
 	cases := []struct {
-		name   string
-		answer func(key string) remote.UseAnswer
-		want   string // "allow", or words of the deny
+		name    string
+		answer  func(key string) remote.UseAnswer
+		receipt func(gf *approval.GrantFile, nonce string) string // signs the answer's receipt, if set
+		want    string                                            // "allow", or words of the deny
 	}{
-		{"no grant", func(string) remote.UseAnswer { return remote.UseAnswer{Outcome: "granted", ID: "req_fakefakefa"} }, "no grant in the answer"},
+		{"no grant", func(string) remote.UseAnswer { return remote.UseAnswer{Outcome: "granted", ID: "req_fakefakefa"} }, nil, "no grant in the answer"},
 		{"unsigned", func(key string) remote.UseAnswer {
 			g := grant(trusted, key, time.Hour, now)
 			g.Grant.Signature = ""
 			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
-		}, "grant is not signed"},
+		}, receipt(trusted, ""), "grant is not signed"},
 		{"foreign key", func(key string) remote.UseAnswer {
 			g := grant(foreign, key, time.Hour, now)
 			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
-		}, "not a trusted approver key"},
+		}, receipt(trusted, ""), "not a trusted approver key"},
 		{"trusted key relabelled", func(key string) remote.UseAnswer {
 			g := grant(foreign, key, time.Hour, now)
 			g.Grant.Approver = grant(trusted, key, time.Hour, now).Grant.Approver
 			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
-		}, "signature does not verify"},
+		}, receipt(trusted, ""), "signature does not verify"},
 		{"more uses", func(key string) remote.UseAnswer {
 			g := grant(trusted, key, time.Hour, now)
 			g.Grant.Uses = 100
 			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
-		}, "signature does not verify"},
+		}, receipt(trusted, ""), "signature does not verify"},
 		{"another call", func(string) remote.UseAnswer {
 			g := grant(trusted, strings.Repeat("ab", 32), time.Hour, now)
 			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
-		}, "the grant is for another call"},
+		}, receipt(trusted, ""), "the grant is for another call"},
 		{"expired", func(key string) remote.UseAnswer {
 			g := grant(trusted, key, time.Hour, now.Add(-2*time.Hour))
 			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
-		}, "the grant expired"},
+		}, receipt(trusted, ""), "the grant expired"},
 		{"bad id", func(key string) remote.UseAnswer {
 			return remote.UseAnswer{Outcome: "granted", ID: "../../etc"}
-		}, "names no valid request id"},
+		}, receipt(trusted, ""), "names no valid request id"},
 		{"unknown outcome", func(key string) remote.UseAnswer {
 			return remote.UseAnswer{Outcome: "allowed", ID: "req_fakefakefa"}
-		}, "unknown outcome"},
+		}, receipt(trusted, ""), "unknown outcome"},
+		// A genuine grant, recorded once by whoever sits between the hook
+		// and the server, played again: its receipt is for another nonce.
+		{"replayed", func(key string) remote.UseAnswer {
+			g := grant(trusted, key, time.Hour, now)
+			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
+		}, receipt(trusted, "the-nonce-of-an-earlier-use"), "a replayed grant"},
+		{"no receipt", func(key string) remote.UseAnswer {
+			g := grant(trusted, key, time.Hour, now)
+			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
+		}, nil, "no use receipt"},
+		{"foreign receipt", func(key string) remote.UseAnswer {
+			g := grant(trusted, key, time.Hour, now)
+			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
+		}, receipt(foreign, ""), "not signed by a trusted approver key"},
 		// The control: the same fake server with a grant the policy's
-		// approver signed for this call is honoured.
+		// approver signed for this call, and its receipt, is honoured.
 		{"trusted grant", func(key string) remote.UseAnswer {
 			g := grant(trusted, key, time.Hour, now)
 			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
-		}, "allow"},
+		}, receipt(trusted, ""), "allow"},
 	}
 	for _, agent := range remoteAgents {
 		for _, c := range cases {
@@ -390,7 +418,11 @@ func TestRemoteApprovalFakeServer(t *testing.T) {
 						http.Error(w, "no", 404)
 						return
 					}
-					b, _ := json.Marshal(c.answer(u.Key))
+					ans := c.answer(u.Key)
+					if c.receipt != nil && ans.Grant != nil {
+						ans.Receipt = c.receipt(ans.Grant, u.Nonce)
+					}
+					b, _ := json.Marshal(ans)
 					w.Header().Set("Content-Length", fmt.Sprint(len(b)))
 					w.Write(b)
 				}))
@@ -448,6 +480,41 @@ func TestRemoteApprovalUntrustedProject(t *testing.T) {
 			for _, want := range []string{"approval_url ignored", "approval_token_file ignored", "approvers ignored", "toolguard trust"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("check does not report %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+// TestRemoteApprovalSurfaces: the server's socket and the token file are
+// guard surfaces: moving the socket aside (to listen in its place),
+// removing it, or writing the token file is a locked deny; reading them,
+// and the same commands on other files, pass.
+func TestRemoteApprovalSurfaces(t *testing.T) {
+	for _, agent := range remoteAgents {
+		t.Run(agent, func(t *testing.T) {
+			e := newTrustEnv(t)
+			a := newApprovalServer(t)
+			sandboxPolicy(e, "unix://"+a.sock, a.pub(), "")
+			tok := filepath.Join(e.home, "run", "hook.token")
+			other := filepath.Join(filepath.Dir(a.sock), "other.sock")
+			for _, c := range []struct{ cmd, want string }{
+				{"mv " + a.sock + " /tmp/real.sock", "deny"},
+				{"rm -f " + a.sock, "deny"},
+				{"ln -sf /tmp/fake.sock " + a.sock, "deny"},
+				{"echo wrong > " + tok, "deny"},
+				{"cp /dev/null " + tok, "deny"},
+				{"cat " + tok, ""},
+				{"ls -l " + a.sock, ""},
+				{"rm -f " + other, ""},
+				{"echo x > " + tok + ".bak", ""},
+			} {
+				r := e.hook(agent, e.project, c.cmd)
+				if c.want == "deny" && !strings.Contains(r.stdout, "toolguard-self-protect") {
+					t.Errorf("%s: %s, want toolguard-self-protect", c.cmd, r.stdout)
+				}
+				if c.want == "" && strings.Contains(r.stdout, "toolguard-self-protect") {
+					t.Errorf("%s: %s, want no self-protection", c.cmd, r.stdout)
 				}
 			}
 		})

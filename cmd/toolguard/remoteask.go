@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -26,7 +27,10 @@ import (
 // it answers with allows the call only if its Ed25519 signature verifies
 // against the keys the hook trusts for local grants (trustedKeys: the
 // user's own approver key, if this machine has it, and settings.approvers)
-// and it is for this call's key and not expired. Anything else — no
+// and it is for this call's key and not expired, and the answer carries a
+// receipt signed by such a key over the grant and the nonce the hook sent
+// for this request (so a grant seen once, by a proxy between the hook and
+// the server, cannot be answered again). Anything else — no
 // answer within remote.DefaultTimeout, a bad status, a bad answer — is
 // the on_error decision (deny unless a trusted layer says otherwise).
 
@@ -110,7 +114,8 @@ func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 		return
 	}
 	key := approval.Key(o.call)
-	a, err := c.Use(ctx, remote.UseRequest{Key: key, Session: o.call.SessionID})
+	nonce := rand.Text()
+	a, err := c.Use(ctx, remote.UseRequest{Key: key, Session: o.call.SessionID, Nonce: nonce})
 	if err != nil {
 		remoteFailed(o, ask, "asking for a grant", err)
 		return
@@ -125,6 +130,9 @@ func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 		err := errors.New("no grant in the answer")
 		if a.Grant != nil {
 			err = trusted.VerifyGrant(*a.Grant, key, sys.now())
+		}
+		if err == nil {
+			err = trusted.VerifyUse(*a.Grant, nonce, a.Receipt) // not an answer played again
 		}
 		if err != nil {
 			// A server that says "granted" without a grant the hook can

@@ -300,6 +300,10 @@ type Created struct {
 type UseRequest struct {
 	Key     string `json:"key"`
 	Session string `json:"session,omitempty"` // for the session's hold
+	// Nonce is fresh for each request: a granted answer carries a receipt
+	// signed over it and the grant (approval.Keyring.VerifyUse), so an
+	// answer seen once cannot be played again.
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // UseAnswer is the answer of POST /v1/grants/use: what Store.Check found,
@@ -311,6 +315,7 @@ type UseAnswer struct {
 	Reason   string              `json:"reason,omitempty"`
 	UsesLeft int                 `json:"uses_left,omitempty"`
 	Grant    *approval.GrantFile `json:"grant,omitempty"`
+	Receipt  string              `json:"receipt,omitempty"` // granted: approval.Signer.SignUse(Grant, Nonce)
 	Hold     *Hold               `json:"hold,omitempty"`
 }
 

@@ -116,12 +116,19 @@ func TestClientAgainstServer(t *testing.T) {
 				t.Fatalf("hook approve: %v", err)
 			}
 			s.approve(t, url, cr.ID)
-			a, err = c.Use(ctx, remote.UseRequest{Key: key})
+			a, err = c.Use(ctx, remote.UseRequest{Key: key, Nonce: "nonce-1"})
 			if err != nil || a.Outcome != "granted" || a.Grant == nil {
 				t.Fatalf("use granted: %+v %v", a, err)
 			}
-			if err := (approval.Keyring{s.pub}).VerifyGrant(*a.Grant, key, time.Now()); err != nil {
+			ring := approval.Keyring{s.pub}
+			if err := ring.VerifyGrant(*a.Grant, key, time.Now()); err != nil {
 				t.Fatalf("grant: %v", err)
+			}
+			if err := ring.VerifyUse(*a.Grant, "nonce-1", a.Receipt); err != nil {
+				t.Fatalf("receipt: %v", err)
+			}
+			if err := ring.VerifyUse(*a.Grant, "nonce-2", a.Receipt); err == nil {
+				t.Fatal("the receipt verifies for another nonce")
 			}
 			if a, err := c.Use(ctx, remote.UseRequest{Key: key}); err != nil || a.Outcome != "none" {
 				t.Fatalf("second use: %+v %v", a, err)

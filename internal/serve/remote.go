@@ -31,6 +31,7 @@ import (
 const (
 	maxField = 4096
 	maxRules = 64
+	maxNonce = 128
 )
 
 func validKey(k string) bool {
@@ -120,8 +121,8 @@ func (s *Server) use(w http.ResponseWriter, r *http.Request, _ Role) error {
 	if !validKey(b.Key) {
 		return Errorf(http.StatusBadRequest, "field \"key\": want the call key, 64 lower-case hex digits")
 	}
-	if len(b.Session) > maxField {
-		return Errorf(http.StatusBadRequest, "field \"session\" longer than %d bytes", maxField)
+	if len(b.Session) > maxField || len(b.Nonce) > maxNonce {
+		return Errorf(http.StatusBadRequest, "field \"session\" longer than %d bytes, or \"nonce\" longer than %d", maxField, maxNonce)
 	}
 	now := s.cfg.Now()
 	out, err := s.cfg.Store.Check(r.Context(), b.Key, now)
@@ -140,6 +141,13 @@ func (s *Server) use(w http.ResponseWriter, r *http.Request, _ Role) error {
 			return Errorf(http.StatusInternalServerError, "request %s was granted but holds no grant", out.ID)
 		}
 		a.Grant = &gf
+		if b.Nonce != "" {
+			// The use was taken: a receipt the hook can check, or none
+			// (and the hook, which wants one, allows nothing).
+			if a.Receipt, err = s.cfg.Signer.SignUse(gf, b.Nonce); err != nil {
+				s.cfg.Logf("toolguard serve: use of %s: %v", out.ID, err)
+			}
+		}
 	case approval.None, approval.Rejected:
 		if b.Session != "" {
 			h, err := s.hold(b.Session)
