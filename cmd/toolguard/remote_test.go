@@ -91,9 +91,7 @@ func (a *approvalServer) pub() string {
 // api calls the server as the approver does (curl --unix-socket).
 func (a *approvalServer) api(t *testing.T, method, path, body string) (int, string) {
 	t.Helper()
-	c := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, "unix", a.sock)
-	}}}
+	c := &http.Client{Transport: &http.Transport{DialContext: unixDial(a.sock)}}
 	req, _ := http.NewRequest(method, "http://toolguard"+path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+remoteApproverTok)
 	res, err := c.Do(req)
@@ -103,6 +101,13 @@ func (a *approvalServer) api(t *testing.T, method, path, body string) (int, stri
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return res.StatusCode, string(b)
+}
+
+// unixDial dials sock whatever the address.
+func unixDial(sock string) func(ctx context.Context, _, _ string) (net.Conn, error) {
+	return func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+	}
 }
 
 // sandboxPolicy is the user's policy in the sandbox: headless, the
