@@ -39,8 +39,9 @@ import (
 )
 
 // DefaultTimeout bounds one request (dial, write, read) when
-// Client.Timeout is zero. The hook makes at most three requests per call
-// (grant, session hold, create), well inside its 10 s deadline.
+// Client.Timeout is zero. The hook makes at most two requests per call
+// (the grant, whose answer holds the session's hold, then a new request),
+// well inside its 10 s deadline.
 const DefaultTimeout = 2 * time.Second
 
 // MaxBody is the largest response body read; MaxHeader bounds the status
