@@ -259,7 +259,14 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-var errHeaderTooLarge = fmt.Errorf("status line and headers larger than %d bytes", MaxHeader)
+// errHeaderTooLarge is a typed zero-size value: no work at package init.
+var errHeaderTooLarge error = headerTooLarge{}
+
+type headerTooLarge struct{}
+
+func (headerTooLarge) Error() string {
+	return "status line and headers larger than " + strconv.Itoa(MaxHeader) + " bytes"
+}
 
 func eofIsUnexpected(err error, head *limitedReader) error {
 	if head != nil && head.exceeded {
