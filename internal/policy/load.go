@@ -530,8 +530,15 @@ func checkSettings(ld *layerDoc) []Problem {
 			probs = append(probs, ld.problem("settings.approval_url", "", "approval_url: "+msg))
 		}
 	}
-	if s.ApprovalTokenFile != nil && strings.TrimSpace(*s.ApprovalTokenFile) == "" {
-		probs = append(probs, ld.problem("settings.approval_token_file", "", "approval_token_file: empty path"))
+	if s.ApprovalTokenFile != nil {
+		switch p := *s.ApprovalTokenFile; {
+		case strings.TrimSpace(p) == "":
+			probs = append(probs, ld.problem("settings.approval_token_file", "", "approval_token_file: empty path"))
+		case !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/"):
+			// relative to what? the call's cwd is the agent's choice
+			probs = append(probs, ld.problem("settings.approval_token_file", "",
+				fmt.Sprintf("approval_token_file: %q: want an absolute path (or ~/…)", p)))
+		}
 	}
 	for i, n := range s.Notify {
 		key := fmt.Sprintf("settings.notify.%d", i)

@@ -79,6 +79,7 @@ func TestRemoteSettingsErrors(t *testing.T) {
 		{"user", `approval_url = "http://u@127.0.0.1:8787"`, "want http://host:port"},
 		{"scheme", `approval_url = "ftp://x"`, "want unix:///path/to/socket or http://host:port"},
 		{"empty-token-file", `approval_token_file = ""`, "approval_token_file: empty path"},
+		{"relative-token-file", `approval_token_file = "run/hook.token"`, `approval_token_file: "run/hook.token": want an absolute path`},
 		{"notify-url", "[[settings.notify]]\nurl = \"file:///etc/passwd\"", `user.toml:3:1: notify 1: url "file:///etc/passwd"`},
 		{"notify-format", "[[settings.notify]]\nurl = \"http://x/\"\nformat = \"xml\"", `notify 1: format "xml": want json or slack`},
 		{"notify-event", "[[settings.notify]]\nurl = \"http://x/\"\nevents = [\"approval.nope\"]", `notify 1: event "approval.nope"`},
