@@ -60,6 +60,9 @@ func turnContext(sys *system, o *hookOptions, ev protocol.TurnEvent) (string, er
 	if err != nil {
 		return "", fmt.Errorf("the policy does not load: %w", err)
 	}
+	if ps.pol.Settings.ApprovalURL != "" {
+		return remoteTold(sys, ps.pol, ev.SessionID) // the approval server holds the decisions (remoteask.go)
+	}
 	dir := stateDir(sys, o.stateDir, ps.pol)
 	if dir == "" {
 		return "", nil

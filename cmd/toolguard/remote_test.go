@@ -525,3 +525,48 @@ func TestRemoteApprovalSurfaces(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoteApprovalTold: with approval_url, the prompt events tell the
+// model of the server's decisions of its session (once), as they do for
+// the local store.
+func TestRemoteApprovalTold(t *testing.T) {
+	events := map[string]string{
+		"claude-code": `{"session_id":"s1","cwd":%q,"hook_event_name":"UserPromptSubmit","prompt":"go on"}`,
+		"gemini":      `{"session_id":"s1","cwd":%q,"hook_event_name":"BeforeAgent","prompt":"go on"}`,
+	}
+	for _, agent := range remoteAgents {
+		t.Run(agent, func(t *testing.T) {
+			e := newTrustEnv(t)
+			a := newApprovalServer(t)
+			sandboxPolicy(e, "unix://"+a.sock, a.pub(), "")
+			prompt := func() string {
+				f, sys := newFake(t, []byte(fmt.Sprintf(events[agent], e.project)), e.env)
+				sys.etc = filepath.Join(e.home, "etc")
+				if code := run(context.Background(), []string{"hook", "--provider", agent}, sys); code != 0 {
+					t.Fatalf("prompt event: exit %d %s", code, f.stderr.String())
+				}
+				return f.stdout.String()
+			}
+			r := e.hook(agent, e.project, remoteAsk1)
+			id := approvalID.FindString(r.stdout)
+			if id == "" {
+				t.Fatalf("no request: %s", r.stdout)
+			}
+			if out := prompt(); !strings.Contains(out, id) || !strings.Contains(out, "waiting") && !strings.Contains(out, "pending") {
+				t.Errorf("pending not told: %s", out)
+			}
+			if code, body := a.api(t, "POST", "/v1/approvals/"+id+"/reject", `{"reason":"releases go through CI"}`); code != 200 {
+				t.Fatalf("reject: %d %s", code, body)
+			}
+			if out := prompt(); !strings.Contains(out, id+": a human rejected npm publish because: releases go through CI") {
+				t.Errorf("rejection not told: %s", out)
+			}
+			if out := prompt(); strings.Contains(out, "releases go through CI") {
+				t.Errorf("told twice: %s", out)
+			}
+			if localRequests(e) {
+				t.Error("a request was stored in the sandbox's state directory")
+			}
+		})
+	}
+}

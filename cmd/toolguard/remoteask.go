@@ -218,6 +218,32 @@ func remoteHold(ctx context.Context, sys *system, o *outcome) {
 	applyHold(o, holdOf(h), o.call.Kind == call.KindRead || o.call.Kind == call.KindSearch)
 }
 
+// remoteTold is turnContext (prompt.go) with the approval server as the
+// store: the session's decisions not told yet, and its pending requests.
+// The event has no deadline context of its own; each request has the
+// client's timeout. A server that does not answer adds nothing (the
+// reply to a prompt event decides nothing) and says why on stderr.
+func remoteTold(sys *system, pol *policy.Policy, session string) (string, error) {
+	c, err := remoteClient(sys, pol)
+	if err != nil {
+		return "", err
+	}
+	t, err := c.Told(context.Background(), session)
+	if err != nil {
+		return "", err
+	}
+	for _, list := range [][]approval.Request{t.Decided, t.Pending} {
+		for i := range list {
+			r := &list[i]
+			if !approval.ValidID(r.ID) {
+				return "", fmt.Errorf("approval server: a request with a malformed id %q", cut(r.ID))
+			}
+			r.Summary, r.RejectReason = cut(r.Summary), cut(r.RejectReason)
+		}
+	}
+	return turnText(t.Decided, t.Pending), nil
+}
+
 // holdOf is the approval.Hold of a server's answer.
 func holdOf(h remote.Hold) approval.Hold {
 	r := approval.Request{ID: h.ID, Summary: cut(h.Summary), RejectReason: cut(h.Reason)}

@@ -338,6 +338,22 @@ func (c *Client) Create(ctx context.Context, req CreateRequest) (Created, error)
 	return a, err
 }
 
+// Told is the answer of POST /v1/sessions/told: the session's decisions
+// the model has not been told yet (now marked told), and its pending
+// requests (approval.Store.Told).
+type Told struct {
+	Decided []approval.Request `json:"decided"`
+	Pending []approval.Request `json:"pending"`
+}
+
+// Told asks for the session's decisions to tell the model at the start of
+// a turn.
+func (c *Client) Told(ctx context.Context, session string) (Told, error) {
+	var t Told
+	err := c.Do(ctx, "POST", "/v1/sessions/told", HoldRequest{Session: session}, &t)
+	return t, err
+}
+
 // SessionHold asks what holds session.
 func (c *Client) SessionHold(ctx context.Context, session string) (Hold, error) {
 	var h Hold

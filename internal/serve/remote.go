@@ -199,6 +199,39 @@ func (s *Server) sessionHold(w http.ResponseWriter, r *http.Request, _ Role) err
 	return nil
 }
 
+// sessionTold answers POST /v1/sessions/told: the session's decisions the
+// model has not been told yet, marked told by this answer, and its
+// pending requests — what the hook's prompt and session events add to the
+// model's context.
+func (s *Server) sessionTold(w http.ResponseWriter, r *http.Request, _ Role) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	var b remote.HoldRequest
+	if err := decode(w, r, &b); err != nil {
+		return err
+	}
+	if strings.TrimSpace(b.Session) == "" {
+		return Errorf(http.StatusBadRequest, "field \"session\" is required")
+	}
+	if len(b.Session) > maxField {
+		return Errorf(http.StatusBadRequest, "field \"session\" longer than %d bytes", maxField)
+	}
+	decided, pending, err := s.cfg.Store.Told(b.Session, s.cfg.Now())
+	if err != nil {
+		return err
+	}
+	t := remote.Told{Decided: decided, Pending: pending}
+	if t.Decided == nil {
+		t.Decided = []approval.Request{}
+	}
+	if t.Pending == nil {
+		t.Pending = []approval.Request{}
+	}
+	writeJSON(w, http.StatusOK, t)
+	return nil
+}
+
 // NotifiersOf returns the webhooks of settings.notify (validated by the
 // policy loader; checked again here).
 func NotifiersOf(ns []policy.Notify) ([]Notifier, error) {

@@ -192,6 +192,12 @@ func TestRemoteBadInput(t *testing.T) {
 		{"POST", "/v1/grants/use", hookTok, `{"key":"` + key + `"}`, 200, `"outcome": "none"`},
 		{"POST", "/v1/grants/use", hookTok, `{"key":"` + key + `","session":"s1"}`, 200, `"kind": "pending"`},
 		{"POST", "/v1/sessions/hold", hookTok, `{"session":"nobody"}`, 200, `"kind": "none"`},
+		{"POST", "/v1/sessions/told", hookTok, `{}`, 400, `"session" is required`},
+		{"POST", "/v1/sessions/told", hookTok, `{"session":"s1","x":1}`, 400, "unknown field"},
+		{"POST", "/v1/sessions/told", "", `{"session":"s1"}`, 401, "no token"},
+		{"GET", "/v1/sessions/told", hookTok, ``, 405, "not allowed"},
+		{"POST", "/v1/sessions/told", hookTok, `{"session":"s1"}`, 200, `"pending": [`},
+		{"POST", "/v1/sessions/told", hookTok, `{"session":"nobody"}`, 200, `"decided": []`},
 	} {
 		f := newFixture(t)
 		w := f.do(t, tc.method, tc.path, tc.token, tc.body)
