@@ -570,3 +570,39 @@ func TestRemoteApprovalTold(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoteApprovalResult: after an approved call ran, the agent's
+// result event is recorded on the server's request (and audited in the
+// sandbox), not in the sandbox's state directory.
+func TestRemoteApprovalResult(t *testing.T) {
+	for _, c := range []struct{ agent, post, want string }{
+		{"claude-code", `{"session_id":"s1","cwd":%q,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm publish"},"tool_response":{"stdout":"","stderr":"","interrupted":false,"isImage":false},"tool_use_id":"t1"}`, "success"},
+		{"codex", `{"session_id":"s1","turn_id":"u1","cwd":%q,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm publish"},"tool_response":"Exit code: 1\nOutput:\nnpm ERR!\n","tool_use_id":"t1"}`, "failure"},
+	} {
+		t.Run(c.agent, func(t *testing.T) {
+			e := newTrustEnv(t)
+			a := newApprovalServer(t)
+			sandboxPolicy(e, "unix://"+a.sock, a.pub(), "")
+			id := approvalID.FindString(e.hook(c.agent, e.project, remoteAsk1).stdout)
+			if id == "" {
+				t.Fatal("no request")
+			}
+			if code, body := a.api(t, "POST", "/v1/approvals/"+id+"/approve", `{}`); code != 200 {
+				t.Fatalf("approve: %d %s", code, body)
+			}
+			wantDecision(t, "retry", e.hook(c.agent, e.project, remoteAsk1), "allow")
+			f, sys := newFake(t, []byte(fmt.Sprintf(c.post, e.project)), e.env)
+			sys.etc = filepath.Join(e.home, "etc")
+			if code := run(context.Background(), []string{"hook", "--provider", c.agent}, sys); code != 0 || f.stdout.Len() != 0 {
+				t.Fatalf("result event: exit %d, stdout %q, stderr %q", code, f.stdout.String(), f.stderr.String())
+			}
+			req, err := a.st.Get(id)
+			if err != nil || len(req.Results) != 1 || req.Results[0].Outcome != c.want {
+				t.Fatalf("server request %s results %+v (%v), want one %s; stderr %q", id, req.Results, err, c.want, f.stderr.String())
+			}
+			if localRequests(e) {
+				t.Error("a request was stored in the sandbox's state directory")
+			}
+		})
+	}
+}

@@ -244,6 +244,25 @@ func remoteTold(sys *system, pol *policy.Policy, session string) (string, error)
 	return turnText(t.Decided, t.Pending), nil
 }
 
+// remoteResult is recordResult's (prompt.go) store step with the approval
+// server as the store: the request whose grant allowed the call takes the
+// result.
+func remoteResult(sys *system, pol *policy.Policy, key string, out protocol.ToolOutcome) (approval.Request, bool, error) {
+	c, err := remoteClient(sys, pol)
+	if err != nil {
+		return approval.Request{}, false, err
+	}
+	a, err := c.Result(context.Background(), remote.ResultRequest{Key: key, Outcome: out.Outcome, ExitCode: out.ExitCode})
+	if err != nil || !a.Recorded {
+		return approval.Request{}, false, err
+	}
+	if !approval.ValidID(a.Request.ID) {
+		return approval.Request{}, false, fmt.Errorf("approval server: a request with a malformed id %q", cut(a.Request.ID))
+	}
+	a.Request.Summary = cut(a.Request.Summary)
+	return a.Request, true, nil
+}
+
 // holdOf is the approval.Hold of a server's answer.
 func holdOf(h remote.Hold) approval.Hold {
 	r := approval.Request{ID: h.ID, Summary: cut(h.Summary), RejectReason: cut(h.Reason)}

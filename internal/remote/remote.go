@@ -338,6 +338,27 @@ func (c *Client) Create(ctx context.Context, req CreateRequest) (Created, error)
 	return a, err
 }
 
+// ResultRequest is the body of POST /v1/results: what the agent reported
+// after a call an approval allowed ran (approval.Store.RecordResult).
+type ResultRequest struct {
+	Key      string `json:"key"`
+	Outcome  string `json:"outcome"` // success, failure, ran
+	ExitCode *int   `json:"exit_code,omitempty"`
+}
+
+// ResultAnswer says whether a request took the result, and which.
+type ResultAnswer struct {
+	Recorded bool             `json:"recorded"`
+	Request  approval.Request `json:"request,omitzero"`
+}
+
+// Result reports the outcome of an approved call that ran.
+func (c *Client) Result(ctx context.Context, req ResultRequest) (ResultAnswer, error) {
+	var a ResultAnswer
+	err := c.Do(ctx, "POST", "/v1/results", req, &a)
+	return a, err
+}
+
 // Told is the answer of POST /v1/sessions/told: the session's decisions
 // the model has not been told yet (now marked told), and its pending
 // requests (approval.Store.Told).

@@ -232,6 +232,38 @@ func (s *Server) sessionTold(w http.ResponseWriter, r *http.Request, _ Role) err
 	return nil
 }
 
+// result answers POST /v1/results: the outcome of an approved call that
+// ran, recorded on the request whose grant allowed it (the approval.result
+// event follows from the store). Information, not a control: the agent
+// reports it.
+func (s *Server) result(w http.ResponseWriter, r *http.Request, _ Role) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	var b remote.ResultRequest
+	if err := decode(w, r, &b); err != nil {
+		return err
+	}
+	if !validKey(b.Key) {
+		return Errorf(http.StatusBadRequest, "field \"key\": want the call key, 64 lower-case hex digits")
+	}
+	switch b.Outcome {
+	case "success", "failure", "ran":
+	default:
+		return Errorf(http.StatusBadRequest, "field \"outcome\": want success, failure or ran, got %q", b.Outcome)
+	}
+	req, ok, err := s.cfg.Store.RecordResult(b.Key, approval.Result{Time: s.cfg.Now(), Outcome: b.Outcome, ExitCode: b.ExitCode})
+	if err != nil {
+		return err
+	}
+	a := remote.ResultAnswer{Recorded: ok}
+	if ok {
+		a.Request = req
+	}
+	writeJSON(w, http.StatusOK, a)
+	return nil
+}
+
 // NotifiersOf returns the webhooks of settings.notify (validated by the
 // policy loader; checked again here).
 func NotifiersOf(ns []policy.Notify) ([]Notifier, error) {

@@ -198,6 +198,12 @@ func TestRemoteBadInput(t *testing.T) {
 		{"GET", "/v1/sessions/told", hookTok, ``, 405, "not allowed"},
 		{"POST", "/v1/sessions/told", hookTok, `{"session":"s1"}`, 200, `"pending": [`},
 		{"POST", "/v1/sessions/told", hookTok, `{"session":"nobody"}`, 200, `"decided": []`},
+		{"POST", "/v1/results", hookTok, `{"key":"nope","outcome":"success"}`, 400, "64 lower-case hex"},
+		{"POST", "/v1/results", hookTok, `{"key":"` + key + `","outcome":"great"}`, 400, "want success, failure or ran"},
+		{"POST", "/v1/results", hookTok, `{"key":"` + key + `","outcome":"ran","x":1}`, 400, "unknown field"},
+		{"POST", "/v1/results", "", `{"key":"` + key + `","outcome":"ran"}`, 401, "no token"},
+		{"GET", "/v1/results", hookTok, ``, 405, "not allowed"},
+		{"POST", "/v1/results", hookTok, `{"key":"` + key + `","outcome":"success"}`, 200, `"recorded": false`},
 	} {
 		f := newFixture(t)
 		w := f.do(t, tc.method, tc.path, tc.token, tc.body)

@@ -297,6 +297,7 @@ func (s *Server) routes() {
 	s.route("/v1/grants/use", RoleHook, true, s.use, "POST")
 	s.route("/v1/sessions/hold", RoleHook, true, s.sessionHold, "POST")
 	s.route("/v1/sessions/told", RoleHook, true, s.sessionTold, "POST")
+	s.route("/v1/results", RoleHook, true, s.result, "POST")
 	s.route("/v1/approvals/{id}", RoleHook, false, s.get, "GET")
 	s.route("/v1/approvals/{id}/approve", RoleApprover, true, s.approve, "POST")
 	s.route("/v1/approvals/{id}/reject", RoleApprover, true, s.reject, "POST")
