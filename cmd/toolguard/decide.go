@@ -89,10 +89,14 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 			o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("toolguard: %v", context.Cause(ctx))}
 			return o
 		}
-		headlessAskWithin(ctx, sys, f, o)
+		if pol.Settings.ApprovalURL != "" {
+			remoteAsk(ctx, sys, o) // the approval server is the store (remoteask.go)
+		} else {
+			headlessAskWithin(ctx, sys, f, o)
+		}
 	}
 	if !f.dryRun { // check and serve's /v1/check neither read nor spend a session's hold
-		holdSession(sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
+		holdSession(ctx, sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
 	}
 	return o
 }
@@ -322,6 +326,18 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	}
 	if f.auditLog != "" || ps.pol != nil && ps.pol.Settings.AuditLog != "" {
 		add(auditPath(sys, f, ps.pol), false, false)
+	}
+	// Remote approvals (remoteask.go): the server's socket — moved aside,
+	// with the agent listening in its place, the agent would sit between
+	// the hook and the server — and the hook's token file.
+	if ps.pol != nil {
+		if p, ok := strings.CutPrefix(ps.pol.Settings.ApprovalURL, "unix://"); ok {
+			add(p, false, false)
+		}
+		if p := ps.pol.Settings.ApprovalTokenFile; p != "" {
+			cwd, _ := sys.getwd()
+			add(absFrom(cwd, expandTilde(p, home)), false, false)
+		}
 	}
 
 	// Binaries: the running one (and its target), and the one each

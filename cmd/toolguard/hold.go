@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,8 +36,15 @@ func unattended(o *outcome) bool {
 //
 // No state directory, or none made yet, holds nothing; a store that
 // exists but cannot be read denies (fail closed).
-func holdSession(sys *system, f *decideFlags, o *outcome) {
+//
+// With settings.approval_url the approval server says what holds the
+// session (remoteHold); ctx is the hook's deadline.
+func holdSession(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 	if o.approval != "" || o.verdict.Decision == call.Deny || o.call.SessionID == "" || !unattended(o) {
+		return
+	}
+	if o.ps.pol.Settings.ApprovalURL != "" {
+		remoteHold(ctx, sys, o)
 		return
 	}
 	dir := stateDir(sys, f.stateDir, o.ps.pol)

@@ -60,6 +60,9 @@ func turnContext(sys *system, o *hookOptions, ev protocol.TurnEvent) (string, er
 	if err != nil {
 		return "", fmt.Errorf("the policy does not load: %w", err)
 	}
+	if ps.pol.Settings.ApprovalURL != "" {
+		return remoteTold(sys, ps.pol, ev.SessionID) // the approval server holds the decisions (remoteask.go)
+	}
 	dir := stateDir(sys, o.stateDir, ps.pol)
 	if dir == "" {
 		return "", nil
@@ -107,20 +110,26 @@ func recordResult(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []
 	if err != nil {
 		return fmt.Errorf("the policy does not load: %w", err)
 	}
-	dir := stateDir(sys, o.stateDir, ps.pol)
-	if dir == "" {
-		return nil
-	}
-	if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	st, err := approval.Open(dir)
-	if err != nil {
-		return err
-	}
 	out := protocol.DecodeToolOutcome(ev, payload)
 	now := sys.now()
-	r, ok, err := st.RecordResult(approval.Key(c), approval.Result{Time: now, Outcome: out.Outcome, ExitCode: out.ExitCode})
+	var r approval.Request
+	var ok bool
+	if ps.pol.Settings.ApprovalURL != "" {
+		r, ok, err = remoteResult(sys, ps.pol, approval.Key(c), out) // the approval server's request (remoteask.go)
+	} else {
+		dir := stateDir(sys, o.stateDir, ps.pol)
+		if dir == "" {
+			return nil
+		}
+		if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		var st *approval.Store
+		if st, err = approval.Open(dir); err != nil {
+			return err
+		}
+		r, ok, err = st.RecordResult(approval.Key(c), approval.Result{Time: now, Outcome: out.Outcome, ExitCode: out.ExitCode})
+	}
 	if err != nil || !ok {
 		return err
 	}

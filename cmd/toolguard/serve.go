@@ -137,7 +137,10 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	st.Trust(trusted)
 	warnUntrusted(sys, st, signer, keyPath)
 
-	var notify []serve.Notifier
+	notify, err := serve.NotifiersOf(ps.pol.Settings.Notify) // settings.notify, then the flags
+	if err != nil {
+		return err
+	}
 	for _, f := range []struct {
 		urls   []string
 		format string
@@ -196,6 +199,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		AuditSummary: func(since time.Time) (any, error) { return serveAuditSummary(sys, o, ps, since) },
 		Audit:        func(ev serve.DecisionEvent) error { return serveAudit(sys, o, ps, ev) },
 		Store:        st,
+		Describe:     serveDescribe(sys, &o.decideFlags, ps),
 		Signer:       signer,
 		Tokens:       tokens,
 		LoginToken:   login,

@@ -91,9 +91,18 @@ func TestServeInboxBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.login), chromedp.WaitVisible(css(card))); err != nil {
 		t.Fatalf("open the inbox: %v\n%s", err, s.stderr)
 	}
-	what, err := chromedp.Run(ctx, chromedp.Text(css(card+" pre.what")))
-	if err != nil {
-		t.Fatal(err)
+	// The card is drawn before its fields are filled in: on a loaded
+	// machine the first read can see an empty <pre>.
+	var what string
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		w, err := chromedp.Run(ctx, chromedp.Text(css(card+" pre.what")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if what = w; what != "" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	facts, err := chromedp.Run(ctx, chromedp.Text(css(card+" dl.facts")))
 	if err != nil {

@@ -338,7 +338,7 @@ func TestServeApprovalsThroughHook(t *testing.T) {
 			if id == "" {
 				t.Fatalf("no request id in %s", out)
 			}
-			st, body := s.call(t, "GET", "/v1/approvals/"+id, s.hook, "")
+			st, body := s.call(t, "GET", "/v1/approvals/"+id+"?session=sess-1", s.hook, "")
 			if st != 200 || !strings.Contains(body, `"command": "git reset --hard HEAD~1"`) || !strings.Contains(body, `"status": "pending"`) {
 				t.Fatalf("GET %s: %d %s", id, st, body)
 			}

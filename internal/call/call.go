@@ -102,6 +102,17 @@ func (d *Decision) UnmarshalText(b []byte) error {
 
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
+// UnmarshalText reads a Kind as MarshalText writes it (the call a remote
+// approval request carries, internal/remote).
+func (k *Kind) UnmarshalText(b []byte) error {
+	v, ok := ParseKind(string(b))
+	if !ok {
+		return fmt.Errorf("unknown call kind %q", b)
+	}
+	*k = v
+	return nil
+}
+
 // Op is what a call does to a path.
 type Op int
 
@@ -131,6 +142,16 @@ func ParseOp(s string) (Op, bool) {
 }
 
 func (o Op) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText reads an Op as MarshalText writes it.
+func (o *Op) UnmarshalText(b []byte) error {
+	v, ok := ParseOp(string(b))
+	if !ok {
+		return fmt.Errorf("unknown path op %q (want write, delete or read)", b)
+	}
+	*o = v
+	return nil
+}
 
 // Path is one path a file tool names, with what the tool does to it.
 type Path struct {

@@ -50,6 +50,23 @@ type fileSettings struct {
 	// a shell command (beyond command, cmd, script, shell_command). Adding
 	// fields only adds what is judged: any layer may.
 	ShellFields map[string][]string `toml:"shell_fields" json:"shell_fields,omitempty"`
+	// ApprovalURL: the toolguard serve the hook records headless asks
+	// with and asks for grants (docs/approvals.md, "Remote approvals"):
+	// unix:///path or http://host:port. Trusted layers only.
+	ApprovalURL *string `toml:"approval_url" json:"approval_url,omitempty"`
+	// ApprovalTokenFile: a file holding the hook token for ApprovalURL
+	// (else $TOOLGUARD_APPROVAL_TOKEN). Trusted layers only.
+	ApprovalTokenFile *string `toml:"approval_token_file" json:"approval_token_file,omitempty"`
+	// Notify: webhooks toolguard serve posts approval events to. Trusted
+	// layers only (an event carries the request's contents).
+	Notify []fileNotify `toml:"notify" json:"notify,omitempty"`
+}
+
+// fileNotify is one [[settings.notify]] webhook.
+type fileNotify struct {
+	URL    string   `toml:"url" json:"url"`
+	Events []string `toml:"events" json:"events,omitempty"`
+	Format string   `toml:"format" json:"format,omitempty"`
 }
 
 type fileExamples struct {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -320,6 +321,27 @@ func checkSettings(ld *layerDoc) []Problem {
 				fmt.Sprintf("pending_ttl: %q is not a positive duration (e.g. \"24h\", \"30m\")", *s.PendingTTL)))
 		}
 	}
+	if s.ApprovalURL != nil {
+		if msg := checkApprovalURL(*s.ApprovalURL); msg != "" {
+			probs = append(probs, ld.problem("settings.approval_url", "", "approval_url: "+msg))
+		}
+	}
+	if s.ApprovalTokenFile != nil {
+		switch p := *s.ApprovalTokenFile; {
+		case strings.TrimSpace(p) == "":
+			probs = append(probs, ld.problem("settings.approval_token_file", "", "approval_token_file: empty path"))
+		case !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/"):
+			// relative to what? the call's cwd is the agent's choice
+			probs = append(probs, ld.problem("settings.approval_token_file", "",
+				fmt.Sprintf("approval_token_file: %q: want an absolute path (or ~/…)", p)))
+		}
+	}
+	for i, n := range s.Notify {
+		key := fmt.Sprintf("settings.notify.%d", i)
+		if msg := checkNotify(n); msg != "" {
+			probs = append(probs, ld.problem(key, "", fmt.Sprintf("notify %d: %s", i+1, msg)))
+		}
+	}
 	if s.AutoAllow != nil && *s.AutoAllow != AutoAllowOff && *s.AutoAllow != AutoAllowReadOnly {
 		probs = append(probs, ld.problem("settings.auto_allow", "",
 			fmt.Sprintf("auto_allow: unknown value %q (want off or read-only)", *s.AutoAllow)))
@@ -396,6 +418,54 @@ var lockableSetting = map[string]bool{
 	"on_unparsable": true, "on_dynamic": true, "disable": true, "audit_log": true,
 	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true,
 	"approvers": true, "hold_session_on_pending": true, "pending_ttl": true, "auto_allow": true,
+	"approval_url": true, "approval_token_file": true, "notify": true,
+}
+
+// checkApprovalURL says what is wrong with a settings.approval_url, or "".
+// The hook speaks plain HTTP/1.1 over a Unix socket or TCP (internal/remote):
+// it links no TLS.
+func checkApprovalURL(u string) string {
+	switch {
+	case strings.HasPrefix(u, "unix://"):
+		p := strings.TrimPrefix(u, "unix://")
+		if !strings.HasPrefix(p, "/") {
+			return fmt.Sprintf("%q: want unix:///absolute/path/to/socket", u)
+		}
+		return ""
+	case strings.HasPrefix(u, "http://"):
+		hp := strings.TrimSuffix(strings.TrimPrefix(u, "http://"), "/")
+		i := strings.LastIndexByte(hp, ':')
+		if hp == "" || strings.ContainsAny(hp, "/?#@ ") || i <= 0 || i == len(hp)-1 {
+			return fmt.Sprintf("%q: want http://host:port (no path, no user)", u)
+		}
+		for _, c := range hp[i+1:] {
+			if c < '0' || c > '9' {
+				return fmt.Sprintf("%q: want http://host:port (no path, no user)", u)
+			}
+		}
+		return ""
+	case strings.HasPrefix(u, "https://"):
+		return fmt.Sprintf("%q: https is not supported by the hook (it links no TLS); "+
+			"mount toolguard serve's Unix socket into the sandbox (unix:///path), or run a local "+
+			"TLS-terminating forwarder and give its http://127.0.0.1:PORT", u)
+	}
+	return fmt.Sprintf("%q: want unix:///path/to/socket or http://host:port", u)
+}
+
+// checkNotify says what is wrong with one settings.notify entry, or "".
+func checkNotify(n fileNotify) string {
+	if !strings.HasPrefix(n.URL, "http://") && !strings.HasPrefix(n.URL, "https://") || len(n.URL) <= len("https://") {
+		return fmt.Sprintf("url %q: want http:// or https://", n.URL)
+	}
+	if n.Format != "" && n.Format != "json" && n.Format != "slack" {
+		return fmt.Sprintf("format %q: want json or slack", n.Format)
+	}
+	for _, e := range n.Events {
+		if !slices.Contains(NotifyEvents, e) {
+			return fmt.Sprintf("event %q: want one of %s", e, strings.Join(NotifyEvents, ", "))
+		}
+	}
+	return ""
 }
 
 func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []Problem) {
@@ -631,7 +701,8 @@ func tightens(v, cur call.Decision) bool {
 // layer listed it in `locked` — and an untrusted layer only what
 // tightens: a stricter default, default_for or on_* decision, headless
 // mode, audit = "all". Its builtin = false, disable, audit_log, state_dir,
-// workspace, safe_prefixes and approvers are ignored, into *ignored.
+// workspace, safe_prefixes, approvers, approval_url, approval_token_file
+// and notify are ignored, into *ignored.
 func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignored *[]Problem) []Problem {
 	s := ld.doc.Settings
 	untrusted := ld.src.Untrusted
@@ -721,6 +792,21 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 	str("workspace", s.Workspace != nil, func() { dst.Workspace = *s.Workspace })
 	str("safe_prefixes", s.SafePrefixes != nil, func() { dst.SafePrefixes = s.SafePrefixes })
 	str("approvers", s.Approvers != nil, func() { dst.Approvers = s.Approvers })
+	// Where grants come from and where the request's contents go: an
+	// untrusted project could point the hook at its own server, or post
+	// every request to itself.
+	str("approval_url", s.ApprovalURL != nil, func() { dst.ApprovalURL = *s.ApprovalURL })
+	str("approval_token_file", s.ApprovalTokenFile != nil, func() { dst.ApprovalTokenFile = *s.ApprovalTokenFile })
+	str("notify", s.Notify != nil, func() {
+		dst.Notify = nil
+		for _, n := range s.Notify {
+			format := n.Format
+			if format == "" {
+				format = "json"
+			}
+			dst.Notify = append(dst.Notify, Notify{URL: n.URL, Events: n.Events, Format: format})
+		}
+	})
 	if allowed("hold_session_on_pending", s.HoldSession != nil) {
 		// Holding a session is the stricter side: an untrusted layer may
 		// turn it on, never off.

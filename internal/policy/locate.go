@@ -34,7 +34,8 @@ var schema = map[string]map[string]bool{
 		"on_unparsable", "on_dynamic", "disable", "audit_log", "audit", "state_dir",
 		"workspace", "safe_prefixes", "approvers", "hold_session_on_pending", "pending_ttl", "locked",
 		"case_insensitive_paths", "require_enforcement", "auto_allow",
-		"shell_fields"),
+		"shell_fields", "approval_url", "approval_token_file", "notify"),
+	"settings.notify":       set("url", "events", "format"),
 	"settings.default_for":  nil, // free-form kind names, checked on decode
 	"settings.shell_fields": nil, // free-form tool globs, checked on decode
 	"rule": set("id", "description", "decision", "justification", "priority", "locked",
@@ -106,6 +107,9 @@ func indexKeys(src string) *keyIndex {
 			counts[key] = n + 1
 			table = key + "." + strconv.Itoa(n)
 			ix.pos[table] = srcPos{ln, col}
+			if n == 0 {
+				ix.pos[key] = srcPos{ln, col} // the array as a whole: where it starts
+			}
 			ix.check(sp, srcPos{ln, col}, table)
 			continue
 		}

@@ -47,6 +47,15 @@ func settingsDoc(s Settings) fileSettings {
 	if s.RequireEnforcement {
 		fs.RequireEnforcement = &s.RequireEnforcement
 	}
+	if s.ApprovalURL != "" {
+		fs.ApprovalURL = str(s.ApprovalURL)
+	}
+	if s.ApprovalTokenFile != "" {
+		fs.ApprovalTokenFile = str(s.ApprovalTokenFile)
+	}
+	for _, n := range s.Notify {
+		fs.Notify = append(fs.Notify, fileNotify{URL: n.URL, Events: n.Events, Format: n.Format})
+	}
 	if len(s.DefaultFor) > 0 {
 		fs.DefaultFor = map[string]string{}
 		for k, v := range s.DefaultFor {

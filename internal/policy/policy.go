@@ -71,7 +71,25 @@ type Settings struct {
 	// ShellFields: per tool-name glob, input fields that hold a shell
 	// command an MCP or unknown tool runs (shellfields.go).
 	ShellFields map[string][]string
+	// ApprovalURL is where headless asks are recorded and grants asked
+	// for instead of the local state directory (unix:///path or
+	// http://host:port); "" for the local store. ApprovalTokenFile holds
+	// the hook token ("" : $TOOLGUARD_APPROVAL_TOKEN).
+	ApprovalURL       string
+	ApprovalTokenFile string
+	// Notify are the webhooks toolguard serve posts events to.
+	Notify []Notify
 }
+
+// Notify is one webhook of settings.notify.
+type Notify struct {
+	URL    string   // http:// or https://
+	Events []string // approval.request, approval.decision, approval.result; empty: approval.request
+	Format string   // "json" or "slack"
+}
+
+// NotifyEvents are the events a webhook may ask for.
+var NotifyEvents = []string{"approval.request", "approval.decision", "approval.result"}
 
 // DefaultPendingTTL is settings.pending_ttl when no layer sets it.
 const DefaultPendingTTL = 24 * time.Hour

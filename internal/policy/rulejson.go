@@ -366,9 +366,43 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 			return once(&seen, 20) && d.strPtr(&s.AutoAllow)
 		case "shell_fields":
 			return once(&seen, 21) && d.strListMap(&s.ShellFields)
+		case "approval_url":
+			return once(&seen, 22) && d.strPtr(&s.ApprovalURL)
+		case "approval_token_file":
+			return once(&seen, 23) && d.strPtr(&s.ApprovalTokenFile)
+		case "notify":
+			return once(&seen, 24) && d.notify(&s.Notify)
 		}
 		return false
 	})
+}
+
+func (d *jsonIn) notify(dst *[]fileNotify) bool {
+	if !d.open('[') {
+		return false
+	}
+	out := []fileNotify{}
+	for n := 0; d.nextElem(&n); {
+		var w fileNotify
+		var seen uint64
+		ok := d.object(func(key string) bool {
+			switch key {
+			case "url":
+				return once(&seen, 0) && d.strTo(&w.URL)
+			case "events":
+				return once(&seen, 1) && strList(d, &w.Events)
+			case "format":
+				return once(&seen, 2) && d.strTo(&w.Format)
+			}
+			return false
+		})
+		if !ok {
+			return false
+		}
+		out = append(out, w)
+	}
+	*dst = out
+	return !d.bad
 }
 
 func (d *jsonIn) tests(dst *[]fileTest) bool {

@@ -71,6 +71,7 @@ var schemaEnums = map[string][]string{
 	"settings.on_dynamic":    decisionEnum,
 	"settings.mode":          {"interactive", "headless"},
 	"settings.audit":         {"decisions", "all", "off"},
+	"settings.notify.format": {"json", "slack"},
 	"rule.decision":          ruleDecision,
 	"rule.scope":             {"inside", "outside"},
 	"rule.op":                {"write", "delete", "read"},
@@ -112,6 +113,14 @@ var schemaDocs = map[string]string{
 	"rule.examples":          "calls this rule must and must not match, checked by validate",
 	"test":                   "expectations on the merged policy, checked by validate",
 	"test.expect":            "the decision the merged policy must reach",
+
+	// remote approvals and notifications (docs/approvals.md, docs/api.md)
+	"settings.approval_url":        "toolguard serve for headless asks and grants: unix:///path or http://host:port (trusted layers only)",
+	"settings.approval_token_file": "file holding the hook token for approval_url (default: $TOOLGUARD_APPROVAL_TOKEN)",
+	"settings.notify":              "webhooks toolguard serve posts approval events to (trusted layers only)",
+	"settings.notify.url":          "webhook URL, http:// or https://",
+	"settings.notify.events":       "approval.request, approval.decision, approval.result (default: approval.request)",
+	"settings.notify.format":       "json, or slack (an incoming webhook's shape)",
 }
 
 func (g schemaGen) name(f reflect.StructField) string {

@@ -91,13 +91,23 @@ func (s *Server) request(r *http.Request) (approval.Request, error) {
 	return req, nil
 }
 
-func (s *Server) get(w http.ResponseWriter, r *http.Request, _ Role) error {
-	if _, err := query(r); err != nil {
+// get answers GET /v1/approvals/{id}. The hook role names the session
+// (?session=) and reads only that session's requests: another session's
+// is a 404, so an id is no oracle.
+func (s *Server) get(w http.ResponseWriter, r *http.Request, role Role) error {
+	q, err := query(r, "session")
+	if err != nil {
 		return err
+	}
+	if role < RoleApprover && q["session"] == "" {
+		return Errorf(http.StatusForbidden, "the hook role reads one session's requests only: give ?session=")
 	}
 	req, err := s.request(r)
 	if err != nil {
 		return err
+	}
+	if sess, ok := q["session"]; ok && sess != req.Session {
+		return Errorf(http.StatusNotFound, "no approval request %s in session %q", req.ID, sess)
 	}
 	writeJSON(w, http.StatusOK, req)
 	return nil

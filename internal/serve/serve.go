@@ -11,6 +11,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -20,11 +21,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/policy"
 )
 
@@ -36,7 +39,7 @@ type Role int
 
 const (
 	RoleNone     Role = iota
-	RoleHook          // check, validate, read a request by id, list one session's requests
+	RoleHook          // check, validate; record a request, use a grant, read one session's requests and hold
 	RoleApprover      // everything
 )
 
@@ -114,6 +117,10 @@ type Config struct {
 	AuditSummary func(since time.Time) (any, error)
 	// Store is the approval state directory, trusting the keys the hook trusts.
 	Store *approval.Store
+	// Describe returns what a human sees of a call a hook records through
+	// POST /v1/approvals: Summary, Preview and Rules (the served policy's
+	// view). Nil: the call's summary alone.
+	Describe func(ctx context.Context, c call.Call) (approval.Request, error)
 	// Signer signs every grant made through the server.
 	Signer approval.Signer
 	// Tokens maps each bearer token to its role.
@@ -224,12 +231,20 @@ func Errorf(status int, format string, args ...any) *Error {
 	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
 }
 
+// writeJSON answers with v and its Content-Length (the hook's client,
+// internal/remote, reads no chunked body).
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		status, b = http.StatusInternalServerError, bytes.Buffer{}
+		fmt.Fprintf(&b, "{\"error\": %q}\n", "encoding the answer: "+err.Error())
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(b.Bytes())
 }
 
 func writeError(w http.ResponseWriter, err error) {
@@ -280,6 +295,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /v1/approvals", s.handle(RoleHook, true, s.create))
 	s.methodNotAllowed("/v1/approvals", "GET", "POST")
 	s.route("/v1/grants/use", RoleHook, true, s.use, "POST")
+	s.route("/v1/sessions/hold", RoleHook, true, s.sessionHold, "POST")
+	s.route("/v1/sessions/told", RoleHook, true, s.sessionTold, "POST")
+	s.route("/v1/results", RoleHook, true, s.result, "POST")
 	s.route("/v1/approvals/{id}", RoleHook, false, s.get, "GET")
 	s.route("/v1/approvals/{id}/approve", RoleApprover, true, s.approve, "POST")
 	s.route("/v1/approvals/{id}/reject", RoleApprover, true, s.reject, "POST")
