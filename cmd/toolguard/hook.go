@@ -52,7 +52,7 @@ decision (deny unless the policy says otherwise) — never a silent allow.`,
 	// A flag error is answered with a deny, not a bare exit 1 (which most
 	// agents treat as "go ahead"): see hookUsage.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &hookUsageError{err.Error()} })
-	cmd.Flags().StringVar(&o.provider, "provider", "", "agent dialect: claude-code (claude), codebuddy, codex, gemini, cursor, copilot")
+	cmd.Flags().StringVar(&o.provider, "provider", "", "agent dialect: claude-code (claude), codebuddy, codex, gemini, cursor, copilot, antigravity (agy), kiro, windsurf (cascade)")
 	o.register(cmd)
 	o.registerDecide(cmd.Flags())
 	return cmd

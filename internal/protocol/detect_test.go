@@ -62,14 +62,21 @@ func TestScenarioPayloads(t *testing.T) {
 		NameGemini:    {Kind: call.KindWrite, Paths: w(wf)},
 		NameCursor:    {Kind: call.KindWrite, Paths: w(wf)},
 		NameCopilot:   {Kind: call.KindWrite, Paths: w(wf)},
+		// From documentation, not proven with the real clients.
+		NameAntigravity: {Kind: call.KindWrite, Paths: w(wf)},
+		NameKiro:        {Kind: call.KindWrite, Paths: w(wf)},
+		NameWindsurf:    {Kind: call.KindWrite, Paths: w(wf)},
 	}
 	mcp := map[string]shape{
-		NameClaude:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameCodeBuddy: {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameCodex:     {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameGemini:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameCursor:    {Kind: call.KindMCP, MCPServer: "npx -y @modelcontextprotocol/server-github", MCPTool: "create_issue"},
-		NameCopilot:   {Kind: call.KindMCP, MCPServer: "github-mcp-server", MCPTool: "create_issue"},
+		NameClaude:      {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCodeBuddy:   {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCodex:       {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameGemini:      {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCursor:      {Kind: call.KindMCP, MCPServer: "npx -y @modelcontextprotocol/server-github", MCPTool: "create_issue"},
+		NameCopilot:     {Kind: call.KindMCP, MCPServer: "github-mcp-server", MCPTool: "create_issue"},
+		NameAntigravity: {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameKiro:        {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameWindsurf:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
 	}
 	for _, agent := range Names() {
 		want := map[string]shape{"write-workflow.json": write[agent], "mcp.json": mcp[agent]}
@@ -92,6 +99,10 @@ func TestScenarioPayloads(t *testing.T) {
 				}
 				if g := shapeOf(got); !reflect.DeepEqual(g, ws) {
 					t.Errorf("got  %+v\nwant %+v", g, ws)
+				}
+				// Cascade sends a cwd with pre_run_command only.
+				if agent == NameWindsurf && ws.Kind != call.KindShell {
+					return
 				}
 				if got.Cwd != testCwd {
 					t.Errorf("cwd %q, want %q", got.Cwd, testCwd)
