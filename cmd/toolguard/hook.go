@@ -128,7 +128,8 @@ func hookOutcome(ctx context.Context, sys *system, o *hookOptions, g *hookGuard,
 	var c call.Call
 	decodeErr := readErr
 	if decodeErr == nil {
-		c, decodeErr = protocol.DecodeWith(codec, *payload, protocol.DecodeOptions{Home: sys.home()})
+		wd, _ := sys.getwd()
+		c, decodeErr = protocol.DecodeWith(codec, *payload, protocol.DecodeOptions{Home: sys.home(), Dir: wd})
 		c.Input = bytes.Clone(c.Input)
 		*payload = nil
 		g.setEvent(c.Event)

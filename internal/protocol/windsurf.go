@@ -25,6 +25,11 @@ const (
 // pre_mcp_tool_use {mcp_server_name, mcp_tool_name, mcp_tool_arguments}. The
 // reply is the exit code: 2 blocks a pre-hook's action, 0 lets it run, 1 is
 // a hook error and the action runs. There is no JSON decision and no ask.
+//
+// Only pre_run_command carries a cwd. For the other actions the cwd is the
+// hook process's working directory (DecodeOptions.Dir) — where Cascade
+// starts hooks is not documented — so that project-relative rules
+// (.github/workflows/**) see a workspace; without one they cannot match.
 type windsurfCodec struct{}
 
 func (windsurfCodec) Name() string { return NameWindsurf }
@@ -57,7 +62,7 @@ func (windsurfCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) 
 		Provider:  NameWindsurf,
 		Event:     action,
 		SessionID: obj.str("trajectory_id"),
-		Cwd:       cleanCwd(info.str("cwd")),
+		Cwd:       cleanCwd(firstNonEmpty(info.str("cwd"), o.Dir)),
 		Tool:      action,
 		Input:     info.raw,
 	}
