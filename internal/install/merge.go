@@ -121,7 +121,7 @@ func Install(o Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if a.flat {
+	if a.flat && !a.unversioned {
 		if _, ok := root.get("version"); !ok {
 			root.members = append([]member{{"version", num(1)}}, root.members...)
 			if doc.data != nil {
