@@ -208,3 +208,52 @@ func TestDocCodecsDetect(t *testing.T) {
 		})
 	}
 }
+
+// TestDocCodecsInstall: install writes Cascade's hooks.json with the
+// hook on the four pre-hook actions; Antigravity and Kiro are refused
+// with the README to follow.
+func TestDocCodecsInstall(t *testing.T) {
+	old := argv0
+	defer func() { argv0 = old }()
+	root := t.TempDir()
+	exe := filepath.Join(root, "bin", "toolguard")
+	fakeToolguard(t, exe)
+	argv0 = func() string { return exe }
+	proj := t.TempDir()
+	f, sys := newFake(t, nil, nil)
+	sys.executable = func() (string, error) { return exe, nil }
+	if code := run(context.Background(), []string{"install", "--provider", "windsurf", "--dir", proj}, sys); code != 0 {
+		t.Fatalf("install exit %d: %s", code, f.stderr.String())
+	}
+	data, err := os.ReadFile(filepath.Join(proj, ".windsurf", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Hooks map[string][]struct {
+			Command    string `json:"command"`
+			ShowOutput bool   `json:"show_output"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []string{"pre_run_command", "pre_write_code", "pre_read_code", "pre_mcp_tool_use"} {
+		h := cfg.Hooks[ev]
+		if len(h) != 1 || h[0].Command != exe+" hook --provider windsurf" || !h[0].ShowOutput {
+			t.Errorf("%s: %+v", ev, h)
+		}
+	}
+	for _, p := range []string{"antigravity", "agy", "kiro"} {
+		f, sys := newFake(t, nil, nil)
+		sys.executable = func() (string, error) { return exe, nil }
+		code := run(context.Background(), []string{"install", "--provider", p, "--dir", proj}, sys)
+		want := "hooks/" + map[string]string{"agy": "antigravity"}[p]
+		if p != "agy" {
+			want = "hooks/" + p
+		}
+		if code == 0 || !strings.Contains(f.stderr.String(), want+"/README.md") {
+			t.Errorf("install --provider %s: exit %d, stderr %q", p, code, f.stderr.String())
+		}
+	}
+}

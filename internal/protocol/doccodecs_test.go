@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -176,5 +177,23 @@ func TestDocCodecsDetectShapes(t *testing.T) {
 				t.Errorf("Detect = %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDocCodecsKnownTools: a rule naming an Antigravity or Kiro tool is
+// not flagged by validate as a tool no agent sends.
+func TestDocCodecsKnownTools(t *testing.T) {
+	t.Parallel()
+	for _, n := range []string{"run_command", "write_to_file", "execute_bash", "fs_write", "Bash"} {
+		if !KnownTool(n) {
+			t.Errorf("KnownTool(%q) = false", n)
+		}
+	}
+	if KnownTool("pre_run_command") || KnownTool("nope") {
+		t.Error("KnownTool accepts a name no agent sends as a tool name")
+	}
+	all := KnownTools()
+	if !slices.IsSorted(all) || !slices.Contains(all, "fs_read") || !slices.Contains(all, "view_file") {
+		t.Errorf("KnownTools = %q", all)
 	}
 }
