@@ -128,8 +128,12 @@ func hookOutcome(ctx context.Context, sys *system, o *hookOptions, g *hookGuard,
 	var c call.Call
 	decodeErr := readErr
 	if decodeErr == nil {
-		wd, _ := sys.getwd()
-		c, decodeErr = protocol.DecodeWith(codec, *payload, protocol.DecodeOptions{Home: sys.home(), Dir: wd})
+		opts := protocol.DecodeOptions{Home: sys.home()}
+		if codec.Name() == protocol.NameWindsurf {
+			// Cascade's file and MCP actions carry no cwd: the hook's is theirs.
+			opts.Dir, _ = sys.getwd()
+		}
+		c, decodeErr = protocol.DecodeWith(codec, *payload, opts)
 		c.Input = bytes.Clone(c.Input)
 		*payload = nil
 		g.setEvent(c.Event)
