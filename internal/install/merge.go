@@ -15,7 +15,7 @@ import (
 
 // Options says which hook to install or remove, and where.
 type Options struct {
-	Provider string // claude-code (or claude), codebuddy, codex, gemini, cursor, copilot
+	Provider string // claude-code (or claude), codebuddy, codex, gemini, cursor, copilot, windsurf
 	Scope    string // "project" (default) or "user"
 	Dir      string // project directory, for the project scope
 	Home     string // home directory, for the user scope
