@@ -57,6 +57,20 @@ func docPayload(t *testing.T, agent, kind, arg, project string) []byte {
 				map[string]any{"mcp_server_name": server, "mcp_tool_name": tool, "mcp_tool_arguments": map[string]string{"title": "x"}}
 		}
 		v = m
+	case "devin":
+		// Documented stdin: tool_name and tool_input only. edit's input
+		// keys are not documented: file_path (Claude's) is assumed.
+		m := map[string]any{}
+		switch kind {
+		case "shell":
+			m["tool_name"], m["tool_input"] = "exec", map[string]string{"command": arg, "shell_id": "main"}
+		case "write":
+			m["tool_name"], m["tool_input"] = "edit", map[string]string{"file_path": arg}
+		case "mcp":
+			server, tool, _ := strings.Cut(arg, "/")
+			m["tool_name"], m["tool_input"] = "mcp__"+server+"__"+tool, map[string]string{"title": "x"}
+		}
+		v = m
 	default:
 		t.Fatalf("no payload for %s", agent)
 	}
@@ -100,6 +114,24 @@ func readDocReply(t *testing.T, agent string, code int, f *fakeSystem) docReply 
 			return docReply{"pass", r.Reason}
 		}
 		t.Fatalf("decision %q: agy denies a missing or unknown decision", r.Decision)
+	}
+	if agent == "devin" {
+		// Devin: exit 2 blocks; the JSON block carries the reason.
+		var r struct{ Decision, Reason string }
+		if out != "" {
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("stdout %q is not Devin JSON: %v", out, err)
+			}
+		}
+		switch {
+		case code == 2 && r.Decision == "block" && strings.Contains(errOut, r.Reason):
+			return docReply{"deny", r.Reason}
+		case code == 0 && out == "":
+			return docReply{"pass", ""}
+		case code == 0 && r.Decision == "approve":
+			return docReply{"allow", r.Reason}
+		}
+		t.Fatalf("exit %d, stdout %q: not a reply Devin reads as intended", code, out)
 	}
 	// Kiro and Cascade: exit 2 blocks and stderr is the message; exit 0
 	// runs the tool; nothing is read from stdout.
@@ -149,7 +181,7 @@ func TestDocCodecsHookPath(t *testing.T) {
 		{name: "mcp call denied by rule", kind: "mcp", arg: "github/create_issue", args: []string{"--policy", mcpPol}, want: "deny", wantText: "no-issues"},
 		{name: "other mcp tool passes the rule", kind: "mcp", arg: "github/list_issues", args: []string{"--policy", mcpPol}, want: "pass"},
 	}
-	for _, agent := range []string{"antigravity", "kiro", "windsurf"} {
+	for _, agent := range []string{"antigravity", "kiro", "windsurf", "devin"} {
 		for _, tc := range cases {
 			t.Run(agent+"/"+tc.name, func(t *testing.T) {
 				payload := docPayload(t, agent, tc.kind, tc.arg, project)
@@ -164,7 +196,7 @@ func TestDocCodecsHookPath(t *testing.T) {
 				if want == "ask" && agent != "antigravity" {
 					want = "deny" // no ask: the headless deny with a pending request
 				}
-				if want == "allow" && agent != "antigravity" {
+				if want == "allow" && (agent == "kiro" || agent == "windsurf") {
 					want = "pass" // exit 0 is the only allow there is
 				}
 				if got.decision != want {
@@ -244,7 +276,7 @@ func TestDocCodecsInstall(t *testing.T) {
 			t.Errorf("%s: %+v", ev, h)
 		}
 	}
-	for _, p := range []string{"antigravity", "agy", "kiro"} {
+	for _, p := range []string{"antigravity", "agy", "kiro", "devin"} {
 		f, sys := newFake(t, nil, nil)
 		sys.executable = func() (string, error) { return exe, nil }
 		code := run(context.Background(), []string{"install", "--provider", p, "--dir", proj}, sys)
@@ -255,5 +287,42 @@ func TestDocCodecsInstall(t *testing.T) {
 		if code == 0 || !strings.Contains(f.stderr.String(), want+"/README.md") {
 			t.Errorf("install --provider %s: exit %d, stderr %q", p, code, f.stderr.String())
 		}
+	}
+}
+
+// TestDevinProjectDir: Devin's payload names no cwd; DEVIN_PROJECT_DIR,
+// which Devin sets for its hooks, is the workspace, so a workflow write is
+// caught with the hook started anywhere. Without it and outside the
+// project, the project-relative rule cannot match (docs/agents.md).
+func TestDevinProjectDir(t *testing.T) {
+	home := t.TempDir()
+	project := filepath.Join(home, "project")
+	if err := os.MkdirAll(filepath.Join(project, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	payload := docPayload(t, "devin", "write", filepath.Join(project, ".github", "workflows", "ci.yml"), project)
+	for _, tc := range []struct {
+		name string
+		env  string
+		want int
+	}{
+		{"DEVIN_PROJECT_DIR set", project, 2},
+		{"no project known", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{"HOME": home, "XDG_STATE_HOME": t.TempDir()}
+			if tc.env != "" {
+				env["DEVIN_PROJECT_DIR"] = tc.env
+			}
+			f, sys := newFake(t, payload, env)
+			sys.getwd = func() (string, error) { return home, nil }
+			code := run(context.Background(), []string{"hook", "--provider", "devin"}, sys)
+			if code != tc.want {
+				t.Fatalf("exit %d, want %d; stdout %q, stderr %q", code, tc.want, f.stdout.String(), f.stderr.String())
+			}
+			if tc.want == 2 && !strings.Contains(f.stdout.String(), "ci-workflow-write") {
+				t.Errorf("stdout %q does not name the rule", f.stdout.String())
+			}
+		})
 	}
 }

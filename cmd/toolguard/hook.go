@@ -52,7 +52,7 @@ decision (deny unless the policy says otherwise) — never a silent allow.`,
 	// A flag error is answered with a deny, not a bare exit 1 (which most
 	// agents treat as "go ahead"): see hookUsage.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &hookUsageError{err.Error()} })
-	cmd.Flags().StringVar(&o.provider, "provider", "", "agent dialect: claude-code (claude), codebuddy, codex, gemini, cursor, copilot, antigravity (agy), kiro, windsurf (cascade)")
+	cmd.Flags().StringVar(&o.provider, "provider", "", "agent dialect: claude-code (claude), codebuddy, codex, gemini, cursor, copilot, antigravity (agy), kiro, windsurf (cascade), devin")
 	o.register(cmd)
 	o.registerDecide(cmd.Flags())
 	return cmd
@@ -129,8 +129,9 @@ func hookOutcome(ctx context.Context, sys *system, o *hookOptions, g *hookGuard,
 	decodeErr := readErr
 	if decodeErr == nil {
 		opts := protocol.DecodeOptions{Home: sys.home()}
-		if codec.Name() == protocol.NameWindsurf {
-			// Cascade's file and MCP actions carry no cwd: the hook's is theirs.
+		if n := codec.Name(); n == protocol.NameWindsurf || n == protocol.NameDevin {
+			// Cascade's file and MCP actions, and Devin's documented
+			// payload, carry no cwd: the hook's is theirs.
 			opts.Dir, _ = sys.getwd()
 		}
 		c, decodeErr = protocol.DecodeWith(codec, *payload, opts)

@@ -35,7 +35,7 @@ func TestHookUsageDenies(t *testing.T) {
 		{"missing-value", func(p string) []string { return withProvider(p, "--policy") }},
 		{"bad-bool", func(p string) []string { return withProvider(p, "--no-builtin=maybe") }},
 	}
-	for _, agent := range []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "antigravity", "kiro", "windsurf", ""} {
+	for _, agent := range []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "antigravity", "kiro", "windsurf", "devin", ""} {
 		name := agent
 		payload := []byte(`{"tool":"Bash","input":"ls"}`) // no agent's shape
 		if agent == "" {
@@ -52,8 +52,8 @@ func TestHookUsageDenies(t *testing.T) {
 				code := run(context.Background(), tc.args(agent), sys)
 				golden(t, filepath.Join("testdata/golden/usage", name+"-"+tc.name+".golden"), reply(code, f))
 				wantCode := 0
-				if agent == "" || exitCodeDialect(agent) {
-					wantCode = 2
+				if agent == "" || exitCodeDialect(agent) || agent == "devin" {
+					wantCode = 2 // Devin: the JSON block and exit 2
 				}
 				if code != wantCode {
 					t.Errorf("exit %d, want %d", code, wantCode)

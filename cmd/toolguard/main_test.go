@@ -163,7 +163,7 @@ func TestHookMalformed(t *testing.T) {
 		{"no-tool-name", `{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_input":{"command":"ls"}}`},
 		{"binary", "\x00\x01\xff\xfe{"},
 	}
-	for _, agent := range []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "antigravity", "kiro", "windsurf", ""} {
+	for _, agent := range []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "antigravity", "kiro", "windsurf", "devin", ""} {
 		for _, in := range inputs {
 			name := agent
 			if name == "" {

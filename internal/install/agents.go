@@ -188,6 +188,7 @@ var agents = []*agent{
 var manualOnly = map[string]string{
 	"antigravity": "Antigravity CLI's hooks.json schema is documented inconsistently",
 	"kiro":        "Kiro CLI hooks live in an agent configuration file (or, in Kiro CLI 3, in .kiro/hooks/)",
+	"devin":       "Devin CLI's .devin/hooks.v1.json is not proven with the real client",
 }
 
 // lookup returns the agent for a provider name or alias.

@@ -29,7 +29,9 @@ func TestPayloadFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := mustLookup(t, agent)
-			if d := Detect(b); d.Name() != agent {
+			// Devin's documented payload is Claude's shape: Detect leaves it
+			// to --provider devin.
+			if d := Detect(b); d.Name() != agent && agent != NameDevin {
 				t.Errorf("Detect = %s, want %s", d.Name(), agent)
 			}
 			got, err := DecodeWith(c, b, DecodeOptions{Home: testHome})
@@ -77,6 +79,7 @@ func TestScenarioPayloads(t *testing.T) {
 		NameAntigravity: {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
 		NameKiro:        {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
 		NameWindsurf:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameDevin:       {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
 	}
 	for _, agent := range Names() {
 		want := map[string]shape{"write-workflow.json": write[agent], "mcp.json": mcp[agent]}
@@ -90,6 +93,9 @@ func TestScenarioPayloads(t *testing.T) {
 			t.Run(agent+"/"+file, func(t *testing.T) {
 				t.Parallel()
 				b, err := os.ReadFile(filepath.Join(payloadDir, agent, file))
+				if agent == NameDevin && os.IsNotExist(err) {
+					t.Skip("Devin's file tools' input keys are not documented")
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -100,8 +106,9 @@ func TestScenarioPayloads(t *testing.T) {
 				if g := shapeOf(got); !reflect.DeepEqual(g, ws) {
 					t.Errorf("got  %+v\nwant %+v", g, ws)
 				}
-				// Cascade sends a cwd with pre_run_command only.
-				if agent == NameWindsurf && ws.Kind != call.KindShell {
+				// Cascade sends a cwd with pre_run_command only; Devin's
+				// documented payload has none.
+				if agent == NameWindsurf && ws.Kind != call.KindShell || agent == NameDevin {
 					return
 				}
 				if got.Cwd != testCwd {

@@ -94,7 +94,7 @@
 // as <server>-<tool> MCP. Replies the flat {"permissionDecision":D,
 // "permissionDecisionReason":R}, exit 0.
 //
-// antigravity, kiro, windsurf: written from the agents' documentation and
+// antigravity, kiro, windsurf, devin: written from the agents' documentation and
 // third-party integrations, NOT PROVEN WITH THE REAL CLIENTS (docs/agents.md,
 // "From documentation, not proven with the real client").
 //
@@ -111,6 +111,11 @@
 // pre-hook actions. Both speak by exit code only: pass and allow are
 // nothing and exit 0; deny (and ask: neither has one) is exit 2 with the
 // reason on stderr, which Kiro returns to the model.
+//
+// devin. Decodes Claude's snake_case shape (tool_name, tool_input; exec,
+// edit, mcp__server__tool); Detect never picks it. Allow is
+// {"decision":"approve"}; deny (and ask: none) is
+// {"decision":"block","reason":R} with exit 2 and R on stderr.
 //
 // universal, for an unknown agent (Detect's fallback). Decodes either the
 // snake_case or the camelCase shape. Deny and ask are one object carrying

@@ -197,3 +197,58 @@ func TestDocCodecsKnownTools(t *testing.T) {
 		t.Errorf("KnownTools = %q", all)
 	}
 }
+
+func TestDevinCodec(t *testing.T) {
+	t.Parallel()
+	c := mustLookup(t, NameDevin)
+	for _, tc := range []struct {
+		name, payload string
+		want          shape
+		cwd           string
+	}{
+		{"exec", `{"tool_name":"exec","tool_input":{"command":"git status","shell_id":"main"}}`,
+			shape{Kind: call.KindShell, Command: "git status", Shell: "bash"}, "/hookdir"},
+		{"payload cwd wins", `{"tool_name":"exec","cwd":"/w","tool_input":{"command":"ls"}}`,
+			shape{Kind: call.KindShell, Command: "ls", Shell: "bash"}, "/w"},
+		{"edit with a path", `{"tool_name":"edit","tool_input":{"file_path":"/w/.github/workflows/ci.yml"}}`,
+			shape{Kind: call.KindEdit, Paths: w("/w/.github/workflows/ci.yml")}, "/hookdir"},
+		{"edit with unknown keys keeps its paths", `{"tool_name":"edit","tool_input":{"filename":"/etc/hosts"}}`,
+			shape{Kind: call.KindEdit, Paths: []call.Path{{Path: "/etc/hosts", Op: call.OpRead}, {Path: "/etc/hosts", Op: call.OpWrite}}}, "/hookdir"},
+		{"mcp", `{"tool_name":"mcp__github__create_issue","tool_input":{}}`,
+			shape{Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"}, "/hookdir"},
+		{"unknown tool's command is analyzed", `{"tool_name":"run","tool_input":{"command":"rm -rf /"}}`,
+			shape{Kind: call.KindOther, Command: "rm -rf /"}, "/hookdir"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := DecodeWith(c, []byte(tc.payload), DecodeOptions{Home: testHome, Dir: "/hookdir"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := shapeOf(got); !reflect.DeepEqual(g, tc.want) {
+				t.Errorf("got  %+v\nwant %+v", g, tc.want)
+			}
+			if got.Cwd != tc.cwd {
+				t.Errorf("cwd %q, want %q", got.Cwd, tc.cwd)
+			}
+			if Detect([]byte(tc.payload)).Name() == NameDevin {
+				t.Error("Detect picked devin for a Claude-shaped payload")
+			}
+		})
+	}
+	for _, tc := range []struct {
+		v              call.Verdict
+		stdout, stderr string
+		code           int
+	}{
+		{call.Verdict{Decision: call.Pass}, "", "", 0},
+		{call.Verdict{Decision: call.Allow}, `{"decision":"approve"}` + "\n", "", 0},
+		{call.Verdict{Decision: call.Ask, Reason: "r"}, `{"decision":"block","reason":"r"}` + "\n", "r\n", 2},
+		{call.Verdict{Decision: call.Deny, Reason: "r"}, `{"decision":"block","reason":"r"}` + "\n", "r\n", 2},
+		{call.Verdict{Decision: 7}, `{"decision":"block","reason":"toolguard: blocked by policy"}` + "\n", "toolguard: blocked by policy\n", 2},
+	} {
+		r := c.Encode(tc.v)
+		if string(r.Stdout) != tc.stdout || string(r.Stderr) != tc.stderr || r.ExitCode != tc.code {
+			t.Errorf("%v: %+v", tc.v.Decision, r)
+		}
+	}
+}

@@ -16,13 +16,15 @@ var codecs = []Codec{
 	antigravityCodec{},
 	kiroCodec{},
 	windsurfCodec{},
+	devinCodec{},
 }
 
 // aliases are extra names Lookup accepts.
 var aliases = map[string]string{"claude": NameClaude, "agy": NameAntigravity, "cascade": NameWindsurf}
 
 // Names returns the provider names of the agent codecs: claude-code,
-// codebuddy, codex, gemini, cursor, copilot, antigravity, kiro, windsurf.
+// codebuddy, codex, gemini, cursor, copilot, antigravity, kiro, windsurf,
+// devin.
 // Lookup also accepts the aliases "claude", "agy" and "cascade", and
 // "universal".
 func Names() []string {
@@ -73,6 +75,8 @@ func Lookup(name string) (Codec, error) {
 // Anything else — not JSON, not an object, an unknown shape — gets the
 // universal codec, whose Decode reports what is wrong and whose deny
 // blocks in every agent. Explicit --provider beats Detect: shapes overlap.
+// Devin CLI's documented payload is Claude's shape: Detect never returns
+// the devin codec.
 func Detect(payload []byte) Codec {
 	obj, err := parseObject(payload)
 	if err != nil {
