@@ -130,7 +130,7 @@ func workspaceRoot(sys *system, flag, setting string, c *call.Call, project stri
 			return filepath.Clean(absFrom(c.Cwd, expandTilde(w, home)))
 		}
 	}
-	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR"} {
+	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR", "DEVIN_PROJECT_DIR"} {
 		if w := sys.getenv(name); w != "" && filepath.IsAbs(w) {
 			return filepath.Clean(w)
 		}

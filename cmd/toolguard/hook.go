@@ -52,7 +52,7 @@ decision (deny unless the policy says otherwise) — never a silent allow.`,
 	// A flag error is answered with a deny, not a bare exit 1 (which most
 	// agents treat as "go ahead"): see hookUsage.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &hookUsageError{err.Error()} })
-	cmd.Flags().StringVar(&o.provider, "provider", "", "agent dialect: claude-code (claude), codebuddy, codex, gemini, cursor, copilot")
+	cmd.Flags().StringVar(&o.provider, "provider", "", "agent dialect: claude-code (claude), codebuddy, codex, gemini, cursor, copilot, antigravity (agy), kiro, windsurf (cascade), devin")
 	o.register(cmd)
 	o.registerDecide(cmd.Flags())
 	return cmd
@@ -128,7 +128,13 @@ func hookOutcome(ctx context.Context, sys *system, o *hookOptions, g *hookGuard,
 	var c call.Call
 	decodeErr := readErr
 	if decodeErr == nil {
-		c, decodeErr = protocol.DecodeWith(codec, *payload, protocol.DecodeOptions{Home: sys.home()})
+		opts := protocol.DecodeOptions{Home: sys.home()}
+		if n := codec.Name(); n == protocol.NameWindsurf || n == protocol.NameDevin {
+			// Cascade's file and MCP actions, and Devin's documented
+			// payload, carry no cwd: the hook's is theirs.
+			opts.Dir, _ = sys.getwd()
+		}
+		c, decodeErr = protocol.DecodeWith(codec, *payload, opts)
 		c.Input = bytes.Clone(c.Input)
 		*payload = nil
 		g.setEvent(c.Event)

@@ -35,7 +35,7 @@ func TestHookUsageDenies(t *testing.T) {
 		{"missing-value", func(p string) []string { return withProvider(p, "--policy") }},
 		{"bad-bool", func(p string) []string { return withProvider(p, "--no-builtin=maybe") }},
 	}
-	for _, agent := range []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", ""} {
+	for _, agent := range []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "antigravity", "kiro", "windsurf", "devin", ""} {
 		name := agent
 		payload := []byte(`{"tool":"Bash","input":"ls"}`) // no agent's shape
 		if agent == "" {
@@ -52,13 +52,19 @@ func TestHookUsageDenies(t *testing.T) {
 				code := run(context.Background(), tc.args(agent), sys)
 				golden(t, filepath.Join("testdata/golden/usage", name+"-"+tc.name+".golden"), reply(code, f))
 				wantCode := 0
-				if agent == "" {
-					wantCode = 2
+				if agent == "" || exitCodeDialect(agent) || agent == "devin" {
+					wantCode = 2 // Devin: the JSON block and exit 2
 				}
 				if code != wantCode {
 					t.Errorf("exit %d, want %d", code, wantCode)
 				}
-				if !isDenyReply(f.stdout.String()) {
+				if exitCodeDialect(agent) {
+					// Kiro and Cascade read no JSON: exit 2 blocks, and
+					// stderr is the message.
+					if f.stdout.Len() != 0 || !strings.Contains(f.stderr.String(), "on_error = deny") {
+						t.Errorf("stdout %q, stderr %q", f.stdout.String(), f.stderr.String())
+					}
+				} else if !isDenyReply(f.stdout.String()) {
 					t.Errorf("stdout is not a deny: %q", f.stdout.String())
 				}
 				if !strings.Contains(f.stderr.String(), "Run 'toolguard hook --help' for usage.") {
@@ -72,13 +78,17 @@ func TestHookUsageDenies(t *testing.T) {
 			t.Run(name+"/well-formed", func(t *testing.T) {
 				f, sys := newFake(t, payload, nil)
 				code := run(context.Background(), []string{"hook", "--provider", agent, "--mode", "headless"}, sys)
-				if code != 0 || isDenyReply(f.stdout.String()) {
+				if code != 0 || isDenyReply(f.stdout.String()) || strings.Contains(f.stdout.String(), `"force_ask"`) {
 					t.Errorf("exit %d, stdout %q, stderr %q", code, f.stdout.String(), f.stderr.String())
 				}
 			})
 		}
 	}
 }
+
+// exitCodeDialect reports whether agent's pre-tool hook speaks by exit
+// code only (2 blocks, stderr is the message): Kiro and Windsurf's Cascade.
+func exitCodeDialect(agent string) bool { return agent == "kiro" || agent == "windsurf" }
 
 func withProvider(p string, rest ...string) []string {
 	args := []string{"hook"}

@@ -64,7 +64,7 @@ for files a team commits; see docs/install.md for what that trusts.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runInstall(sys, &o, uninstall) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.provider, "provider", "", "agent: claude-code (claude), codebuddy, codex, gemini, cursor, copilot")
+	fl.StringVar(&o.provider, "provider", "", "agent: claude-code (claude), codebuddy, codex, gemini, cursor, copilot, windsurf")
 	fl.StringVar(&o.scope, "scope", install.ScopeProject, "project or user")
 	fl.StringVar(&o.dir, "dir", "", "project directory (default: the git top level of the current directory)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "show what would change; write nothing")

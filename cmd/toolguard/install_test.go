@@ -94,7 +94,7 @@ func TestDoctorProbePayloads(t *testing.T) {
 		{"echo 'git push --force origin main'", "pass"},
 		{"git log --oneline", "pass"},
 	}
-	for _, agent := range []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot"} {
+	for _, agent := range []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "windsurf"} {
 		for _, c := range cases {
 			t.Run(agent+"/"+c.call, func(t *testing.T) {
 				dir := t.TempDir()

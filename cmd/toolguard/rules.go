@@ -84,7 +84,7 @@ func callProject(sys *system, c *call.Call) string {
 	if c.ProjectDir != "" && filepath.IsAbs(c.ProjectDir) {
 		return filepath.Clean(c.ProjectDir)
 	}
-	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR"} {
+	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR", "DEVIN_PROJECT_DIR"} {
 		if w := sys.getenv(name); w != "" && filepath.IsAbs(w) {
 			return filepath.Clean(w)
 		}

@@ -40,11 +40,13 @@ type agent struct {
 	extra []extraEvent
 	// flat files list handlers directly under the event (Cursor, Copilot,
 	// with "version": 1); the others nest them in matcher groups.
-	flat    bool
-	matcher string // matcher of a new group; "" = no matcher key
-	handler func(cmd string) *object
-	owned   bool // the file is toolguard's own (Copilot's toolguard.json)
-	notes   func(scope string) []string
+	flat bool
+	// unversioned flat files have no "version" key (Windsurf).
+	unversioned bool
+	matcher     string // matcher of a new group; "" = no matcher key
+	handler     func(cmd string) *object
+	owned       bool // the file is toolguard's own (Copilot's toolguard.json)
+	notes       func(scope string) []string
 }
 
 // extraEvent is one of an agent's non-pre-tool events and the matcher of
@@ -157,6 +159,36 @@ var agents = []*agent{
 			return nil
 		},
 	},
+	{
+		// Windsurf Cascade (also Devin Desktop), FROM ITS DOCUMENTATION, NOT
+		// PROVEN WITH THE REAL CLIENT (docs.windsurf.com/windsurf/cascade/hooks):
+		// {"hooks": {"<action>": [{"command", "show_output"}]}}, one flat list per
+		// pre-hook action. The documentation names no timeout field, so none is
+		// written. show_output shows the block reason in Cascade's UI.
+		name:        "windsurf",
+		project:     ".windsurf/hooks.json",
+		user:        ".codeium/windsurf/hooks.json",
+		events:      []string{"pre_run_command", "pre_write_code", "pre_read_code", "pre_mcp_tool_use"},
+		flat:        true,
+		unversioned: true,
+		handler:     func(cmd string) *object { return obj("command", cmd, "show_output", true) },
+		notes: func(string) []string {
+			return []string{
+				"Windsurf merges system (/etc/windsurf/hooks.json), user and workspace hooks.json; a pre-hook blocks with exit 2. " +
+					"Written from Windsurf's documentation, not proven with the real client (docs/agents.md).",
+				"Cascade sends no cwd with file and MCP actions: toolguard takes the workspace from the hook's working directory.",
+			}
+		},
+	},
+}
+
+// manualOnly are providers toolguard has a codec for but does not install:
+// their hook configuration is not documented clearly enough to edit it
+// (hooks/<provider>/README.md has the entry to add by hand).
+var manualOnly = map[string]string{
+	"antigravity": "Antigravity CLI's hooks.json schema is documented inconsistently",
+	"kiro":        "Kiro CLI hooks live in an agent configuration file (or, in Kiro CLI 3, in .kiro/hooks/)",
+	"devin":       "Devin CLI's .devin/hooks.v1.json is not proven with the real client",
 }
 
 // lookup returns the agent for a provider name or alias.
@@ -169,7 +201,13 @@ func lookup(provider string) (*agent, error) {
 			return a, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown provider %q (want claude-code, codebuddy, codex, gemini, cursor or copilot)", provider)
+	if provider == "agy" {
+		provider = "antigravity"
+	}
+	if why, ok := manualOnly[provider]; ok {
+		return nil, fmt.Errorf("toolguard install does not support %s: %s; add the hook by hand as hooks/%s/README.md shows", provider, why, provider)
+	}
+	return nil, fmt.Errorf("unknown provider %q (want claude-code, codebuddy, codex, gemini, cursor, copilot or windsurf)", provider)
 }
 
 // SettingsPath returns the file Install edits for provider in scope

@@ -74,7 +74,7 @@ type probe struct {
 	thirdParty []source
 }
 
-// Inspect reports, for each of the six supported agents and for the agents
+// Inspect reports, for each of the supported agents (Windsurf from its documentation) and for the agents
 // toolguard cannot guard (opencode, Cline), whether it is set up on this
 // machine and whether a pre-tool hook runs toolguard. home or project may be
 // "" to skip that side. Inspect never fails: unreadable files are named in
@@ -107,6 +107,7 @@ func Inspect(home, project string) []AgentStatus {
 		}
 	}
 	cursorEv := []string{"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"}
+	windsurfEv := []string{"pre_run_command", "pre_write_code", "pre_mcp_tool_use", "pre_read_code"}
 	probes := []probe{
 		{agent: "claude-code", detect: []string{h(".claude"), pr(".claude")}, sources: claudeFiles("claude-code")},
 		{agent: "codebuddy", detect: []string{h(".codebuddy"), pr(".codebuddy")}, sources: []source{
@@ -129,6 +130,13 @@ func Inspect(home, project string) []AgentStatus {
 			{pr(".cursor/hooks.json"), "cursor", cursorEv, ""},
 		}, thirdParty: claudeFiles("claude-code")},
 		{agent: "copilot", detect: []string{h(".copilot"), pr(".github/hooks"), pr(".github/copilot")}, sources: copilot},
+		// Windsurf Cascade, from its documentation; the system-level
+		// /etc/windsurf/hooks.json is not read.
+		{agent: "windsurf", detect: []string{h(".codeium/windsurf"), pr(".windsurf")}, sources: []source{
+			{h(".codeium/windsurf/hooks.json"), "windsurf", windsurfEv, ""},
+			{h(".codeium/hooks.json"), "windsurf", windsurfEv, ""}, // JetBrains plugin
+			{pr(".windsurf/hooks.json"), "windsurf", windsurfEv, ""},
+		}},
 	}
 	var out []AgentStatus
 	for _, p := range probes {

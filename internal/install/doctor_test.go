@@ -172,7 +172,7 @@ func TestInspect(t *testing.T) {
 			},
 		},
 	}
-	agentsOrder := []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "opencode", "cline"}
+	agentsOrder := []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "windsurf", "opencode", "cline"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

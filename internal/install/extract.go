@@ -18,7 +18,7 @@ type hookRef struct {
 }
 
 // ExtractCommands returns every hook command line in a settings or hook file
-// of provider (claude-code/claude, codebuddy, codex, gemini, cursor, copilot),
+// of provider (claude-code/claude, codebuddy, codex, gemini, cursor, copilot, windsurf),
 // for every event, each once, in file order. Handlers nested in matcher
 // groups and flat handler lists are both understood, as are Copilot's
 // bash/powershell/exec fields and exec-form "args" (joined with shell

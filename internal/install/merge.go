@@ -15,7 +15,7 @@ import (
 
 // Options says which hook to install or remove, and where.
 type Options struct {
-	Provider string // claude-code (or claude), codebuddy, codex, gemini, cursor, copilot
+	Provider string // claude-code (or claude), codebuddy, codex, gemini, cursor, copilot, windsurf
 	Scope    string // "project" (default) or "user"
 	Dir      string // project directory, for the project scope
 	Home     string // home directory, for the user scope
@@ -121,7 +121,7 @@ func Install(o Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if a.flat {
+	if a.flat && !a.unversioned {
 		if _, ok := root.get("version"); !ok {
 			root.members = append([]member{{"version", num(1)}}, root.members...)
 			if doc.data != nil {

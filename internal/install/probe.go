@@ -110,6 +110,9 @@ func Payload(agent, command, dir string) []byte {
 	case "copilot":
 		args, _ := json.Marshal(map[string]string{"command": command})
 		v = map[string]any{"sessionId": session, "timestamp": 0, "cwd": dir, "toolName": "bash", "toolArgs": string(args)}
+	case "windsurf":
+		v = map[string]any{"agent_action_name": "pre_run_command", "trajectory_id": session,
+			"tool_info": map[string]any{"command_line": command, "cwd": dir}}
 	default: // claude-code, codebuddy, codex
 		v = map[string]any{"session_id": session, "cwd": dir, "hook_event_name": "PreToolUse",
 			"tool_name": "Bash", "tool_input": map[string]any{"command": command}}

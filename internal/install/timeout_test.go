@@ -12,6 +12,9 @@ import (
 func TestHandlersPinTimeout(t *testing.T) {
 	t.Parallel()
 	for _, a := range agents {
+		if a.name == "windsurf" {
+			continue // Cascade's hooks.json documents no timeout field
+		}
 		h := a.handler("/usr/local/bin/toolguard hook")
 		var got time.Duration
 		for k, unit := range map[string]time.Duration{"timeout": time.Second, "timeoutSec": time.Second} {

@@ -29,7 +29,9 @@ func TestPayloadFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := mustLookup(t, agent)
-			if d := Detect(b); d.Name() != agent {
+			// Devin's documented payload is Claude's shape: Detect leaves it
+			// to --provider devin.
+			if d := Detect(b); d.Name() != agent && agent != NameDevin {
 				t.Errorf("Detect = %s, want %s", d.Name(), agent)
 			}
 			got, err := DecodeWith(c, b, DecodeOptions{Home: testHome})
@@ -62,14 +64,22 @@ func TestScenarioPayloads(t *testing.T) {
 		NameGemini:    {Kind: call.KindWrite, Paths: w(wf)},
 		NameCursor:    {Kind: call.KindWrite, Paths: w(wf)},
 		NameCopilot:   {Kind: call.KindWrite, Paths: w(wf)},
+		// From documentation, not proven with the real clients.
+		NameAntigravity: {Kind: call.KindWrite, Paths: w(wf)},
+		NameKiro:        {Kind: call.KindWrite, Paths: w(wf)},
+		NameWindsurf:    {Kind: call.KindWrite, Paths: w(wf)},
 	}
 	mcp := map[string]shape{
-		NameClaude:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameCodeBuddy: {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameCodex:     {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameGemini:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameCursor:    {Kind: call.KindMCP, MCPServer: "npx -y @modelcontextprotocol/server-github", MCPTool: "create_issue"},
-		NameCopilot:   {Kind: call.KindMCP, MCPServer: "github-mcp-server", MCPTool: "create_issue"},
+		NameClaude:      {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCodeBuddy:   {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCodex:       {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameGemini:      {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCursor:      {Kind: call.KindMCP, MCPServer: "npx -y @modelcontextprotocol/server-github", MCPTool: "create_issue"},
+		NameCopilot:     {Kind: call.KindMCP, MCPServer: "github-mcp-server", MCPTool: "create_issue"},
+		NameAntigravity: {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameKiro:        {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameWindsurf:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameDevin:       {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
 	}
 	for _, agent := range Names() {
 		want := map[string]shape{"write-workflow.json": write[agent], "mcp.json": mcp[agent]}
@@ -83,6 +93,9 @@ func TestScenarioPayloads(t *testing.T) {
 			t.Run(agent+"/"+file, func(t *testing.T) {
 				t.Parallel()
 				b, err := os.ReadFile(filepath.Join(payloadDir, agent, file))
+				if agent == NameDevin && os.IsNotExist(err) {
+					t.Skip("Devin's file tools' input keys are not documented")
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -92,6 +105,11 @@ func TestScenarioPayloads(t *testing.T) {
 				}
 				if g := shapeOf(got); !reflect.DeepEqual(g, ws) {
 					t.Errorf("got  %+v\nwant %+v", g, ws)
+				}
+				// Cascade sends a cwd with pre_run_command only; Devin's
+				// documented payload has none.
+				if agent == NameWindsurf && ws.Kind != call.KindShell || agent == NameDevin {
+					return
 				}
 				if got.Cwd != testCwd {
 					t.Errorf("cwd %q, want %q", got.Cwd, testCwd)

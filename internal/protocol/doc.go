@@ -94,6 +94,29 @@
 // as <server>-<tool> MCP. Replies the flat {"permissionDecision":D,
 // "permissionDecisionReason":R}, exit 0.
 //
+// antigravity, kiro, windsurf, devin: written from the agents' documentation and
+// third-party integrations, NOT PROVEN WITH THE REAL CLIENTS (docs/agents.md,
+// "From documentation, not proven with the real client").
+//
+// antigravity (agy). Decodes {conversationId, toolCall:{name,args},
+// workspacePaths}; agy's own tool names with PascalCase argument keys.
+// agy reads a reply without a decision as a deny, so every verdict is
+// written: pass {"decision":"ask"} (agy's own flow), allow
+// {"decision":"allow"}, ask {"decision":"force_ask","reason":R}, deny
+// {"decision":"deny","reason":R}; exit 0.
+//
+// kiro. Decodes {hook_event_name:"preToolUse", cwd, tool_name,
+// tool_input}; execute_bash, fs_read, fs_write, @server/tool MCP names.
+// windsurf (Cascade). Decodes {agent_action_name, tool_info} for the four
+// pre-hook actions. Both speak by exit code only: pass and allow are
+// nothing and exit 0; deny (and ask: neither has one) is exit 2 with the
+// reason on stderr, which Kiro returns to the model.
+//
+// devin. Decodes Claude's snake_case shape (tool_name, tool_input; exec,
+// edit, mcp__server__tool); Detect never picks it. Allow is
+// {"decision":"approve"}; deny (and ask: none) is
+// {"decision":"block","reason":R} with exit 2 and R on stderr.
+//
 // universal, for an unknown agent (Detect's fallback). Decodes either the
 // snake_case or the camelCase shape. Deny and ask are one object carrying
 // both {"decision":"block","reason":R} and Claude's hookSpecificOutput
@@ -103,13 +126,14 @@
 //
 // # Pass, reasons and errors
 //
-// Pass is no output and exit 0 for every codec: the agent's own permission
-// flow decides. A deny or ask with an empty reason gets a default one. An
+// Pass is no output and exit 0 for every codec but antigravity (whose
+// pass is {"decision":"ask"}): the agent's own permission flow decides. A deny or ask with an empty reason gets a default one. An
 // out-of-range Decision is encoded as deny.
 //
 // For internal errors and undecodable payloads the caller encodes an
 // ordinary deny (on_error) through the codec (exit 0 — the documented
-// blocking form for every agent, including Codex and Gemini where exit 2
+// blocking form for every JSON agent; exit 2 for kiro and windsurf,
+// which read no JSON — including Codex and Gemini where exit 2
 // mixed with JSON is not advised) and also writes the cause to stderr
 // for humans.
 // Stderr cannot change the outcome: Gemini reads it only when stdout is

@@ -217,7 +217,8 @@ func TestEncodeCursorBeforeReadFile(t *testing.T) {
 func TestSupportsAsk(t *testing.T) {
 	t.Parallel()
 	want := map[string]bool{NameClaude: true, NameCodeBuddy: true, NameCodex: false, NameGemini: true,
-		NameCursor: true, NameCopilot: true, NameUniversal: false}
+		NameCursor: true, NameCopilot: true, NameUniversal: false,
+		NameAntigravity: true, NameKiro: false, NameWindsurf: false, NameDevin: false}
 	for name, w := range want {
 		if got := mustLookup(t, name).SupportsAsk(); got != w {
 			t.Errorf("%s SupportsAsk = %v, want %v", name, got, w)
@@ -230,6 +231,7 @@ func TestLookup(t *testing.T) {
 	cases := map[string]string{
 		"claude-code": NameClaude, "claude": NameClaude, " Claude ": NameClaude, "codebuddy": NameCodeBuddy,
 		"codex": NameCodex, "gemini": NameGemini, "cursor": NameCursor, "copilot": NameCopilot, "universal": NameUniversal,
+		"antigravity": NameAntigravity, "agy": NameAntigravity, "kiro": NameKiro, "windsurf": NameWindsurf, "cascade": NameWindsurf, "devin": NameDevin,
 	}
 	for in, want := range cases {
 		c, err := Lookup(in)
@@ -237,12 +239,12 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, %v; want %s", in, c, err, want)
 		}
 	}
-	_, err := Lookup("kiro")
-	const wantErr = `unknown provider "kiro" (want claude-code, codebuddy, codex, gemini, cursor, copilot, claude, or universal)`
+	_, err := Lookup("goose")
+	const wantErr = `unknown provider "goose" (want claude-code, codebuddy, codex, gemini, cursor, copilot, antigravity, kiro, windsurf, devin, claude, or universal)`
 	if err == nil || err.Error() != wantErr {
-		t.Errorf("Lookup(kiro) err = %v, want %s", err, wantErr)
+		t.Errorf("Lookup(goose) err = %v, want %s", err, wantErr)
 	}
-	if got := strings.Join(Names(), ","); got != "claude-code,codebuddy,codex,gemini,cursor,copilot" {
+	if got := strings.Join(Names(), ","); got != "claude-code,codebuddy,codex,gemini,cursor,copilot,antigravity,kiro,windsurf,devin" {
 		t.Errorf("Names() = %s", got)
 	}
 }

@@ -86,6 +86,21 @@ func FuzzEncode(f *testing.F) {
 
 func checkReply(t *testing.T, codec string, r Reply) {
 	t.Helper()
+	if codec == NameDevin && r.ExitCode == 2 {
+		// Devin: the JSON block on stdout, the reason on stderr, exit 2.
+		if len(r.Stderr) == 0 {
+			t.Fatalf("%s: exit 2 without a reason on stderr", codec)
+		}
+		r.ExitCode = 0 // check stdout below
+	}
+	if (codec == NameKiro || codec == NameWindsurf) && r.ExitCode == 2 {
+		// The exit-code dialects block with exit 2 and the reason on
+		// stderr, nothing on stdout.
+		if len(r.Stdout) != 0 || len(r.Stderr) == 0 {
+			t.Fatalf("%s: exit 2 with stdout %q, stderr %q", codec, r.Stdout, r.Stderr)
+		}
+		return
+	}
 	if r.ExitCode != 0 {
 		t.Fatalf("%s: exit %d", codec, r.ExitCode)
 	}

@@ -11,7 +11,9 @@ type Codec interface {
 	// (not JSON, not an object, no tool name) is an error.
 	Decode(payload []byte) (call.Call, error)
 	// Encode turns a verdict into this agent's reply. It is strict: only
-	// documented keys are written, and a Pass is always no output and exit 0.
+	// documented keys are written, and a Pass is no output and exit 0
+	// except where the agent reads no output as a deny (Antigravity: its
+	// pass is {"decision":"ask"}, the agent's own permission flow).
 	Encode(v call.Verdict) Reply
 	// SupportsAsk reports whether the agent has a usable "ask" reply. When it
 	// has not, the caller turns ask into a headless deny (docs/approvals.md).
@@ -35,6 +37,10 @@ type DecodeOptions struct {
 	// Home is the user's home directory, used to expand "~" and "~/…" in
 	// tool paths. Empty leaves such paths unexpanded.
 	Home string
+	// Dir is the hook process's working directory, the cwd of calls whose
+	// payload names none (Windsurf Cascade's file and MCP actions). Empty
+	// leaves such calls without a cwd, and so without a workspace.
+	Dir string
 }
 
 // DecodeWith decodes payload with c, using o to normalize paths.

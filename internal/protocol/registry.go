@@ -13,14 +13,20 @@ var codecs = []Codec{
 	geminiCodec{},
 	cursorCodec{},
 	copilotCodec{},
+	antigravityCodec{},
+	kiroCodec{},
+	windsurfCodec{},
+	devinCodec{},
 }
 
 // aliases are extra names Lookup accepts.
-var aliases = map[string]string{"claude": NameClaude}
+var aliases = map[string]string{"claude": NameClaude, "agy": NameAntigravity, "cascade": NameWindsurf}
 
 // Names returns the provider names of the agent codecs: claude-code,
-// codebuddy, codex, gemini, cursor, copilot. Lookup also accepts the alias
-// "claude" and "universal".
+// codebuddy, codex, gemini, cursor, copilot, antigravity, kiro, windsurf,
+// devin.
+// Lookup also accepts the aliases "claude", "agy" and "cascade", and
+// "universal".
 func Names() []string {
 	names := make([]string, len(codecs))
 	for i, c := range codecs {
@@ -50,6 +56,11 @@ func Lookup(name string) (Codec, error) {
 // Detect picks the codec whose agent sent payload, by the heuristics of
 // the payloads' shapes (testdata/payloads/), checked in this order:
 //
+//   - agent_action_name → windsurf (Cascade)
+//   - toolCall (an object) → antigravity
+//   - hook_event_name "preToolUse" with a Kiro tool name (execute_bash,
+//     fs_read, fs_write, @server/tool) and none of Cursor's fields
+//     (conversation_id, workspace_roots, cursor_version) → kiro
 //   - turn_id → codex
 //   - hook_event_name "BeforeTool", or mcp_context → gemini
 //   - toolName or toolArgs → copilot (camelCase)
@@ -64,6 +75,8 @@ func Lookup(name string) (Codec, error) {
 // Anything else — not JSON, not an object, an unknown shape — gets the
 // universal codec, whose Decode reports what is wrong and whose deny
 // blocks in every agent. Explicit --provider beats Detect: shapes overlap.
+// Devin CLI's documented payload is Claude's shape: Detect never returns
+// the devin codec.
 func Detect(payload []byte) Codec {
 	obj, err := parseObject(payload)
 	if err != nil {
@@ -71,6 +84,13 @@ func Detect(payload []byte) Codec {
 	}
 	event := obj.str("hook_event_name")
 	switch {
+	case obj.has("agent_action_name"):
+		return windsurfCodec{}
+	case jsonType(obj.fields["toolCall"]) == "object":
+		return antigravityCodec{}
+	case event == kiroPreToolUse && isKiroTool(obj.str("tool_name")) &&
+		!obj.has("conversation_id") && !obj.has("workspace_roots") && !obj.has("cursor_version"):
+		return kiroCodec{}
 	case obj.has("turn_id"):
 		return codexCodec{}
 	case event == "BeforeTool" || obj.has("mcp_context"):
