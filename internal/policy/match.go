@@ -116,12 +116,22 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		}
 	}
 	for _, o := range fr.Op {
+		// "write" is every write, creating a file included; "modify" only
+		// a write that can change what a file holds (call.OpCreate is not
+		// one): rules about a file's content (secrets) use it.
+		if o == "modify" {
+			m.ops = append(m.ops, call.OpWrite)
+			continue
+		}
 		op, ok := call.ParseOp(o)
 		if !ok {
-			add("op", "unknown op %q (want write, delete or read)", o)
+			add("op", "unknown op %q (want write, modify, create, delete or read)", o)
 			continue
 		}
 		m.ops = append(m.ops, op)
+		if op == call.OpWrite {
+			m.ops = append(m.ops, call.OpCreate)
+		}
 	}
 	switch fr.Scope {
 	case "", "inside", "outside":

@@ -73,7 +73,7 @@ var schemaEnums = map[string][]string{
 	"settings.audit":         {"decisions", "all", "off"},
 	"rule.decision":          ruleDecision,
 	"rule.scope":             {"inside", "outside"},
-	"rule.op":                {"write", "delete", "read"},
+	"rule.op":                {"write", "modify", "create", "delete", "read"},
 	"rule.modes":             {"default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions"},
 	"test.expect":            decisionEnum,
 }

@@ -487,7 +487,7 @@ func TestPaths(t *testing.T) {
 		{"chown --reference=r f", []string{"chown --reference=r f paths=write:/w/f"}},
 		{"chattr -i +a f", []string{"chattr -i +a f paths=write:/w/f"}},
 		{"setfacl -m u:x:rw f", []string{"setfacl -m u:x:rw f paths=write:/w/f"}},
-		{"touch -d now a; mkdir -p -m 700 b", []string{"touch -d now a paths=write:/w/a", "mkdir -p -m 700 b paths=write:/w/b"}},
+		{"touch -d now a; mkdir -p -m 700 b", []string{"touch -d now a paths=create:/w/a", "mkdir -p -m 700 b paths=write:/w/b"}},
 		{"find src -name '*.o' -delete", []string{"find src -name *.o -delete paths=delete:/w/src"}},
 		{"cat a; head -n 5 b; tail -f c; less d", []string{"cat a paths=read:/w/a", "head -n 5 b paths=read:/w/b", "tail -f c paths=read:/w/c", "less d paths=read:/w/d"}},
 		{"grep -r pat dir; grep -e p -f pats f", []string{"grep -r pat dir paths=read:/w/dir", "grep -e p -f pats f paths=read:/w/pats,read:/w/f"}},

@@ -181,10 +181,10 @@ func init() {
 		"shred":    operands(optSpec{short: "ns", long: []string{"--iterations", "--size", "--random-source"}}, call.OpDelete),
 		"truncate": operands(optSpec{short: "sr", long: []string{"--size", "--reference"}}, call.OpDelete),
 		"tee":      operands(optSpec{}, call.OpWrite),
-		"touch":    operands(optSpec{short: "rdt", long: []string{"--reference", "--date"}}, call.OpWrite),
+		"touch":    operands(optSpec{short: "rdt", long: []string{"--reference", "--date"}}, call.OpCreate),
 		"mkdir":    operands(optSpec{short: "m", long: []string{"--mode", "--context"}}, call.OpWrite),
-		"cp":       copyPaths(optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}, call.OpRead),
-		"mv":       copyPaths(optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}, call.OpDelete),
+		"cp":       noClobber(copySpec, copyPaths(copySpec, call.OpRead)),
+		"mv":       noClobber(copySpec, copyPaths(copySpec, call.OpDelete)),
 		"install":  installPaths,
 		"ln":       lnPaths,
 		"rsync": remoteCopyPaths(optSpec{short: "eBfTM", long: []string{"--rsh", "--filter", "--exclude",
@@ -213,7 +213,7 @@ func init() {
 		"nawk":    awkPaths,
 		"more":    read,
 		"nl":      operands(optSpec{short: "bdfhilnsvw"}, call.OpRead),
-		"wc":      read,
+		"wc":      wcPaths,
 		"head":    headTail,
 		"tail":    headTail,
 		"grep":    grep,
@@ -344,6 +344,22 @@ func operands(spec optSpec, op call.Op) pathRule {
 		for _, f := range ops {
 			add(f, op)
 		}
+	}
+}
+
+var copySpec = optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}
+
+// wcPaths: wc prints counts, never a file's text, so its operands are not
+// reads (wc -l .env passes like ls -l .env); the file --files0-from names
+// is read, and its content is printed back in wc's errors ("wc: 'TOKEN=…':
+// No such file or directory").
+func wcPaths(args []field, add pathAdder) {
+	opts, _ := optSpec{long: []string{"--files0-from"}}.parse(args)
+	for _, f := range values(opts, "--files0-from") {
+		if f.lit && f.s == "-" {
+			continue
+		}
+		add(f, call.OpRead)
 	}
 }
 

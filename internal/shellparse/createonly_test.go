@@ -1,0 +1,45 @@
+package shellparse
+
+import "testing"
+
+// TestCreateOnly: writes that cannot change what an existing file holds
+// are creates (touch, cp/mv -n, a write guarded by a test that the file is
+// absent); wc's operands are not reads. The look-alikes keep their writes
+// and reads.
+func TestCreateOnly(t *testing.T) {
+	runCases(t, []analyzeCase{
+		{"touch .env", []string{"touch .env paths=create:/w/.env"}},
+		{"touch -r ref .env", []string{"touch -r ref .env paths=create:/w/.env"}},
+		{"cp -n .env.example .env", []string{"cp -n .env.example .env paths=create:/w/.env,create:/w/.env/.env.example,read:/w/.env.example"}},
+		{"cp --no-clobber a b", []string{"cp --no-clobber a b paths=create:/w/b,create:/w/b/a,read:/w/a"}},
+		{"cp --update=none a b", []string{"cp --update=none a b paths=create:/w/b,create:/w/b/a,read:/w/a"}},
+		{"mv -n a b", []string{"mv -n a b paths=create:/w/b,create:/w/b/a,delete:/w/a"}},
+		{"[ -f .env ] || cp .env.example .env", []string{"[ -f .env ]", "cp .env.example .env paths=create:/w/.env,write:/w/.env/.env.example,read:/w/.env.example"}},
+		{"test -e .env || touch .env", []string{"test -e .env", "touch .env paths=create:/w/.env"}},
+		{"[ -s .env ] || echo A=1 > .env", []string{"[ -s .env ]", "echo A=1 paths=create:/w/.env"}},
+		{"[ ! -f .env ] && cp .env.example .env", []string{"[ ! -f .env ]", "cp .env.example .env paths=create:/w/.env,write:/w/.env/.env.example,read:/w/.env.example"}},
+		{"! test -f .env && cp t .env", []string{"test -f .env", "cp t .env paths=create:/w/.env,write:/w/.env/t,read:/w/t"}},
+		{"if [ ! -f .env ]; then cp t .env; fi", []string{"[ ! -f .env ]", "cp t .env paths=create:/w/.env,write:/w/.env/t,read:/w/t"}},
+		{"cd app && [ -f .env ] || cp t .env", []string{"cd app", "[ -f .env ]", "cp t .env paths=write:/w/app/.env,write:/w/app/.env/t,read:/w/app/t"}},
+		{"[ -f /w/.env ] || cp t .env", []string{"[ -f /w/.env ]", "cp t .env paths=create:/w/.env,write:/w/.env/t,read:/w/t"}},
+		{"wc -l .env", []string{"wc -l .env"}},
+		{"wc .env", []string{"wc .env"}},
+		{"wc --files0-from=.env", []string{"wc --files0-from=.env paths=read:/w/.env"}},
+		{"wc --files0-from=- < list", []string{"wc --files0-from=- paths=read:/w/list"}},
+
+		// Look-alikes: content reads and writes stay what they are.
+		{"cp .env.example .env", []string{"cp .env.example .env paths=write:/w/.env,write:/w/.env/.env.example,read:/w/.env.example"}},
+		{"cp -n -f a b", []string{"cp -n -f a b paths=write:/w/b,write:/w/b/a,read:/w/a"}},
+		{"cp -n --update=all a b", []string{"cp -n --update=all a b paths=write:/w/b,write:/w/b/a,read:/w/a"}},
+		{"[ -f .env ] && cp t .env", []string{"[ -f .env ]", "cp t .env paths=write:/w/.env,write:/w/.env/t,read:/w/t"}},
+		{"[ ! -f .env ] || cp t .env", []string{"[ ! -f .env ]", "cp t .env paths=write:/w/.env,write:/w/.env/t,read:/w/t"}},
+		{"[ -L .env ] || cp t .env", []string{"[ -L .env ]", "cp t .env paths=write:/w/.env,write:/w/.env/t,read:/w/t"}},
+		{"[ -f .env ] || cp t .env.local", []string{"[ -f .env ]", "cp t .env.local paths=write:/w/.env.local,write:/w/.env.local/t,read:/w/t"}},
+		{"x && [ -f .env ] || cp t .env", []string{"x", "[ -f .env ]", "cp t .env paths=write:/w/.env,write:/w/.env/t,read:/w/t"}},
+		{"[ -f .env ] || cp t .env && echo y >> .env", []string{"[ -f .env ]", "cp t .env paths=create:/w/.env,write:/w/.env/t,read:/w/t", "echo y paths=write:/w/.env"}},
+		{"if [ -f .env ]; then cp t .env; fi", []string{"[ -f .env ]", "cp t .env paths=write:/w/.env,write:/w/.env/t,read:/w/t"}},
+		{"if [ ! -f .env ]; then :; else cp t .env; fi", []string{"[ ! -f .env ]", ":", "cp t .env paths=write:/w/.env,write:/w/.env/t,read:/w/t"}},
+		{"[ -f $F ] || cp t $F", []string{"[ -f $F ]", "cp t $F paths=write:$F*,write:$F/t*,read:/w/t"}},
+		{"touch .env && cat .env", []string{"touch .env paths=create:/w/.env", "cat .env paths=read:/w/.env"}},
+	})
+}
