@@ -353,3 +353,46 @@ func TestRoutesInterpreters(t *testing.T) {
 		{cmd: "python3 <<EOF\nprint('hello')\nEOF", want: "pass"},
 	})
 }
+
+// TestRoutesEnvFiles: the secrets rules judge a file's content. Testing,
+// listing, counting or only creating an env file passes (touch, test -f,
+// ls -l, stat, wc, cp -n and a copy guarded by [ -f .env ] ||); reading
+// its content, copying it elsewhere, or a write that can replace it asks.
+func TestRoutesEnvFiles(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: "touch .env", want: "pass"},
+		{cmd: "wc -l .env", want: "pass"},
+		{cmd: "wc -c .env.local", want: "pass"},
+		{cmd: "wc .env", want: "pass"},
+		{cmd: "[ -f .env ] || cp .env.example .env", want: "pass"},
+		{cmd: "test -f .env || cp .env.example .env", want: "pass"},
+		{cmd: "[ ! -e .env ] && cp .env.sample .env", want: "pass"},
+		{cmd: "if [ ! -f .env ]; then cp .env.example .env; echo created; fi", want: "pass"},
+		{cmd: "cp -n .env.example .env", want: "pass"},
+		{cmd: "test -f .env", want: "pass"},
+		{cmd: "[ -f .env ] && echo present", want: "pass"},
+		{cmd: "ls -la .env", want: "pass"},
+		{cmd: "stat .env", want: "pass"},
+		{cmd: "touch certs/dev.pem", want: "pass"},
+		{cmd: "touch .npmrc", want: "pass"},
+
+		{cmd: "cat .env", want: "ask"},
+		{cmd: "cp .env /tmp/x", want: "ask"},
+		{cmd: "grep . .env", want: "ask"},
+		{cmd: "source .env", want: "ask"},
+		{cmd: "< .env", want: "ask"},
+		{cmd: "touch .env && cat .env", want: "ask"},
+		{cmd: "wc --files0-from=.env", want: "ask"},
+		{cmd: "cp .env.example .env", want: "ask"},
+		{cmd: "echo TOKEN=x >> .env", want: "ask"},
+		{cmd: "[ -f .env ] && cp .env.example .env", want: "ask"},
+		{cmd: "[ -L .env ] || cp .env.example .env", want: "ask"},
+		{cmd: "cp -n -f .env.example .env", want: "ask"},
+		{cmd: "[ -f .env ] || cp .env.example .env && echo K=v >> .env", want: "ask"},
+		{cmd: "[ -f .env ] || cp ~/.ssh/id_rsa .env", want: "deny"},
+		{cmd: "touch ~/.ssh/id_rsa", want: "deny"},
+		{cmd: "cat .npmrc", want: "ask"},
+		{tool: "Read", in: `{"file_path":"/home/user/project/.env"}`, want: "ask"},
+		{tool: "Write", in: `{"file_path":"/home/user/project/.env","content":"A=1\n"}`, want: "ask"},
+	})
+}
