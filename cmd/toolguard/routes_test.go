@@ -14,6 +14,7 @@ type routeCase struct {
 	tool string // or: a tool name …
 	in   string // … and its tool_input object
 	want string // deny, ask or pass
+	rule string // if set, the reason must name this rule
 }
 
 // hookPayload builds agent's PreToolUse payload for c.
@@ -98,6 +99,9 @@ func runRoutes(t *testing.T, cases []routeCase) {
 				}
 				if got != "pass" && !strings.HasPrefix(reason, "toolguard: ") {
 					t.Errorf("reason %q does not name toolguard", reason)
+				}
+				if c.rule != "" && !strings.Contains(reason, "rule "+c.rule+":") {
+					t.Errorf("reason %q does not name rule %s", reason, c.rule)
 				}
 			})
 		}
@@ -394,5 +398,41 @@ func TestRoutesEnvFiles(t *testing.T) {
 		{cmd: "cat .npmrc", want: "ask"},
 		{tool: "Read", in: `{"file_path":"/home/user/project/.env"}`, want: "ask"},
 		{tool: "Write", in: `{"file_path":"/home/user/project/.env","content":"A=1\n"}`, want: "ask"},
+	})
+}
+
+// TestRoutesGitDiscardSurfaces: git commands that remove untracked files
+// (clean -f, stash -u/-a) or put back committed ones (reset --hard,
+// checkout/restore of the tree) over a directory that holds the guard's
+// own files ask by git-discard-surfaces, a locked rule; naming a subtree
+// without surfaces, and the everyday stash forms, pass or keep their own
+// rule. A pathspec that is a surface directory is the locked deny.
+func TestRoutesGitDiscardSurfaces(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: "git stash -u", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git stash --include-untracked", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git stash push -a -m wip", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git stash save -u wip", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "cd src && cd .. && git stash -u", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git -C /home/user/project stash -u", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git clean -fdx", want: "ask"},
+		{cmd: "git clean -xdf", want: "ask"},
+		{cmd: "git reset --hard", want: "ask"},
+		{cmd: "git checkout -- .", want: "ask"},
+		{cmd: "git clean -fdx .toolguard", want: "deny"},
+		{cmd: "git clean -fdx -- .claude", want: "deny"},
+		{cmd: "git stash push -u -- .claude", want: "deny"},
+
+		{cmd: "git stash", want: "pass"},
+		{cmd: "git stash pop", want: "pass"},
+		{cmd: "git stash list", want: "pass"},
+		{cmd: "git stash show -p", want: "pass"},
+		{cmd: "git stash push -u -- src", want: "pass"},
+		{cmd: "git clean -n", want: "pass"},
+		{cmd: "git clean -ndx", want: "pass"},
+		{cmd: "git reset --soft HEAD~1", want: "pass"},
+		{cmd: "git checkout -b feature", want: "pass"},
+		{cmd: "git restore --staged .", want: "pass"},
+		{cmd: "git clean -fd build", want: "ask", rule: "git-clean-force"},
 	})
 }

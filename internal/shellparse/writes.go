@@ -289,6 +289,8 @@ func gitPaths(args []field, add pathAdder) {
 		for _, f := range ops {
 			in(f, call.OpWrite)
 		}
+	case "clean", "stash", "reset":
+		gitDiscardPaths(sub, rest, in)
 	}
 }
 
@@ -323,8 +325,77 @@ func gitSubcommand(args []field) string {
 		return ""
 	}
 	switch args[i].s {
-	case "rm", "mv", "checkout", "restore":
+	case "rm", "mv", "checkout", "restore", "clean", "stash", "reset":
 		return args[i].s
 	}
 	return ""
+}
+
+// gitDiscardPaths: git clean -f removes the untracked files under its
+// pathspecs (or the working directory), git stash -u/-a takes untracked
+// (and ignored) files away with it, git reset --hard/--merge/--keep puts
+// back the committed version of every tracked file. Each is a write of
+// the tree it acts on (not a delete: the directory stays), so that rules
+// about what lies under it (the guard's own surfaces) see it. git stash
+// and git reset act on the whole repository; the analysis does not know
+// its top and reports the working directory (or -C DIR).
+func gitDiscardPaths(sub string, rest []field, in pathAdder) {
+	dot := litField(".", fieldPos(rest))
+	switch sub {
+	case "clean":
+		opts, ops := optSpec{short: "e", long: []string{"--exclude"}}.parse(rest)
+		if has(opts, "-n", "--dry-run") || !has(opts, "-f", "--force", "-i", "--interactive") {
+			return
+		}
+		if len(ops) == 0 {
+			ops = []field{dot}
+		}
+		for _, f := range ops {
+			in(f, call.OpWrite)
+		}
+	case "stash":
+		if len(rest) > 0 && rest[0].lit && !strings.HasPrefix(rest[0].s, "-") {
+			switch rest[0].s {
+			case "push", "save":
+				rest = rest[1:]
+			default:
+				return // list, show, pop, apply, drop, branch, …: nothing untracked removed
+			}
+		}
+		opts, ops := optSpec{short: "m", long: []string{"--message", "--pathspec-from-file"}}.parse(rest)
+		untracked := false
+		for _, o := range opts {
+			switch o.name {
+			case "-u", "--include-untracked", "-a", "--all":
+				untracked = true
+			case "--no-include-untracked", "--no-all":
+				untracked = false
+			}
+		}
+		if !untracked {
+			return
+		}
+		if len(ops) == 0 || (len(rest) > 0 && !hasDash(rest)) {
+			// git stash save takes a message, not paths; push without -- too
+			// takes its operands as paths, but reporting "." covers both.
+			ops = []field{dot}
+		}
+		for _, f := range ops {
+			in(f, call.OpWrite)
+		}
+	case "reset":
+		opts, _ := optSpec{}.parse(rest)
+		if has(opts, "--hard", "--merge", "--keep") && !has(opts, "-h", "--help") {
+			in(dot, call.OpWrite)
+		}
+	}
+}
+
+func hasDash(args []field) bool {
+	for _, f := range args {
+		if f.lit && f.s == "--" {
+			return true
+		}
+	}
+	return false
 }
