@@ -43,3 +43,30 @@ func TestCreateOnly(t *testing.T) {
 		{"touch .env && cat .env", []string{"touch .env paths=create:/w/.env", "cat .env paths=read:/w/.env"}},
 	})
 }
+
+// TestGitDiscardPaths: git clean -f, git stash -u/-a and git reset --hard
+// write the tree they act on; the everyday forms name nothing.
+func TestGitDiscardPaths(t *testing.T) {
+	runCases(t, []analyzeCase{
+		{"git clean -fdx", []string{"git clean -fdx paths=write:/w"}},
+		{"git clean -f -- build dist", []string{"git clean -f -- build dist paths=write:/w/build,write:/w/dist"}},
+		{"git clean -fd -e keep .", []string{"git clean -fd -e keep . paths=write:/w"}},
+		{"git -C sub clean -f", []string{"git -C sub clean -f paths=write:/w/sub"}},
+		{"git stash -u", []string{"git stash -u paths=write:/w"}},
+		{"git stash push --all -m x", []string{"git stash push --all -m x paths=write:/w"}},
+		{"git stash save -u wip", []string{"git stash save -u wip paths=write:/w"}},
+		{"git stash push -u -- src", []string{"git stash push -u -- src paths=write:/w/src"}},
+		{"git reset --hard HEAD~1", []string{"git reset --hard HEAD~1 paths=write:/w"}},
+		{"git reset --keep", []string{"git reset --keep paths=write:/w"}},
+
+		{"git clean -n", []string{"git clean -n"}},
+		{"git clean -nfd", []string{"git clean -nfd"}},
+		{"git clean -d", []string{"git clean -d"}},
+		{"git stash", []string{"git stash"}},
+		{"git stash pop", []string{"git stash pop"}},
+		{"git stash show -u", []string{"git stash show -u"}},
+		{"git stash -u --no-include-untracked", []string{"git stash -u --no-include-untracked"}},
+		{"git reset --soft HEAD~1", []string{"git reset --soft HEAD~1"}},
+		{"git reset HEAD file", []string{"git reset HEAD file"}},
+	})
+}
