@@ -3,8 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/policy"
 )
 
 // routeCase is a shell command (or a whole tool call) and the decision the
@@ -435,4 +439,54 @@ func TestRoutesGitDiscardSurfaces(t *testing.T) {
 		{cmd: "git restore --staged .", want: "pass"},
 		{cmd: "git clean -fd build", want: "ask", rule: "git-clean-force"},
 	})
+}
+
+// TestRoutesOutsideWrites: the strict preset's write-outside-workspace
+// (issue 16 item 9, opt-in) asks for writes outside the project and the
+// safe prefixes, not for the agents' caches, /dev/null or /tmp; an agent
+// started in the home directory has home as its inside.
+func TestRoutesOutsideWrites(t *testing.T) {
+	strict, err := policy.Preset("strict")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := filepath.Join(t.TempDir(), "strict.toml")
+	if err := os.WriteFile(pol, strict, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	home := "/home/user"
+	proj := home + "/project"
+	cases := []struct{ cwd, cmd, want string }{
+		{proj, "cp build/app ~/.local/bin/app", "ask"},
+		{proj, "echo '[Desktop Entry]' > ~/.config/autostart/x.desktop", "ask"},
+		{proj, "touch /opt/app/flag", "ask"},
+		{proj, "mv old.txt ../other/output", "ask"},
+		{proj, "ln -s $PWD/bin/tool ~/bin/tool", "ask"},
+		{home, "echo x > /srv/www/index.html", "ask"},
+		{home, "cp notes.txt /opt/notes.txt", "ask"},
+
+		{proj, "go build -o bin/app . && cp bin/app dist/", "pass"},
+		{proj, "echo x > /dev/null; cat a 2>/dev/stderr", "pass"},
+		{proj, "cp a /tmp/x && mkdir -p /var/tmp/y", "pass"},
+		{proj, "cp out.tgz ~/.cache/myproj/out.tgz", "pass"},
+		{proj, "tar -xzf dep.tgz -C ~/go/pkg/mod/cache", "pass"},
+		{proj, "cp plan.md ~/.claude/plans/p.md", "pass"},
+		{proj, "rsync -an src/ /srv/www", "pass"},
+		{home, "mkdir -p src/x && echo hi > src/x/a.txt", "pass"},
+		{home, "cp notes.txt ~/Documents/notes.txt", "pass"},
+	}
+	for _, agent := range []string{"claude-code", "gemini"} {
+		for _, c := range cases {
+			t.Run(agent+"/"+c.cwd+"/"+c.cmd, func(t *testing.T) {
+				t.Parallel()
+				got, reason := shellHook(t, agent, c.cwd, home, c.cmd, "--policy", pol, "--workspace", c.cwd)
+				if got != c.want {
+					t.Fatalf("got %s (%q), want %s", got, reason, c.want)
+				}
+				if got == "ask" && !strings.Contains(reason, "rule write-outside-workspace:") {
+					t.Errorf("reason %q", reason)
+				}
+			})
+		}
+	}
 }

@@ -134,10 +134,10 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		}
 	}
 	switch fr.Scope {
-	case "", "inside", "outside":
+	case "", "inside", "outside", "outside-project":
 		m.scope = fr.Scope
 	default:
-		add("scope", "unknown scope %q (want inside or outside)", fr.Scope)
+		add("scope", "unknown scope %q (want inside, outside or outside-project)", fr.Scope)
 	}
 	for _, s := range fr.MCP {
 		if !strings.Contains(s, "/") {
@@ -843,8 +843,13 @@ func (m *matcher) matchPath(p string, op call.Op, env *evalEnv) bool {
 		}
 	}
 	if m.scope != "" {
-		outside := env.outside(forms)
-		if (m.scope == "outside") != outside {
+		var outside bool
+		if m.scope == "outside-project" {
+			outside = env.outsideProject(forms)
+		} else {
+			outside = env.outside(forms)
+		}
+		if (m.scope != "inside") != outside {
 			return false
 		}
 	}

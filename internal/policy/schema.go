@@ -72,7 +72,7 @@ var schemaEnums = map[string][]string{
 	"settings.mode":          {"interactive", "headless"},
 	"settings.audit":         {"decisions", "all", "off"},
 	"rule.decision":          ruleDecision,
-	"rule.scope":             {"inside", "outside"},
+	"rule.scope":             {"inside", "outside", "outside-project"},
 	"rule.op":                {"write", "modify", "create", "delete", "read"},
 	"rule.modes":             {"default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions"},
 	"test.expect":            decisionEnum,

@@ -193,7 +193,7 @@ func init() {
 			"--partial-dir", "--compare-dest", "--link-dest", "--copy-dest", "--suffix", "--max-size",
 			"--min-size", "--bwlimit", "--out-format", "--info", "--debug", "--chmod", "--chown",
 			"--usermap", "--groupmap", "--rsync-path", "--sockopts", "--modify-window", "--contimeout",
-			"--address", "--iconv", "--checksum-choice", "--compress-choice", "--max-delete"}}),
+			"--address", "--iconv", "--checksum-choice", "--compress-choice", "--max-delete"}}, "-n", "--dry-run", "--list-only"),
 		"scp":     remoteCopyPaths(optSpec{short: "cDFiJlmoPSX"}),
 		"sed":     sedPaths,
 		"perl":    perlPaths,
@@ -417,14 +417,15 @@ func lnPaths(args []field, add pathAdder) {
 
 // remoteCopyPaths handles rsync and scp: operands on another host
 // (host:path) are skipped.
-func remoteCopyPaths(spec optSpec) pathRule {
+func remoteCopyPaths(spec optSpec, dryRun ...string) pathRule {
 	return func(args []field, add pathAdder) {
-		_, ops := spec.parse(args)
+		opts, ops := spec.parse(args)
 		if len(ops) < 2 {
 			return
 		}
 		dest := ops[len(ops)-1]
-		if !isRemotePath(dest.s) {
+		if !isRemotePath(dest.s) && !has(opts, dryRun...) {
+			// rsync -n/--dry-run/--list-only writes nothing.
 			destWrites(dest, ops[:len(ops)-1], false, add)
 		}
 		for _, f := range ops[:len(ops)-1] {
