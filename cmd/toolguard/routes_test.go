@@ -400,6 +400,11 @@ func TestRoutesEnvFiles(t *testing.T) {
 		{cmd: "[ -f .env ] || cp ~/.ssh/id_rsa .env", want: "deny"},
 		{cmd: "touch ~/.ssh/id_rsa", want: "deny"},
 		{cmd: "cat .npmrc", want: "ask"},
+		{cmd: "xargs -a .env echo", want: "ask"},
+		{cmd: "gzip -c .env | zcat", want: "ask"},
+		{cmd: "xz -c ~/.ssh/id_ed25519 > /tmp/k.xz", want: "deny"},
+		{cmd: "xargs -a files.txt grep -l TODO", want: "pass"},
+		{cmd: "gzip -k build.log", want: "pass"},
 		{tool: "Read", in: `{"file_path":"/home/user/project/.env"}`, want: "ask"},
 		{tool: "Write", in: `{"file_path":"/home/user/project/.env","content":"A=1\n"}`, want: "ask"},
 	})

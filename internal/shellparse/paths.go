@@ -214,6 +214,7 @@ func init() {
 		"more":    read,
 		"nl":      operands(optSpec{short: "bdfhilnsvw"}, call.OpRead),
 		"wc":      wcPaths,
+		"xargs":   xargsPaths,
 		"head":    headTail,
 		"tail":    headTail,
 		"grep":    grep,
@@ -240,7 +241,28 @@ func init() {
 		"node":    scriptPaths(optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}, "ep"),
 		"date":    optionValues(optSpec{short: "fdr", long: []string{"--file", "--date", "--reference"}}, "-f", "--file", "-r", "--reference"),
 	}
+	// Compressors read their operands (gzip -c .env | zcat prints it).
+	compress := operands(optSpec{short: "SoDTM", long: []string{"--suffix", "--output", "--threads", "--memlimit", "--memory", "--format", "--patch-from"}}, call.OpRead)
+	for _, n := range []string{"gzip", "gunzip", "zcat", "gzcat", "pigz", "unpigz", "bzip2", "bunzip2", "bzcat", "pbzip2",
+		"xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat", "zstd", "unzstd", "zstdcat", "pzstd"} {
+		pathRules[n] = compress
+	}
 	addWriteRules(pathRules)
+}
+
+// xargsPaths: xargs -a/--arg-file FILE reads FILE and passes its words to
+// the command (xargs -a .env echo prints it). Only xargs' own options, up
+// to the command, are read.
+func xargsPaths(args []field, add pathAdder) {
+	spec := optSpec{short: "aEILnPsdJR", optional: "eil", long: []string{"--arg-file", "--delimiter", "--max-args",
+		"--max-procs", "--max-chars", "--max-lines", "--process-slot-var"}}
+	opts, _ := spec.parse(args[:spec.first(args)])
+	for _, f := range values(opts, "-a", "--arg-file") {
+		if f.lit && f.s == "-" {
+			continue
+		}
+		add(f, call.OpRead)
+	}
 }
 
 // tarPaths: creating or appending (-c, -r, -u, -A) reads the operands and
