@@ -355,6 +355,14 @@ func TestRoutesInterpreters(t *testing.T) {
 		{cmd: "python3 -c 'import os; os.execvp(\"rm\", [\"rm\", \"-rf\", \"/\"])'", want: "deny"},
 		{cmd: "python3 -c 'import os; os.system(cmd)'", want: "ask"},
 		{cmd: "python3 -c 'import os; os.system(\"rm -rf \" + d)'", want: "ask"},
+		// argv-style execs of the home directory named through the environment.
+		{cmd: "python3 -c 'import subprocess, os; subprocess.run([\"rm\", \"-rf\", os.environ[\"HOME\"]])'", want: "deny"},
+		{cmd: "node -e 'require(\"child_process\").spawnSync(\"rm\", [\"-rf\", process.env.HOME])'", want: "deny"},
+		{cmd: "perl -e 'system(\"rm\", \"-rf\", $ENV{HOME})'", want: "deny"},
+		{cmd: "ruby -e 'system(\"rm\", \"-rf\", Dir.home)'", want: "deny"},
+		{cmd: "python3 -c 'import subprocess, os; subprocess.run([\"rm\", \"-rf\", os.environ[\"HOME\"] + \"/.ssh\"])'", want: "deny"},
+		{cmd: "python3 -c 'import subprocess, os; subprocess.run([\"ls\", \"-la\", os.environ[\"HOME\"]])'", want: "pass"},
+		{cmd: "perl -e 'system(\"ls\", $ENV{HOME})'", want: "pass"},
 		// Look-alikes.
 		{cmd: "python3 -c 'import asyncio; asyncio.run(main())'", want: "pass"},
 		{cmd: "python3 -c 'import os; print(os.environ[\"HOME\"])'", want: "pass"},

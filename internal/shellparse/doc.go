@@ -290,9 +290,14 @@
 // (os.system(cmd), subprocess.run(cmd), perl system $cmd, execSync(c));
 // ambiguous names (run, call) count only qualified (subprocess.run), so
 // asyncio.run(main()) is not one. Found commands have Wrappers ending in
-// e.g. "python3 -c". Home directories reached without a literal path
-// (os.environ["HOME"], Path.home(), process.env.HOME, ENV["HOME"],
-// $ENV{HOME}, Dir.home) are not resolved here; the policy's
+// e.g. "python3 -c". An argument of an argv-style exec that names the
+// home directory through the environment (os.environ["HOME"],
+// os.path.expanduser("~"), Path.home(), process.env.HOME, os.homedir(),
+// ENV["HOME"], Dir.home, $ENV{HOME}, alone or joined to a literal
+// "/rest", and Perl/Ruby strings interpolating it: "$ENV{HOME}/.ssh",
+// "#{Dir.home}/.aws") is that path (codehome.go): subprocess.run(["rm",
+// "-rf", os.environ["HOME"]]) is rm -rf ~. Anywhere else such
+// expressions are not resolved here; the policy's
 // interpreter-destructive-code rule matches them as text in library
 // deletes. Obfuscation (getattr(os, "sys"+"tem"), chr() strings, exec
 // of a decoded blob built in several steps) stays out of reach.
