@@ -1,6 +1,9 @@
 package shellparse
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestCreateOnly: writes that cannot change what an existing file holds
 // are creates (touch, cp/mv -n, a write guarded by a test that the file is
@@ -77,4 +80,58 @@ func TestGitDiscardPaths(t *testing.T) {
 		{"git reset --soft HEAD~1", []string{"git reset --soft HEAD~1"}},
 		{"git reset HEAD file", []string{"git reset HEAD file"}},
 	})
+}
+
+// TestContentReaders: programs that print, load or stage a file's content
+// read it; their look-alikes read nothing (or something else).
+func TestContentReaders(t *testing.T) {
+	cases := []struct {
+		src  string
+		want string // a read path, "" for none
+	}{
+		{"look A .env", "/w/.env"},
+		{"join a .env", "/w/.env"},
+		{"comm a .env", "/w/.env"},
+		{"bat -p .env", "/w/.env"},
+		{"batcat --style=plain .env", "/w/.env"},
+		{"dotenv -f .env run env", "/w/.env"},
+		{"dotenv -- printenv", "/w/.env"},
+		{"dotenv -e .env.prod -- node x.js", "/w/.env.prod"},
+		{"docker run --env-file .env alpine env", "/w/.env"},
+		{"docker compose --env-file=.env up", "/w/.env"},
+		{"node --env-file=.env app.js", "/w/.env"},
+		{"git diff --no-index .env /dev/null", "/w/.env"},
+		{"git add -f .env", "/w/.env"},
+		{"git blame .env", "/w/.env"},
+		{"emacs --batch -l x.el", "/w/x.el"},
+
+		{"look A", ""},
+		{"git add .env", ""},
+		{"git add -f -n .env", ""},
+		{"git diff .env", ""},
+		{"docker run alpine env", ""},
+		{"node app.js", "/w/app.js"},
+	}
+	for _, c := range cases {
+		t.Run(c.src, func(t *testing.T) {
+			r, err := Analyze(c.src, testOpts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var reads []string
+			for _, cmd := range r.Commands {
+				for _, p := range cmd.Paths {
+					if p.Op.String() == "read" {
+						reads = append(reads, p.Path)
+					}
+				}
+			}
+			switch {
+			case c.want == "" && len(reads) > 0:
+				t.Errorf("reads %q, want none", reads)
+			case c.want != "" && !slices.Contains(reads, c.want):
+				t.Errorf("reads %q, want %s", reads, c.want)
+			}
+		})
+	}
 }

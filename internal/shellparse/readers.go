@@ -38,12 +38,21 @@ var readerSpecs = sync.OnceValue(func() map[string]struct {
 		"zip":     {opts: optSpec{short: "bntPZOsixX", long: []string{"--temp-path", "--suffixes", "--password", "--compression-method", "--output-file", "--split-size", "--include", "--exclude", "--unzip-command"}}, skip: 1},
 		"7z":      {skip: 2}, // 7z a ARCHIVE FILE…
 		"gpg":     {opts: optSpec{short: "ruo", long: []string{"--recipient", "--local-user", "--output", "--passphrase", "--homedir", "--cipher-algo", "--compress-algo", "--default-key", "--keyring"}}},
+		"look":    {opts: optSpec{short: "t", long: []string{"--terminate"}}, skip: 1}, // look PREFIX FILE
+		"join":    {opts: optSpec{short: "aejot12", long: []string{"--header"}}},
+		"comm":    {opts: optSpec{long: []string{"--output-delimiter"}}},
+		"bat": {opts: optSpec{short: "lHrm", long: []string{"--language", "--highlight-line", "--line-range", "--map-syntax", "--style",
+			"--theme", "--tabs", "--wrap", "--terminal-width", "--file-name", "--diff-context", "--pager", "--color", "--italic-text",
+			"--decorations", "--paging", "--ignored-suffix", "--binary", "--squeeze-limit", "--strip-ansi", "--nonprintable-notation"}}},
 	}
 })
 
 // readerInners returns the files a reader program reads, as cat of them.
 func readerInners(name string, args []field) []inner {
 	var files []field
+	if name == "batcat" {
+		name = "bat" // Debian's name
+	}
 	switch name {
 	case "jq", "gojq", "jaq", "yq":
 		files = jqFiles(name, args)

@@ -23,7 +23,86 @@ func addWriteRules(rules map[string]pathRule) {
 	rules["vi"] = editorPaths
 	rules["vim"] = editorPaths
 	rules["nvim"] = editorPaths
+	rules["view"] = func(args []field, add pathAdder) { // vim -R
+		editorPaths(append([]field{litField("-R", fieldPos(args))}, args...), add)
+	}
+	rules["emacs"] = emacsPaths
+	for _, n := range []string{"nano", "pico", "micro", "mcedit", "joe", "jed", "kak", "hx", "helix"} {
+		rules[n] = editorPaths // visited files are edited; -c/-S values mostly mean nothing there
+	}
 	rules["git"] = gitPaths
+	rules["dotenv"] = dotenvPaths
+	for _, n := range []string{"docker", "podman", "nerdctl", "bun", "deno"} {
+		rules[n] = envFileValues
+	}
+	rules["node"] = withEnvFile(rules["node"])
+}
+
+// envFileValues: --env-file FILE (docker/podman run and compose, node,
+// bun, deno) and dotenv -e/-f FILE load a file into a program's
+// environment, which it may print (docker run --env-file .env alpine env):
+// they are reads. Only literal option words are looked at, anywhere in
+// the line; dotenv's options end at its command.
+func envFileValues(args []field, add pathAdder) {
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.lit {
+			continue
+		}
+		switch {
+		case f.s == "--env-file" || f.s == "--env-file-if-exists":
+			if i+1 < len(args) {
+				add(args[i+1], call.OpRead)
+				i++
+			}
+		case strings.HasPrefix(f.s, "--env-file=") || strings.HasPrefix(f.s, "--env-file-if-exists="):
+			_, v, _ := strings.Cut(f.s, "=")
+			add(litField(v, f.pos), call.OpRead)
+		}
+	}
+}
+
+// dotenvPaths: dotenv (dotenv-cli -e FILE, python-dotenv -f/--file FILE)
+// loads the file into the command's environment; with none named it loads
+// ./.env.
+func dotenvPaths(args []field, add pathAdder) {
+	spec := optSpec{short: "efcvp", long: []string{"--file"}}
+	opts, _ := spec.parse(args[:spec.first(args)])
+	files := values(opts, "-e", "-f", "--file")
+	if len(files) == 0 {
+		files = []field{litField(".env", fieldPos(args))}
+	}
+	for _, f := range files {
+		add(f, call.OpRead)
+	}
+}
+
+func withEnvFile(rule pathRule) pathRule {
+	return func(args []field, add pathAdder) {
+		if rule != nil {
+			rule(args, add)
+		}
+		envFileValues(args, add)
+	}
+}
+
+// emacsPaths: the files emacs visits (its operands, --file/--visit/--find-file
+// values) are edited, as vim's are; -l/--load/--script files are read.
+func emacsPaths(args []field, add pathAdder) {
+	opts, ops := optSpec{short: "lfLutd", long: []string{"--eval", "--execute", "--load", "--funcall", "--directory", "--user",
+		"--chdir", "--insert", "--display", "--script", "--file", "--visit", "--find-file", "--batch-file", "--terminal", "--name", "--title", "--font"}}.parse(args)
+	for _, f := range values(opts, "--file", "--visit", "--find-file", "--insert") {
+		add(f, call.OpWrite)
+	}
+	for _, f := range values(opts, "-l", "--load", "--script") {
+		add(f, call.OpRead)
+	}
+	for _, f := range ops {
+		if f.lit && (strings.HasPrefix(f.s, "+") || f.s == "-") {
+			continue
+		}
+		add(f, call.OpWrite)
+	}
 }
 
 // into is the path a copy of src gets inside the directory dir (cp a d/
@@ -291,6 +370,28 @@ func gitPaths(args []field, add pathAdder) {
 		}
 	case "clean", "stash", "reset":
 		gitDiscardPaths(sub, rest, in)
+	case "add":
+		// git add -f stages a file .gitignore keeps out (.env): a read
+		// of it, on its way to a commit and a push.
+		opts, ops := optSpec{long: []string{"--chmod", "--pathspec-from-file"}}.parse(rest)
+		if has(opts, "-f", "--force") && !has(opts, "-n", "--dry-run") {
+			for _, f := range ops {
+				in(f, call.OpRead)
+			}
+		}
+	case "blame", "annotate":
+		_, ops := optSpec{short: "LSC", long: []string{"--contents", "--date", "--ignore-rev", "--ignore-revs-file", "--since", "--reverse"}}.parse(rest)
+		for _, f := range ops {
+			in(f, call.OpRead)
+		}
+	case "diff":
+		// git diff --no-index A B prints two files, tracked or not.
+		opts, ops := optSpec{short: "UO", long: []string{"--unified", "--output", "--color", "--word-diff", "--src-prefix", "--dst-prefix"}}.parse(rest)
+		if has(opts, "--no-index") {
+			for _, f := range ops {
+				in(f, call.OpRead)
+			}
+		}
 	}
 }
 
@@ -325,7 +426,7 @@ func gitSubcommand(args []field) string {
 		return ""
 	}
 	switch args[i].s {
-	case "rm", "mv", "checkout", "restore", "clean", "stash", "reset":
+	case "rm", "mv", "checkout", "restore", "clean", "stash", "reset", "add", "blame", "annotate", "diff":
 		return args[i].s
 	}
 	return ""
