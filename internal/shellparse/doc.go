@@ -316,7 +316,7 @@
 // dd of=/if=, chmod/chown/chgrp/chattr/setfacl (the mode or owner
 // skipped), touch, mkdir, sort -o, curl -o/-T/-d @file/-F x=@file and file:// URLs (read), ln's targets (read), sort --files0-from and grep --exclude-from (read), wget
 // -O/--post-file, find's starting points (read, or delete with -delete),
-// and the operands of cat, tac, less (not -p PATTERN), more, nl, wc, awk
+// and the operands of cat, tac, less (not -p PATTERN), more, nl, awk
 // (after the program; -f files; written under gawk -i inplace; the
 // program's getline < "f" read, print > "f" written), head, tail,
 // grep/egrep/fgrep/rg (after the pattern), source/., base64, xxd,
@@ -326,7 +326,25 @@
 // placeholder {} of find -exec is START/NAME when the search has one
 // literal start and one literal -name (find . -name .env -exec cat {}
 // reads ./.env), Dynamic otherwise, like xargs -I{}. BSD find -f DIR
-// names a start.
+// names a start. Also read: the operands of the compressors (gzip,
+// bzip2, xz, lzma, zstd and their cat/un- forms), xargs -a/--arg-file,
+// --env-file of docker/podman/nerdctl/node/bun/deno, dotenv's -e/-f file
+// (./.env when none), git add -f's operands, git blame's, git diff
+// --no-index's. wc's operands are not reads (it prints counts, never
+// text); its --files0-from file is. test, [, ls, stat and file name no
+// path at all.
+//
+// # Creates
+//
+// A write that cannot change what an existing file holds is call.OpCreate
+// (createonly.go): touch's operands; the destinations of cp and mv with
+// -n, --no-clobber or --update=none[-fail] (and no later -f, -i, -u,
+// --update=…, --remove-destination or -b); and a write of exactly P by
+// the command that runs only when P is absent — the command after
+// [ -e P ] || / test -f P || / [ -s P ] || (or [ ! -e P ] && / ! test -e
+// P &&) at the head of an && / || chain, and the then branch of if [ ! -f
+// P ]. -e, -a, -f and -s count (-L, -d, -r do not); P must be literal.
+// Policy rules with op "write" match creates too; "modify" does not.
 //
 // # Writes attributed
 //
@@ -341,9 +359,16 @@
 // itself when it names none; unzip likewise with -d DIR (-j: base names
 // only; -l, -t, -v, -p, -Z write nothing). sponge F, yq -i (eval/e, the
 // expression skipped), ed/red/ex/vi/vim/nvim (their files, unless -R; -c,
-// -S, +CMD are not files), git rm (not --cached or -n), git mv, git
-// checkout -- F / git checkout TREE F / git checkout ., git restore (not
-// --staged alone), git -C DIR before them. chmod, chown, chgrp, setfacl
+// -S, +CMD are not files), view (read), emacs (its files, --file/--visit;
+// -l/--load/--script read), nano/pico/micro/mcedit/joe/jed/kak/hx, git rm
+// (not --cached or -n), git mv, git checkout -- F / git checkout TREE F /
+// git checkout ., git restore (not --staged alone), git clean -f (its
+// pathspecs or the working directory; not -n), git stash [push|save]
+// -u/-a (the pathspecs after --, else the working directory), git reset
+// --hard/--merge/--keep (the working directory): the last three are
+// writes of the tree they remove untracked files from or put committed
+// files back into; git -C DIR before them. rsync -n/--dry-run/--list-only
+// writes nothing. chmod, chown, chgrp, setfacl
 // and chattr operands are writes (call.Op has no separate kind). Redirections
 // of any command (jq … > F) are writes as before.
 //
