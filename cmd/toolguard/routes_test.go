@@ -380,6 +380,8 @@ func TestRoutesEnvFiles(t *testing.T) {
 		{cmd: "wc -l .env", want: "pass"},
 		{cmd: "wc -c .env.local", want: "pass"},
 		{cmd: "wc .env", want: "pass"},
+		{cmd: "wc -l < .env", want: "pass"},
+		{cmd: "cat < .env | wc -l", want: "ask"},
 		{cmd: "[ -f .env ] || cp .env.example .env", want: "pass"},
 		{cmd: "test -f .env || cp .env.example .env", want: "pass"},
 		{cmd: "[ ! -e .env ] && cp .env.sample .env", want: "pass"},

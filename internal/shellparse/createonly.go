@@ -122,3 +122,17 @@ func (a *analyzer) createOnly(start int, p string) {
 		}
 	}
 }
+
+// countsOnly reports a command that prints only counts of what it reads
+// on standard input: wc, unless --files0-from takes file names from it.
+func countsOnly(c *Command) bool {
+	if c.Dynamic || c.Name != "wc" {
+		return false
+	}
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "--files0") {
+			return false
+		}
+	}
+	return true
+}

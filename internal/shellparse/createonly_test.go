@@ -37,6 +37,9 @@ func TestCreateOnly(t *testing.T) {
 		{"wc .env", []string{"wc .env"}},
 		{"wc --files0-from=.env", []string{"wc --files0-from=.env paths=read:/w/.env"}},
 		{"wc --files0-from=- < list", []string{"wc --files0-from=- paths=read:/w/list"}},
+		{"wc -l < .env", []string{"wc -l"}},
+		{"wc -l < .env > n.txt", []string{"wc -l paths=write:/w/n.txt"}},
+		{"cat < .env | wc -l", []string{"cat paths=read:/w/.env", "wc -l src=cat:other:pipe"}},
 
 		// Look-alikes: content reads and writes stay what they are.
 		{"cp .env.example .env", []string{"cp .env.example .env paths=write:/w/.env,write:/w/.env/.env.example,read:/w/.env.example"}},

@@ -331,7 +331,7 @@
 // --env-file of docker/podman/nerdctl/node/bun/deno, dotenv's -e/-f file
 // (./.env when none), git add -f's operands, git blame's, git diff
 // --no-index's. wc's operands are not reads (it prints counts, never
-// text); its --files0-from file is. test, [, ls, stat and file name no
+// text), nor is a < redirection into it; its --files0-from file is. test, [, ls, stat and file name no
 // path at all.
 //
 // # Creates

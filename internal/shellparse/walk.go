@@ -62,6 +62,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 	if len(r.paths) > 0 {
 		a.recordWrite(st, sc, fr, stdin)
 		r.paths = a.followLinks(r.paths)
+		if main >= 0 && countsOnly(&a.cmds[main]) {
+			// wc -l < .env: counted, not printed (wcPaths).
+			r.paths = slices.DeleteFunc(r.paths, func(p PathRef) bool { return p.Op == call.OpRead })
+		}
 	}
 	a.addStdinSources(first, r.srcs)
 	if len(r.paths) > 0 {
