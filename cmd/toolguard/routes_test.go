@@ -448,6 +448,7 @@ func TestRoutesGitDiscardSurfaces(t *testing.T) {
 		{cmd: "cd src && cd .. && git stash -u", want: "ask", rule: "git-discard-surfaces"},
 		{cmd: "git -C /home/user/project stash -u", want: "ask", rule: "git-discard-surfaces"},
 		{cmd: "git clean -fdx", want: "ask"},
+		{cmd: "git -c clean.requireForce=false clean -dx", want: "ask", rule: "git-discard-surfaces"},
 		{cmd: "git clean -xdf", want: "ask"},
 		{cmd: "git reset --hard", want: "ask"},
 		{cmd: "git checkout -- .", want: "ask"},

@@ -76,6 +76,7 @@ func TestGitDiscardPaths(t *testing.T) {
 		{"git clean -n", []string{"git clean -n"}},
 		{"git clean -nfd", []string{"git clean -nfd"}},
 		{"git clean -d", []string{"git clean -d"}},
+		{"git -c clean.requireForce=false clean -dx", []string{"git -c clean.requireForce=false clean -dx paths=write:/w"}},
 		{"git stash", []string{"git stash"}},
 		{"git stash pop", []string{"git stash pop"}},
 		{"git stash show -u", []string{"git stash show -u"}},

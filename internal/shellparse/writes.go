@@ -369,6 +369,15 @@ func gitPaths(args []field, add pathAdder) {
 			in(f, call.OpWrite)
 		}
 	case "clean", "stash", "reset":
+		if sub == "clean" {
+			for _, f := range args[:i] {
+				if strings.Contains(strings.ToLower(f.s), "clean.requireforce") {
+					// git -c clean.requireForce=false clean: no -f needed.
+					rest = append([]field{litField("-f", f.pos)}, rest...)
+					break
+				}
+			}
+		}
 		gitDiscardPaths(sub, rest, in)
 	case "add":
 		// git add -f stages a file .gitignore keeps out (.env): a read
