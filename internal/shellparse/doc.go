@@ -330,7 +330,11 @@
 // bzip2, xz, lzma, zstd and their cat/un- forms), xargs -a/--arg-file,
 // --env-file of docker/podman/nerdctl/node/bun/deno, dotenv's -e/-f file
 // (./.env when none), git add -f's operands, git blame's, git diff
-// --no-index's. wc's operands are not reads (it prints counts, never
+// --no-index's, git grep --no-index's and git hash-object's (the content
+// goes to the object store, for cat-file to print under no name), and the
+// words after an interpreter's inline code or module (python3 -c CODE
+// FILE, python3 -m json.tool FILE, ruby -ne CODE FILE, node -e CODE FILE:
+// the code, read only by pattern, may open them). wc's operands are not reads (it prints counts, never
 // text), nor is a < redirection into it; its --files0-from file is. test, [, ls, stat and file name no
 // path at all.
 //
@@ -434,8 +438,11 @@
 // path rules see what they read: jq/gojq/jaq/yq (the operands after the
 // filter, --slurpfile/--rawfile files, -f programs; not --args lists),
 // cut, diff, cmp, hexdump, paste, rev, column, fold, fmt, iconv, uniq,
-// split, expand, pr, zip (after the archive), 7z a/u, and gpg when it
-// encrypts, signs or exports.
+// split, expand, pr, zip (after the archive), 7z a/u, gpg when it
+// encrypts, signs or exports, look (after the prefix), join, comm,
+// bat/batcat, unexpand, shuf (not -e/-i), tsort, ptx, csplit (its file),
+// base32, basenc, pv, uuencode (its file, when a name follows), ag and ack
+// (after the pattern).
 //
 // # Downloads
 //

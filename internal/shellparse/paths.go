@@ -332,19 +332,45 @@ func opensslPaths(args []field, add pathAdder) {
 func scriptPaths(spec optSpec, code string) pathRule {
 	return func(args []field, add pathAdder) {
 		i := spec.first(args)
-		for _, f := range args[:i] {
+		for j, f := range args[:i] {
 			if f.lit && len(f.s) > 1 && f.s[0] == '-' {
+				inline := false
 				if f.s[1] == '-' {
-					if f.s == "--eval" || f.s == "--print" || strings.HasPrefix(f.s, "--eval=") || strings.HasPrefix(f.s, "--print=") {
-						return
-					}
-				} else if strings.ContainsAny(f.s[1:], code) {
+					inline = f.s == "--eval" || f.s == "--print" || strings.HasPrefix(f.s, "--eval=") || strings.HasPrefix(f.s, "--print=")
+				} else {
+					inline = strings.ContainsAny(f.s[1:], code)
+				}
+				if inline {
+					codeOperands(args, j, add)
 					return
 				}
 			}
 		}
 		if i < len(args) && !(args[i].lit && args[i].s == "-") {
 			add(args[i], call.OpRead)
+		}
+	}
+}
+
+// codeOperands: the words after an interpreter's inline code or module
+// (python3 -c CODE FILE…, python3 -m json.tool FILE, ruby -ne CODE FILE,
+// node -e CODE FILE) are its arguments, which the code, read only by
+// pattern, may well open (print(open(sys.argv[1]).read())): the literal
+// ones that are no options are reads. j is the index of the option word;
+// its value is the next word unless attached (-cCODE, --eval=CODE).
+func codeOperands(args []field, j int, add pathAdder) {
+	f := args[j]
+	k := j + 1
+	if f.s[1] == '-' {
+		if !strings.Contains(f.s, "=") {
+			k++
+		}
+	} else if last := f.s[len(f.s)-1]; strings.IndexByte("cemp", last) >= 0 {
+		k++ // the cluster ends in the code option: its value is next
+	}
+	for ; k < len(args); k++ {
+		if a := args[k]; a.lit && a.s != "" && a.s[0] != '-' {
+			add(a, call.OpRead)
 		}
 	}
 }

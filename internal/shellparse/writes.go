@@ -393,6 +393,27 @@ func gitPaths(args []field, add pathAdder) {
 		for _, f := range ops {
 			in(f, call.OpRead)
 		}
+	case "hash-object":
+		// git hash-object -w FILE stores the content, for git cat-file -p
+		// HASH to print under no file name.
+		opts, ops := optSpec{short: "t", long: []string{"--path"}}.parse(rest)
+		if !has(opts, "--stdin", "--stdin-paths") {
+			for _, f := range ops {
+				in(f, call.OpRead)
+			}
+		}
+	case "grep":
+		// git grep --no-index PATTERN PATH… searches any file.
+		opts, ops := optSpec{short: "efABCm", long: []string{"--max-depth", "--after-context", "--before-context", "--context", "--max-count", "--threads", "--open-files-in-pager"}}.parse(rest)
+		if has(opts, "--no-index", "--untracked") && !has(opts, "-e", "-f") && len(ops) > 1 {
+			for _, f := range ops[1:] {
+				in(f, call.OpRead)
+			}
+		} else if has(opts, "--no-index", "--untracked") && has(opts, "-e", "-f") {
+			for _, f := range ops {
+				in(f, call.OpRead)
+			}
+		}
 	case "diff":
 		// git diff --no-index A B prints two files, tracked or not.
 		opts, ops := optSpec{short: "UO", long: []string{"--unified", "--output", "--color", "--word-diff", "--src-prefix", "--dst-prefix"}}.parse(rest)
@@ -435,7 +456,7 @@ func gitSubcommand(args []field) string {
 		return ""
 	}
 	switch args[i].s {
-	case "rm", "mv", "checkout", "restore", "clean", "stash", "reset", "add", "blame", "annotate", "diff":
+	case "rm", "mv", "checkout", "restore", "clean", "stash", "reset", "add", "blame", "annotate", "diff", "hash-object", "grep":
 		return args[i].s
 	}
 	return ""
