@@ -363,6 +363,10 @@ func TestRoutesInterpreters(t *testing.T) {
 		{cmd: "python3 -c 'import subprocess, os; subprocess.run([\"rm\", \"-rf\", os.environ[\"HOME\"] + \"/.ssh\"])'", want: "deny"},
 		{cmd: "python3 -c 'import subprocess, os; subprocess.run([\"ls\", \"-la\", os.environ[\"HOME\"]])'", want: "pass"},
 		{cmd: "perl -e 'system(\"ls\", $ENV{HOME})'", want: "pass"},
+		{cmd: "deno run -A npm:rimraf ~", want: "deny"},
+		{cmd: "deno eval 'Deno.removeSync(\"/\", {recursive: true})'", want: "deny"},
+		{cmd: "deno run -A npm:rimraf@5 dist", want: "pass"},
+		{cmd: "deno run --allow-net main.ts", want: "pass"},
 		// Look-alikes.
 		{cmd: "python3 -c 'import asyncio; asyncio.run(main())'", want: "pass"},
 		{cmd: "python3 -c 'import os; print(os.environ[\"HOME\"])'", want: "pass"},

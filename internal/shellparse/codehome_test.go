@@ -22,6 +22,8 @@ func TestCodeHomeArgs(t *testing.T) {
 		{`ruby -e 'system("rm","-rf",Dir.home)'`, "rm -rf /home/u"},
 		{`ruby -e 'system("rm","-rf",ENV["HOME"])'`, "rm -rf /home/u"},
 		{`ruby -e 'system("rm","-rf","#{Dir.home}/.aws")'`, "rm -rf /home/u/.aws"},
+		{`deno run -A npm:rimraf@5 ~`, "rimraf /home/u"},
+		{`deno run --config x.json -A jsr:@scope/tool a`, "tool a"},
 
 		// Look-alikes: a joined rest that is not a literal path, another
 		// variable, the home of another variable.

@@ -161,7 +161,7 @@
 // and tmux send-keys type keys the analysis does not know (Dynamic).
 //
 // Package runners (npx, bunx, pnpx, npm exec, pnpm dlx/exec, yarn dlx,
-// uvx, pipx run) and entr
+// uvx, pipx run, deno run npm:PKG / jsr:PKG) and entr
 // run the package's program, its version or scope removed (rimraf@5 and
 // @scope/tool@1 are rimraf and tool). The delete programs rimraf, del,
 // del-cli, trash and trash-put give rm -rf -- OPERANDS too, so the rm

@@ -1000,7 +1000,7 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		}
 		return
 	}
-	if lang := interpreter(name); lang != "" {
+	if lang := interpreter(name); lang != "" && (name != "deno" || denoPackage(args) == nil) {
 		a.interp(idx, lang, name, args, x)
 		return
 	}
