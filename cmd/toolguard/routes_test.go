@@ -435,6 +435,8 @@ func TestRoutesEnvFiles(t *testing.T) {
 		{cmd: "shuf .env", want: "ask"},
 		{cmd: "git hash-object -w .env", want: "ask"},
 		{cmd: "git grep --no-index KEY .env", want: "ask"},
+		{cmd: "unzip -p /tmp/x.zip .env", want: "ask"},
+		{cmd: "unzip -p /tmp/x.zip README.md", want: "pass"},
 		{cmd: "python3 -m json.tool data.json", want: "pass"},
 		{cmd: "python3 -m pytest -x tests/", want: "pass"},
 		{cmd: "bat README.md", want: "pass"},

@@ -361,7 +361,8 @@
 // unless -T says DEST is a file. tar -x (--extract, x in tar xzf) writes
 // its member operands under -C DIR (or the working directory), or DIR
 // itself when it names none; unzip likewise with -d DIR (-j: base names
-// only; -l, -t, -v, -p, -Z write nothing). sponge F, yq -i (eval/e, the
+// only; -l, -t, -v, -p, -c, -Z write nothing, and -p and -c read the
+// members they print). sponge F, yq -i (eval/e, the
 // expression skipped), ed/red/ex/vi/vim/nvim (their files, unless -R; -c,
 // -S, +CMD are not files), view (read), emacs (its files, --file/--visit;
 // -l/--load/--script read), nano/pico/micro/mcedit/joe/jed/kak/hx, git rm

@@ -197,7 +197,7 @@ func unzipPaths(args []field, add pathAdder) {
 	var archive *field
 	var members []field
 	dir := litField(".", fieldPos(args))
-	writes, junk, excluding := true, false, false
+	writes, junk, excluding, prints := true, false, false, false
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		s := f.s
@@ -214,8 +214,11 @@ func unzipPaths(args []field, add pathAdder) {
 			case s == "-x":
 				excluding = true
 			default:
-				if strings.ContainsAny(s[1:], "ltvpZz") {
+				if strings.ContainsAny(s[1:], "ltvpZzc") {
 					writes = false
+				}
+				if strings.ContainsAny(s[1:], "pc") {
+					prints = true // -p, -c: members to standard output
 				}
 				if strings.ContainsRune(s[1:], 'j') {
 					junk = true
@@ -235,6 +238,13 @@ func unzipPaths(args []field, add pathAdder) {
 		return
 	}
 	add(*archive, call.OpRead)
+	if prints {
+		// unzip -p x.zip .env prints the member: a read of it, named
+		// as in the archive.
+		for _, m := range members {
+			add(dir.joined(m), call.OpRead)
+		}
+	}
 	if !writes {
 		return
 	}
