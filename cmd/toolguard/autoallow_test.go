@@ -106,7 +106,11 @@ func TestHookAutoAllowSymlink(t *testing.T) {
 			auto      bool
 		}{
 			{"cat innocent-key", "deny", true},
-			{"wc -l innocent-key", "deny", true},
+			{"head -1 innocent-key", "deny", true},
+			// wc prints counts, not content: no secrets rule denies it
+			// (round 5), but auto_allow still does not allow it, since
+			// what it reads resolves to a key.
+			{"wc -l innocent-key", "pass", true},
 			{"cat plain.txt", "allow", true},
 			{"cat plain.txt", "pass", false},
 		} {

@@ -3,8 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/policy"
 )
 
 // routeCase is a shell command (or a whole tool call) and the decision the
@@ -14,6 +18,7 @@ type routeCase struct {
 	tool string // or: a tool name …
 	in   string // … and its tool_input object
 	want string // deny, ask or pass
+	rule string // if set, the reason must name this rule
 }
 
 // hookPayload builds agent's PreToolUse payload for c.
@@ -98,6 +103,9 @@ func runRoutes(t *testing.T, cases []routeCase) {
 				}
 				if got != "pass" && !strings.HasPrefix(reason, "toolguard: ") {
 					t.Errorf("reason %q does not name toolguard", reason)
+				}
+				if c.rule != "" && !strings.Contains(reason, "rule "+c.rule+":") {
+					t.Errorf("reason %q does not name rule %s", reason, c.rule)
 				}
 			})
 		}
@@ -347,9 +355,182 @@ func TestRoutesInterpreters(t *testing.T) {
 		{cmd: "python3 -c 'import os; os.execvp(\"rm\", [\"rm\", \"-rf\", \"/\"])'", want: "deny"},
 		{cmd: "python3 -c 'import os; os.system(cmd)'", want: "ask"},
 		{cmd: "python3 -c 'import os; os.system(\"rm -rf \" + d)'", want: "ask"},
+		// argv-style execs of the home directory named through the environment.
+		{cmd: "python3 -c 'import subprocess, os; subprocess.run([\"rm\", \"-rf\", os.environ[\"HOME\"]])'", want: "deny"},
+		{cmd: "node -e 'require(\"child_process\").spawnSync(\"rm\", [\"-rf\", process.env.HOME])'", want: "deny"},
+		{cmd: "perl -e 'system(\"rm\", \"-rf\", $ENV{HOME})'", want: "deny"},
+		{cmd: "ruby -e 'system(\"rm\", \"-rf\", Dir.home)'", want: "deny"},
+		{cmd: "python3 -c 'import subprocess, os; subprocess.run([\"rm\", \"-rf\", os.environ[\"HOME\"] + \"/.ssh\"])'", want: "deny"},
+		{cmd: "python3 -c 'import subprocess, os; subprocess.run([\"ls\", \"-la\", os.environ[\"HOME\"]])'", want: "pass"},
+		{cmd: "perl -e 'system(\"ls\", $ENV{HOME})'", want: "pass"},
+		{cmd: "deno run -A npm:rimraf ~", want: "deny"},
+		{cmd: "deno eval 'Deno.removeSync(\"/\", {recursive: true})'", want: "deny"},
+		{cmd: "deno run -A npm:rimraf@5 dist", want: "pass"},
+		{cmd: "deno run --allow-net main.ts", want: "pass"},
 		// Look-alikes.
 		{cmd: "python3 -c 'import asyncio; asyncio.run(main())'", want: "pass"},
 		{cmd: "python3 -c 'import os; print(os.environ[\"HOME\"])'", want: "pass"},
 		{cmd: "python3 <<EOF\nprint('hello')\nEOF", want: "pass"},
 	})
+}
+
+// TestRoutesEnvFiles: the secrets rules judge a file's content. Testing,
+// listing, counting or only creating an env file passes (touch, test -f,
+// ls -l, stat, wc, cp -n and a copy guarded by [ -f .env ] ||); reading
+// its content, copying it elsewhere, or a write that can replace it asks.
+func TestRoutesEnvFiles(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: "touch .env", want: "pass"},
+		{cmd: "wc -l .env", want: "pass"},
+		{cmd: "wc -c .env.local", want: "pass"},
+		{cmd: "wc .env", want: "pass"},
+		{cmd: "wc -l < .env", want: "pass"},
+		{cmd: "cat < .env | wc -l", want: "ask"},
+		{cmd: "[ -f .env ] || cp .env.example .env", want: "pass"},
+		{cmd: "test -f .env || cp .env.example .env", want: "pass"},
+		{cmd: "[ ! -e .env ] && cp .env.sample .env", want: "pass"},
+		{cmd: "if [ ! -f .env ]; then cp .env.example .env; echo created; fi", want: "pass"},
+		{cmd: "cp -n .env.example .env", want: "pass"},
+		{cmd: "test -f .env", want: "pass"},
+		{cmd: "[ -f .env ] && echo present", want: "pass"},
+		{cmd: "ls -la .env", want: "pass"},
+		{cmd: "stat .env", want: "pass"},
+		{cmd: "touch certs/dev.pem", want: "pass"},
+		{cmd: "touch .npmrc", want: "pass"},
+
+		{cmd: "cat .env", want: "ask"},
+		{cmd: "cp .env /tmp/x", want: "ask"},
+		{cmd: "grep . .env", want: "ask"},
+		{cmd: "source .env", want: "ask"},
+		{cmd: "< .env", want: "ask"},
+		{cmd: "touch .env && cat .env", want: "ask"},
+		{cmd: "wc --files0-from=.env", want: "ask"},
+		{cmd: "cp .env.example .env", want: "ask"},
+		{cmd: "echo TOKEN=x >> .env", want: "ask"},
+		{cmd: "[ -f .env ] && cp .env.example .env", want: "ask"},
+		{cmd: "[ -L .env ] || cp .env.example .env", want: "ask"},
+		{cmd: "cp -n -f .env.example .env", want: "ask"},
+		{cmd: "[ -f .env ] || cp .env.example .env && echo K=v >> .env", want: "ask"},
+		{cmd: "[ -f .env ] || cp ~/.ssh/id_rsa .env", want: "deny"},
+		{cmd: "touch ~/.ssh/id_rsa", want: "deny"},
+		{cmd: "cat .npmrc", want: "ask"},
+		{cmd: "xargs -a .env echo", want: "ask"},
+		{cmd: "gzip -c .env | zcat", want: "ask"},
+		{cmd: "xz -c ~/.ssh/id_ed25519 > /tmp/k.xz", want: "deny"},
+		{cmd: "xargs -a files.txt grep -l TODO", want: "pass"},
+		{cmd: "gzip -k build.log", want: "pass"},
+		{cmd: "look A .env", want: "ask"},
+		{cmd: "bat -p .env", want: "ask"},
+		{cmd: "view .env", want: "ask"},
+		{cmd: "dotenv -- printenv", want: "ask"},
+		{cmd: "docker run --env-file .env alpine env", want: "ask"},
+		{cmd: "node --env-file=.env -e 'console.log(process.env)'", want: "ask"},
+		{cmd: "git diff --no-index .env /dev/null", want: "ask"},
+		{cmd: "git add -f .env && git commit -m wip", want: "ask"},
+		{cmd: "git blame .env", want: "ask"},
+		{cmd: "python3 -m json.tool .env", want: "ask"},
+		{cmd: "python3 -c 'import sys; print(open(sys.argv[1]).read())' .env", want: "ask"},
+		{cmd: "ruby -pe1 .env", want: "ask"},
+		{cmd: "base32 .env", want: "ask"},
+		{cmd: "shuf .env", want: "ask"},
+		{cmd: "git hash-object -w .env", want: "ask"},
+		{cmd: "git grep --no-index KEY .env", want: "ask"},
+		{cmd: "unzip -p /tmp/x.zip .env", want: "ask"},
+		{cmd: "unzip -p /tmp/x.zip README.md", want: "pass"},
+		{cmd: "python3 -m json.tool data.json", want: "pass"},
+		{cmd: "python3 -m pytest -x tests/", want: "pass"},
+		{cmd: "bat README.md", want: "pass"},
+		{cmd: "docker run --env-file .env.example alpine env", want: "pass"},
+		{cmd: "git add -A && git commit -m wip", want: "pass"},
+		{cmd: "git blame -L 1,5 src/a.go", want: "pass"},
+		{tool: "Read", in: `{"file_path":"/home/user/project/.env"}`, want: "ask"},
+		{tool: "Write", in: `{"file_path":"/home/user/project/.env","content":"A=1\n"}`, want: "ask"},
+	})
+}
+
+// TestRoutesGitDiscardSurfaces: git commands that remove untracked files
+// (clean -f, stash -u/-a) or put back committed ones (reset --hard,
+// checkout/restore of the tree) over a directory that holds the guard's
+// own files ask by git-discard-surfaces, a locked rule; naming a subtree
+// without surfaces, and the everyday stash forms, pass or keep their own
+// rule. A pathspec that is a surface directory is the locked deny.
+func TestRoutesGitDiscardSurfaces(t *testing.T) {
+	runRoutes(t, []routeCase{
+		{cmd: "git stash -u", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git stash --include-untracked", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git stash push -a -m wip", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git stash save -u wip", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "cd src && cd .. && git stash -u", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git -C /home/user/project stash -u", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git clean -fdx", want: "ask"},
+		{cmd: "git -c clean.requireForce=false clean -dx", want: "ask", rule: "git-discard-surfaces"},
+		{cmd: "git clean -xdf", want: "ask"},
+		{cmd: "git reset --hard", want: "ask"},
+		{cmd: "git checkout -- .", want: "ask"},
+		{cmd: "git clean -fdx .toolguard", want: "deny"},
+		{cmd: "git clean -fdx -- .claude", want: "deny"},
+		{cmd: "git stash push -u -- .claude", want: "deny"},
+
+		{cmd: "git stash", want: "pass"},
+		{cmd: "git stash pop", want: "pass"},
+		{cmd: "git stash list", want: "pass"},
+		{cmd: "git stash show -p", want: "pass"},
+		{cmd: "git stash push -u -- src", want: "pass"},
+		{cmd: "git clean -n", want: "pass"},
+		{cmd: "git clean -ndx", want: "pass"},
+		{cmd: "git reset --soft HEAD~1", want: "pass"},
+		{cmd: "git checkout -b feature", want: "pass"},
+		{cmd: "git restore --staged .", want: "pass"},
+		{cmd: "git clean -fd build", want: "ask", rule: "git-clean-force"},
+	})
+}
+
+// TestRoutesOutsideWrites: the strict preset's write-outside-workspace
+// (issue 16 item 9, opt-in) asks for writes outside the project and the
+// safe prefixes, not for the agents' caches, /dev/null or /tmp; an agent
+// started in the home directory has home as its inside.
+func TestRoutesOutsideWrites(t *testing.T) {
+	strict, err := policy.Preset("strict")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := filepath.Join(t.TempDir(), "strict.toml")
+	if err := os.WriteFile(pol, strict, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	home := "/home/user"
+	proj := home + "/project"
+	cases := []struct{ cwd, cmd, want string }{
+		{proj, "cp build/app ~/.local/bin/app", "ask"},
+		{proj, "echo '[Desktop Entry]' > ~/.config/autostart/x.desktop", "ask"},
+		{proj, "touch /opt/app/flag", "ask"},
+		{proj, "mv old.txt ../other/output", "ask"},
+		{proj, "ln -s $PWD/bin/tool ~/bin/tool", "ask"},
+		{home, "echo x > /srv/www/index.html", "ask"},
+		{home, "cp notes.txt /opt/notes.txt", "ask"},
+
+		{proj, "go build -o bin/app . && cp bin/app dist/", "pass"},
+		{proj, "echo x > /dev/null; cat a 2>/dev/stderr", "pass"},
+		{proj, "cp a /tmp/x && mkdir -p /var/tmp/y", "pass"},
+		{proj, "cp out.tgz ~/.cache/myproj/out.tgz", "pass"},
+		{proj, "tar -xzf dep.tgz -C ~/go/pkg/mod/cache", "pass"},
+		{proj, "cp plan.md ~/.claude/plans/p.md", "pass"},
+		{proj, "rsync -an src/ /srv/www", "pass"},
+		{home, "mkdir -p src/x && echo hi > src/x/a.txt", "pass"},
+		{home, "cp notes.txt ~/Documents/notes.txt", "pass"},
+	}
+	for _, agent := range []string{"claude-code", "gemini"} {
+		for _, c := range cases {
+			t.Run(agent+"/"+c.cwd+"/"+c.cmd, func(t *testing.T) {
+				t.Parallel()
+				got, reason := shellHook(t, agent, c.cwd, home, c.cmd, "--policy", pol, "--workspace", c.cwd)
+				if got != c.want {
+					t.Fatalf("got %s (%q), want %s", got, reason, c.want)
+				}
+				if got == "ask" && !strings.Contains(reason, "rule write-outside-workspace:") {
+					t.Errorf("reason %q", reason)
+				}
+			})
+		}
+	}
 }

@@ -120,9 +120,18 @@ const (
 	OpWrite Op = iota // create or modify
 	OpDelete
 	OpRead
+	// OpCreate is a write that cannot change what an existing file holds:
+	// it makes a file that is not there, or changes only its times (touch,
+	// cp -n, a cp run only when the target is absent: [ -f .env ] || cp
+	// .env.example .env). A rule's op "write" matches it as well; "modify"
+	// matches OpWrite alone, for rules about a file's content (secrets).
+	OpCreate
 )
 
-var opNames = [...]string{OpWrite: "write", OpDelete: "delete", OpRead: "read"}
+var opNames = [...]string{OpWrite: "write", OpDelete: "delete", OpRead: "read", OpCreate: "create"}
+
+// Writes reports an op that writes: OpWrite or OpCreate.
+func (o Op) Writes() bool { return o == OpWrite || o == OpCreate }
 
 func (o Op) String() string {
 	if o >= 0 && int(o) < len(opNames) {
@@ -131,7 +140,7 @@ func (o Op) String() string {
 	return fmt.Sprintf("Op(%d)", int(o))
 }
 
-// ParseOp returns the Op named s ("write", "delete", "read").
+// ParseOp returns the Op named s ("write", "delete", "read", "create").
 func ParseOp(s string) (Op, bool) {
 	for i, n := range opNames {
 		if n == s {

@@ -206,6 +206,30 @@ func (e *evalEnv) outside(forms []string) bool {
 	return false
 }
 
+// outsideProject is outside for scope "outside-project": the same, except
+// that an exposed workspace (an agent started in ~ or / with no project
+// around it) shelters the home directory: only paths outside it and the
+// safe prefixes are outside.
+func (e *evalEnv) outsideProject(forms []string) bool {
+	if !e.exposed {
+		return e.outside(forms)
+	}
+	home := filepath.Clean(e.home)
+	for _, f := range forms {
+		if !filepath.IsAbs(f) {
+			continue
+		}
+		if _, in := relInside(home, f); in && filepath.IsAbs(home) {
+			continue
+		}
+		if !e.outside([]string{f}) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
 // Evaluate decides one call. It is a pure function of the policy, the
 // call and env.
 func (p *Policy) Evaluate(c call.Call, env Env) *Result {

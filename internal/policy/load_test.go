@@ -66,7 +66,7 @@ func TestLoadErrorsArePositioned(t *testing.T) {
 		{"syntax error", "[[rule]\nid = 1\n",
 			`p.toml:2:7: expected end of table array name delimiter ']'`},
 		{"unknown op", "[[rule]]\nid = \"a\"\ndecision = \"deny\"\npath = \"x\"\nop = \"erase\"\n",
-			`p.toml:5:1: rule "a": unknown op "erase" (want write, delete or read)`},
+			`p.toml:5:1: rule "a": unknown op "erase" (want write, modify, create, delete or read)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

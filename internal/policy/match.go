@@ -116,18 +116,28 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		}
 	}
 	for _, o := range fr.Op {
+		// "write" is every write, creating a file included; "modify" only
+		// a write that can change what a file holds (call.OpCreate is not
+		// one): rules about a file's content (secrets) use it.
+		if o == "modify" {
+			m.ops = append(m.ops, call.OpWrite)
+			continue
+		}
 		op, ok := call.ParseOp(o)
 		if !ok {
-			add("op", "unknown op %q (want write, delete or read)", o)
+			add("op", "unknown op %q (want write, modify, create, delete or read)", o)
 			continue
 		}
 		m.ops = append(m.ops, op)
+		if op == call.OpWrite {
+			m.ops = append(m.ops, call.OpCreate)
+		}
 	}
 	switch fr.Scope {
-	case "", "inside", "outside":
+	case "", "inside", "outside", "outside-project":
 		m.scope = fr.Scope
 	default:
-		add("scope", "unknown scope %q (want inside or outside)", fr.Scope)
+		add("scope", "unknown scope %q (want inside, outside or outside-project)", fr.Scope)
 	}
 	for _, s := range fr.MCP {
 		if !strings.Contains(s, "/") {
@@ -833,8 +843,13 @@ func (m *matcher) matchPath(p string, op call.Op, env *evalEnv) bool {
 		}
 	}
 	if m.scope != "" {
-		outside := env.outside(forms)
-		if (m.scope == "outside") != outside {
+		var outside bool
+		if m.scope == "outside-project" {
+			outside = env.outsideProject(forms)
+		} else {
+			outside = env.outside(forms)
+		}
+		if (m.scope != "inside") != outside {
 			return false
 		}
 	}

@@ -73,8 +73,8 @@ var schemaEnums = map[string][]string{
 	"settings.audit":         {"decisions", "all", "off"},
 	"settings.notify.format": {"json", "slack"},
 	"rule.decision":          ruleDecision,
-	"rule.scope":             {"inside", "outside"},
-	"rule.op":                {"write", "delete", "read"},
+	"rule.scope":             {"inside", "outside", "outside-project"},
+	"rule.op":                {"write", "modify", "create", "delete", "read"},
 	"rule.modes":             {"default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions"},
 	"test.expect":            decisionEnum,
 }

@@ -155,6 +155,9 @@ func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 			for _, ca := range args {
 				f := litField(ca.s, code.pos)
 				f.lit = ca.lit
+				if h, ok := codeHomeArg(ca.s, ca.lit, a.opts.Home); ok {
+					f = litField(h, code.pos)
+				}
 				argv = append(argv, f)
 			}
 			if len(argv) > 0 {
@@ -172,6 +175,9 @@ func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 				}
 				f := litField(ca.s, code.pos)
 				f.lit = ca.lit
+				if h, ok := codeHomeArg(ca.s, ca.lit, a.opts.Home); ok && len(argv) > 0 {
+					f = litField(h, code.pos)
+				}
 				argv = append(argv, f)
 			}
 			if len(argv) > 0 {
@@ -240,6 +246,15 @@ func callArgs(s string, k int, lang string) ([]codeArg, int, bool) {
 			lit := e >= len(s) || strings.IndexByte(",)];\n}", s[e]) >= 0 || (s[e] == 'o' || s[e] == 'a' || s[e] == 'i' || s[e] == 'u')
 			args = append(args, codeArg{s: str, lit: lit})
 			k = end
+		} else if end := skipExpr(s, k); len(args) > 0 && end > k {
+			// An argument naming the home directory through the
+			// environment (system("rm", "-rf", $ENV{HOME})): codeHomeArg.
+			e := k + strings.IndexAny(s[k:end]+";", ";\n")
+			if _, ok := codeHomeArg(s[k:e], false, ""); !ok {
+				break
+			}
+			args = append(args, codeArg{s: strings.TrimSpace(s[k:e])})
+			k = e
 		} else {
 			break
 		}

@@ -16,7 +16,7 @@ func TestDataPipes(t *testing.T) {
 		{"curl -s https://x.example | perl -ne 'print'", []string{"curl -s https://x.example", "perl -ne print inline=\"print\""}},
 		{"curl -s https://x.example | xargs echo", []string{"curl -s https://x.example", "xargs echo", "echo \"{xargs input}\" <- xargs src=curl:network:pipe"}},
 		{"curl -s https://x.example | xargs rm", []string{"curl -s https://x.example", "xargs rm src=curl:network:pipe", "rm \"{xargs input}\" <- xargs src=curl:network:pipe paths=delete:{xargs input}*"}},
-		{"zcat x.gz | python3 scripts/parse.py", []string{"zcat x.gz", "python3 scripts/parse.py paths=read:/w/scripts/parse.py"}},
+		{"zcat x.gz | python3 scripts/parse.py", []string{"zcat x.gz paths=read:/w/x.gz", "python3 scripts/parse.py paths=read:/w/scripts/parse.py"}},
 		{"curl -s https://x.example | pwsh -Command -", []string{"curl -s https://x.example", "pwsh -Command - src=curl:network:pipe inline=\"-\""}},
 	})
 }

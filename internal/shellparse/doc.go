@@ -161,7 +161,7 @@
 // and tmux send-keys type keys the analysis does not know (Dynamic).
 //
 // Package runners (npx, bunx, pnpx, npm exec, pnpm dlx/exec, yarn dlx,
-// uvx, pipx run) and entr
+// uvx, pipx run, deno run npm:PKG / jsr:PKG) and entr
 // run the package's program, its version or scope removed (rimraf@5 and
 // @scope/tool@1 are rimraf and tool). The delete programs rimraf, del,
 // del-cli, trash and trash-put give rm -rf -- OPERANDS too, so the rm
@@ -290,9 +290,14 @@
 // (os.system(cmd), subprocess.run(cmd), perl system $cmd, execSync(c));
 // ambiguous names (run, call) count only qualified (subprocess.run), so
 // asyncio.run(main()) is not one. Found commands have Wrappers ending in
-// e.g. "python3 -c". Home directories reached without a literal path
-// (os.environ["HOME"], Path.home(), process.env.HOME, ENV["HOME"],
-// $ENV{HOME}, Dir.home) are not resolved here; the policy's
+// e.g. "python3 -c". An argument of an argv-style exec that names the
+// home directory through the environment (os.environ["HOME"],
+// os.path.expanduser("~"), Path.home(), process.env.HOME, os.homedir(),
+// ENV["HOME"], Dir.home, $ENV{HOME}, alone or joined to a literal
+// "/rest", and Perl/Ruby strings interpolating it: "$ENV{HOME}/.ssh",
+// "#{Dir.home}/.aws") is that path (codehome.go): subprocess.run(["rm",
+// "-rf", os.environ["HOME"]]) is rm -rf ~. Anywhere else such
+// expressions are not resolved here; the policy's
 // interpreter-destructive-code rule matches them as text in library
 // deletes. Obfuscation (getattr(os, "sys"+"tem"), chr() strings, exec
 // of a decoded blob built in several steps) stays out of reach.
@@ -311,7 +316,7 @@
 // dd of=/if=, chmod/chown/chgrp/chattr/setfacl (the mode or owner
 // skipped), touch, mkdir, sort -o, curl -o/-T/-d @file/-F x=@file and file:// URLs (read), ln's targets (read), sort --files0-from and grep --exclude-from (read), wget
 // -O/--post-file, find's starting points (read, or delete with -delete),
-// and the operands of cat, tac, less (not -p PATTERN), more, nl, wc, awk
+// and the operands of cat, tac, less (not -p PATTERN), more, nl, awk
 // (after the program; -f files; written under gawk -i inplace; the
 // program's getline < "f" read, print > "f" written), head, tail,
 // grep/egrep/fgrep/rg (after the pattern), source/., base64, xxd,
@@ -321,7 +326,29 @@
 // placeholder {} of find -exec is START/NAME when the search has one
 // literal start and one literal -name (find . -name .env -exec cat {}
 // reads ./.env), Dynamic otherwise, like xargs -I{}. BSD find -f DIR
-// names a start.
+// names a start. Also read: the operands of the compressors (gzip,
+// bzip2, xz, lzma, zstd and their cat/un- forms), xargs -a/--arg-file,
+// --env-file of docker/podman/nerdctl/node/bun/deno, dotenv's -e/-f file
+// (./.env when none), git add -f's operands, git blame's, git diff
+// --no-index's, git grep --no-index's and git hash-object's (the content
+// goes to the object store, for cat-file to print under no name), and the
+// words after an interpreter's inline code or module (python3 -c CODE
+// FILE, python3 -m json.tool FILE, ruby -ne CODE FILE, node -e CODE FILE:
+// the code, read only by pattern, may open them). wc's operands are not reads (it prints counts, never
+// text), nor is a < redirection into it; its --files0-from file is. test, [, ls, stat and file name no
+// path at all.
+//
+// # Creates
+//
+// A write that cannot change what an existing file holds is call.OpCreate
+// (createonly.go): touch's operands; the destinations of cp and mv with
+// -n, --no-clobber or --update=none[-fail] (and no later -f, -i, -u,
+// --update=…, --remove-destination or -b); and a write of exactly P by
+// the command that runs only when P is absent — the command after
+// [ -e P ] || / test -f P || / [ -s P ] || (or [ ! -e P ] && / ! test -e
+// P &&) at the head of an && / || chain, and the then branch of if [ ! -f
+// P ]. -e, -a, -f and -s count (-L, -d, -r do not); P must be literal.
+// Policy rules with op "write" match creates too; "modify" does not.
 //
 // # Writes attributed
 //
@@ -334,11 +361,19 @@
 // unless -T says DEST is a file. tar -x (--extract, x in tar xzf) writes
 // its member operands under -C DIR (or the working directory), or DIR
 // itself when it names none; unzip likewise with -d DIR (-j: base names
-// only; -l, -t, -v, -p, -Z write nothing). sponge F, yq -i (eval/e, the
+// only; -l, -t, -v, -p, -c, -Z write nothing, and -p and -c read the
+// members they print). sponge F, yq -i (eval/e, the
 // expression skipped), ed/red/ex/vi/vim/nvim (their files, unless -R; -c,
-// -S, +CMD are not files), git rm (not --cached or -n), git mv, git
-// checkout -- F / git checkout TREE F / git checkout ., git restore (not
-// --staged alone), git -C DIR before them. chmod, chown, chgrp, setfacl
+// -S, +CMD are not files), view (read), emacs (its files, --file/--visit;
+// -l/--load/--script read), nano/pico/micro/mcedit/joe/jed/kak/hx, git rm
+// (not --cached or -n), git mv, git checkout -- F / git checkout TREE F /
+// git checkout ., git restore (not --staged alone), git clean -f (its
+// pathspecs or the working directory; not -n), git stash [push|save]
+// -u/-a (the pathspecs after --, else the working directory), git reset
+// --hard/--merge/--keep (the working directory): the last three are
+// writes of the tree they remove untracked files from or put committed
+// files back into; git -C DIR before them. rsync -n/--dry-run/--list-only
+// writes nothing. chmod, chown, chgrp, setfacl
 // and chattr operands are writes (call.Op has no separate kind). Redirections
 // of any command (jq … > F) are writes as before.
 //
@@ -404,8 +439,11 @@
 // path rules see what they read: jq/gojq/jaq/yq (the operands after the
 // filter, --slurpfile/--rawfile files, -f programs; not --args lists),
 // cut, diff, cmp, hexdump, paste, rev, column, fold, fmt, iconv, uniq,
-// split, expand, pr, zip (after the archive), 7z a/u, and gpg when it
-// encrypts, signs or exports.
+// split, expand, pr, zip (after the archive), 7z a/u, gpg when it
+// encrypts, signs or exports, look (after the prefix), join, comm,
+// bat/batcat, unexpand, shuf (not -e/-i), tsort, ptx, csplit (its file),
+// base32, basenc, pv, uuencode (its file, when a name follows), ag and ack
+// (after the pattern).
 //
 // # Downloads
 //

@@ -66,7 +66,7 @@ func (a *analyzer) downloads() {
 			got = map[string]string{}
 		}
 		for _, p := range c.Paths {
-			if !p.Dynamic && p.Op == call.OpWrite && len(got) < maxDownloads {
+			if !p.Dynamic && p.Op.Writes() && len(got) < maxDownloads {
 				got[path.Base(p.Path)] = src
 			}
 		}

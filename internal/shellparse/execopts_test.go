@@ -10,7 +10,7 @@ func TestHiddenCommands(t *testing.T) {
 	t.Parallel()
 	runCases(t, []analyzeCase{
 		{"git -c alias.x='!rm -rf ~' x", []string{"git -c \"alias.x=!rm -rf ~\" x", "rm -rf /home/u <- git alias.x paths=delete:/home/u"}},
-		{"git -c alias.nuke=reset nuke --hard", []string{"git -c alias.nuke=reset nuke --hard", "git reset --hard <- git alias nuke"}},
+		{"git -c alias.nuke=reset nuke --hard", []string{"git -c alias.nuke=reset nuke --hard", "git reset --hard <- git alias nuke paths=write:/w"}},
 		{"git -ccore.sshCommand='ssh -i k' fetch", []string{"git \"-ccore.sshCommand=ssh -i k\" fetch", "ssh -i k <- git core.sshcommand"}},
 		{"git -c core.fsmonitor=true status", []string{"git -c core.fsmonitor=true status"}},
 		{"git -c core.pager=cat log", []string{"git -c core.pager=cat log", "cat <- git core.pager"}},

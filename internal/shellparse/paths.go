@@ -181,10 +181,10 @@ func init() {
 		"shred":    operands(optSpec{short: "ns", long: []string{"--iterations", "--size", "--random-source"}}, call.OpDelete),
 		"truncate": operands(optSpec{short: "sr", long: []string{"--size", "--reference"}}, call.OpDelete),
 		"tee":      operands(optSpec{}, call.OpWrite),
-		"touch":    operands(optSpec{short: "rdt", long: []string{"--reference", "--date"}}, call.OpWrite),
+		"touch":    operands(optSpec{short: "rdt", long: []string{"--reference", "--date"}}, call.OpCreate),
 		"mkdir":    operands(optSpec{short: "m", long: []string{"--mode", "--context"}}, call.OpWrite),
-		"cp":       copyPaths(optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}, call.OpRead),
-		"mv":       copyPaths(optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}, call.OpDelete),
+		"cp":       noClobber(copySpec, copyPaths(copySpec, call.OpRead)),
+		"mv":       noClobber(copySpec, copyPaths(copySpec, call.OpDelete)),
 		"install":  installPaths,
 		"ln":       lnPaths,
 		"rsync": remoteCopyPaths(optSpec{short: "eBfTM", long: []string{"--rsh", "--filter", "--exclude",
@@ -193,7 +193,7 @@ func init() {
 			"--partial-dir", "--compare-dest", "--link-dest", "--copy-dest", "--suffix", "--max-size",
 			"--min-size", "--bwlimit", "--out-format", "--info", "--debug", "--chmod", "--chown",
 			"--usermap", "--groupmap", "--rsync-path", "--sockopts", "--modify-window", "--contimeout",
-			"--address", "--iconv", "--checksum-choice", "--compress-choice", "--max-delete"}}),
+			"--address", "--iconv", "--checksum-choice", "--compress-choice", "--max-delete"}}, "-n", "--dry-run", "--list-only"),
 		"scp":     remoteCopyPaths(optSpec{short: "cDFiJlmoPSX"}),
 		"sed":     sedPaths,
 		"perl":    perlPaths,
@@ -213,7 +213,8 @@ func init() {
 		"nawk":    awkPaths,
 		"more":    read,
 		"nl":      operands(optSpec{short: "bdfhilnsvw"}, call.OpRead),
-		"wc":      read,
+		"wc":      wcPaths,
+		"xargs":   xargsPaths,
 		"head":    headTail,
 		"tail":    headTail,
 		"grep":    grep,
@@ -240,7 +241,28 @@ func init() {
 		"node":    scriptPaths(optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}, "ep"),
 		"date":    optionValues(optSpec{short: "fdr", long: []string{"--file", "--date", "--reference"}}, "-f", "--file", "-r", "--reference"),
 	}
+	// Compressors read their operands (gzip -c .env | zcat prints it).
+	compress := operands(optSpec{short: "SoDTM", long: []string{"--suffix", "--output", "--threads", "--memlimit", "--memory", "--format", "--patch-from"}}, call.OpRead)
+	for _, n := range []string{"gzip", "gunzip", "zcat", "gzcat", "pigz", "unpigz", "bzip2", "bunzip2", "bzcat", "pbzip2",
+		"xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat", "zstd", "unzstd", "zstdcat", "pzstd"} {
+		pathRules[n] = compress
+	}
 	addWriteRules(pathRules)
+}
+
+// xargsPaths: xargs -a/--arg-file FILE reads FILE and passes its words to
+// the command (xargs -a .env echo prints it). Only xargs' own options, up
+// to the command, are read.
+func xargsPaths(args []field, add pathAdder) {
+	spec := optSpec{short: "aEILnPsdJR", optional: "eil", long: []string{"--arg-file", "--delimiter", "--max-args",
+		"--max-procs", "--max-chars", "--max-lines", "--process-slot-var"}}
+	opts, _ := spec.parse(args[:spec.first(args)])
+	for _, f := range values(opts, "-a", "--arg-file") {
+		if f.lit && f.s == "-" {
+			continue
+		}
+		add(f, call.OpRead)
+	}
 }
 
 // tarPaths: creating or appending (-c, -r, -u, -A) reads the operands and
@@ -310,19 +332,45 @@ func opensslPaths(args []field, add pathAdder) {
 func scriptPaths(spec optSpec, code string) pathRule {
 	return func(args []field, add pathAdder) {
 		i := spec.first(args)
-		for _, f := range args[:i] {
+		for j, f := range args[:i] {
 			if f.lit && len(f.s) > 1 && f.s[0] == '-' {
+				inline := false
 				if f.s[1] == '-' {
-					if f.s == "--eval" || f.s == "--print" || strings.HasPrefix(f.s, "--eval=") || strings.HasPrefix(f.s, "--print=") {
-						return
-					}
-				} else if strings.ContainsAny(f.s[1:], code) {
+					inline = f.s == "--eval" || f.s == "--print" || strings.HasPrefix(f.s, "--eval=") || strings.HasPrefix(f.s, "--print=")
+				} else {
+					inline = strings.ContainsAny(f.s[1:], code)
+				}
+				if inline {
+					codeOperands(args, j, add)
 					return
 				}
 			}
 		}
 		if i < len(args) && !(args[i].lit && args[i].s == "-") {
 			add(args[i], call.OpRead)
+		}
+	}
+}
+
+// codeOperands: the words after an interpreter's inline code or module
+// (python3 -c CODE FILE…, python3 -m json.tool FILE, ruby -ne CODE FILE,
+// node -e CODE FILE) are its arguments, which the code, read only by
+// pattern, may well open (print(open(sys.argv[1]).read())): the literal
+// ones that are no options are reads. j is the index of the option word;
+// its value is the next word unless attached (-cCODE, --eval=CODE).
+func codeOperands(args []field, j int, add pathAdder) {
+	f := args[j]
+	k := j + 1
+	if f.s[1] == '-' {
+		if !strings.Contains(f.s, "=") {
+			k++
+		}
+	} else if last := f.s[len(f.s)-1]; strings.IndexByte("cemp", last) >= 0 {
+		k++ // the cluster ends in the code option: its value is next
+	}
+	for ; k < len(args); k++ {
+		if a := args[k]; a.lit && a.s != "" && a.s[0] != '-' {
+			add(a, call.OpRead)
 		}
 	}
 }
@@ -344,6 +392,22 @@ func operands(spec optSpec, op call.Op) pathRule {
 		for _, f := range ops {
 			add(f, op)
 		}
+	}
+}
+
+var copySpec = optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}
+
+// wcPaths: wc prints counts, never a file's text, so its operands are not
+// reads (wc -l .env passes like ls -l .env); the file --files0-from names
+// is read, and its content is printed back in wc's errors ("wc: 'TOKEN=…':
+// No such file or directory").
+func wcPaths(args []field, add pathAdder) {
+	opts, _ := optSpec{long: []string{"--files0-from"}}.parse(args)
+	for _, f := range values(opts, "--files0-from") {
+		if f.lit && f.s == "-" {
+			continue
+		}
+		add(f, call.OpRead)
 	}
 }
 
@@ -401,14 +465,15 @@ func lnPaths(args []field, add pathAdder) {
 
 // remoteCopyPaths handles rsync and scp: operands on another host
 // (host:path) are skipped.
-func remoteCopyPaths(spec optSpec) pathRule {
+func remoteCopyPaths(spec optSpec, dryRun ...string) pathRule {
 	return func(args []field, add pathAdder) {
-		_, ops := spec.parse(args)
+		opts, ops := spec.parse(args)
 		if len(ops) < 2 {
 			return
 		}
 		dest := ops[len(ops)-1]
-		if !isRemotePath(dest.s) {
+		if !isRemotePath(dest.s) && !has(opts, dryRun...) {
+			// rsync -n/--dry-run/--list-only writes nothing.
 			destWrites(dest, ops[:len(ops)-1], false, add)
 		}
 		for _, f := range ops[:len(ops)-1] {

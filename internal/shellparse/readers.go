@@ -20,30 +20,50 @@ var readerSpecs = sync.OnceValue(func() map[string]struct {
 		opts optSpec
 		skip int
 	}{
-		"cut":     {opts: optSpec{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}},
-		"diff":    {opts: optSpec{short: "CUxXIFLSWD", long: []string{"--context", "--unified", "--exclude", "--exclude-from", "--ignore-matching-lines", "--label", "--starting-file", "--width", "--ifdef", "--show-function-line", "--color", "--palette", "--tabsize", "--horizon-lines", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--to-file", "--from-file"}}},
-		"cmp":     {opts: optSpec{short: "iIn", long: []string{"--ignore-initial", "--bytes"}}},
-		"hexdump": {opts: optSpec{short: "efns"}},
-		"hd":      {opts: optSpec{short: "efns"}},
-		"paste":   {opts: optSpec{short: "d", long: []string{"--delimiters"}}},
-		"rev":     {},
-		"column":  {opts: optSpec{short: "sctoNdEWHORl", long: []string{"--separator", "--output-width", "--output-separator", "--table-columns", "--table-name", "--table-order"}}},
-		"fold":    {opts: optSpec{short: "w", long: []string{"--width"}}},
-		"fmt":     {opts: optSpec{short: "wpdg", long: []string{"--width", "--prefix", "--goal"}}},
-		"iconv":   {opts: optSpec{short: "fto", long: []string{"--from-code", "--to-code", "--output"}}},
-		"uniq":    {opts: optSpec{short: "fswn", long: []string{"--skip-fields", "--skip-chars", "--check-chars"}}},
-		"split":   {opts: optSpec{short: "abClnt", long: []string{"--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter", "--numeric-suffixes", "--hex-suffixes"}}},
-		"expand":  {opts: optSpec{short: "t", long: []string{"--tabs"}}},
-		"pr":      {opts: optSpec{short: "hlwoNesSi", long: []string{"--header", "--length", "--width", "--indent"}}},
-		"zip":     {opts: optSpec{short: "bntPZOsixX", long: []string{"--temp-path", "--suffixes", "--password", "--compression-method", "--output-file", "--split-size", "--include", "--exclude", "--unzip-command"}}, skip: 1},
-		"7z":      {skip: 2}, // 7z a ARCHIVE FILE…
-		"gpg":     {opts: optSpec{short: "ruo", long: []string{"--recipient", "--local-user", "--output", "--passphrase", "--homedir", "--cipher-algo", "--compress-algo", "--default-key", "--keyring"}}},
+		"cut":      {opts: optSpec{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}},
+		"diff":     {opts: optSpec{short: "CUxXIFLSWD", long: []string{"--context", "--unified", "--exclude", "--exclude-from", "--ignore-matching-lines", "--label", "--starting-file", "--width", "--ifdef", "--show-function-line", "--color", "--palette", "--tabsize", "--horizon-lines", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--to-file", "--from-file"}}},
+		"cmp":      {opts: optSpec{short: "iIn", long: []string{"--ignore-initial", "--bytes"}}},
+		"hexdump":  {opts: optSpec{short: "efns"}},
+		"hd":       {opts: optSpec{short: "efns"}},
+		"paste":    {opts: optSpec{short: "d", long: []string{"--delimiters"}}},
+		"rev":      {},
+		"column":   {opts: optSpec{short: "sctoNdEWHORl", long: []string{"--separator", "--output-width", "--output-separator", "--table-columns", "--table-name", "--table-order"}}},
+		"fold":     {opts: optSpec{short: "w", long: []string{"--width"}}},
+		"fmt":      {opts: optSpec{short: "wpdg", long: []string{"--width", "--prefix", "--goal"}}},
+		"iconv":    {opts: optSpec{short: "fto", long: []string{"--from-code", "--to-code", "--output"}}},
+		"uniq":     {opts: optSpec{short: "fswn", long: []string{"--skip-fields", "--skip-chars", "--check-chars"}}},
+		"split":    {opts: optSpec{short: "abClnt", long: []string{"--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter", "--numeric-suffixes", "--hex-suffixes"}}},
+		"expand":   {opts: optSpec{short: "t", long: []string{"--tabs"}}},
+		"pr":       {opts: optSpec{short: "hlwoNesSi", long: []string{"--header", "--length", "--width", "--indent"}}},
+		"zip":      {opts: optSpec{short: "bntPZOsixX", long: []string{"--temp-path", "--suffixes", "--password", "--compression-method", "--output-file", "--split-size", "--include", "--exclude", "--unzip-command"}}, skip: 1},
+		"7z":       {skip: 2}, // 7z a ARCHIVE FILE…
+		"gpg":      {opts: optSpec{short: "ruo", long: []string{"--recipient", "--local-user", "--output", "--passphrase", "--homedir", "--cipher-algo", "--compress-algo", "--default-key", "--keyring"}}},
+		"look":     {opts: optSpec{short: "t", long: []string{"--terminate"}}, skip: 1}, // look PREFIX FILE
+		"unexpand": {opts: optSpec{short: "t", long: []string{"--tabs"}}},
+		"shuf":     {opts: optSpec{short: "ino", long: []string{"--input-range", "--head-count", "--output", "--random-source"}}},
+		"tsort":    {},
+		"ptx":      {opts: optSpec{short: "bgiSwWFM", long: []string{"--break-file", "--gap-size", "--ignore-file", "--only-file", "--sentence-regexp", "--word-regexp", "--width", "--flag-truncation", "--macro-name"}}},
+		"csplit":   {opts: optSpec{short: "bfn", long: []string{"--suffix-format", "--prefix", "--digits"}}},
+		"base32":   {opts: optSpec{short: "w", long: []string{"--wrap"}}},
+		"basenc":   {opts: optSpec{short: "w", long: []string{"--wrap"}}},
+		"pv":       {opts: optSpec{short: "ABDiLNsw", long: []string{"--buffer-size", "--delay-start", "--interval", "--rate-limit", "--name", "--size", "--width", "--height", "--format", "--watchfd", "--pidfile"}}},
+		"uuencode": {},
+		"ag":       {opts: optSpec{short: "ABCGgmp", long: []string{"--after", "--before", "--context", "--file-search-regex", "--max-count", "--path-to-ignore", "--ignore", "--ignore-dir", "--pager", "--depth"}}, skip: 1},
+		"ack":      {opts: optSpec{short: "ABCm", long: []string{"--after-context", "--before-context", "--context", "--max-count", "--type", "--ignore-dir", "--ignore-file", "--output"}}, skip: 1},
+		"join":     {opts: optSpec{short: "aejot12", long: []string{"--header"}}},
+		"comm":     {opts: optSpec{long: []string{"--output-delimiter"}}},
+		"bat": {opts: optSpec{short: "lHrm", long: []string{"--language", "--highlight-line", "--line-range", "--map-syntax", "--style",
+			"--theme", "--tabs", "--wrap", "--terminal-width", "--file-name", "--diff-context", "--pager", "--color", "--italic-text",
+			"--decorations", "--paging", "--ignored-suffix", "--binary", "--squeeze-limit", "--strip-ansi", "--nonprintable-notation"}}},
 	}
 })
 
 // readerInners returns the files a reader program reads, as cat of them.
 func readerInners(name string, args []field) []inner {
 	var files []field
+	if name == "batcat" {
+		name = "bat" // Debian's name
+	}
 	switch name {
 	case "jq", "gojq", "jaq", "yq":
 		files = jqFiles(name, args)
@@ -66,8 +86,14 @@ func readerInners(name string, args []field) []inner {
 			return nil
 		}
 		files = operands[spec.skip:]
-		if name == "split" {
-			files = operands[:1] // split FILE PREFIX
+		if name == "split" || name == "csplit" || (name == "uuencode" && len(operands) > 1) {
+			files = operands[:1] // split FILE PREFIX, csplit FILE PATTERN…, uuencode FILE NAME
+		}
+		if name == "uuencode" && len(operands) == 1 {
+			return nil // uuencode NAME: standard input, named NAME
+		}
+		if name == "shuf" && has(opts, "-e", "--echo", "-i", "--input-range") {
+			return nil // the operands are the lines themselves
 		}
 		if name == "diff" || name == "cmp" {
 			// diff -r DIR… and plain file pairs alike: each operand is read.

@@ -62,6 +62,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, fr *frame, in *input) {
 	if len(r.paths) > 0 {
 		a.recordWrite(st, sc, fr, stdin)
 		r.paths = a.followLinks(r.paths)
+		if main >= 0 && countsOnly(&a.cmds[main]) {
+			// wc -l < .env: counted, not printed (wcPaths).
+			r.paths = slices.DeleteFunc(r.paths, func(p PathRef) bool { return p.Op == call.OpRead })
+		}
 	}
 	a.addStdinSources(first, r.srcs)
 	if len(r.paths) > 0 {
@@ -376,9 +380,19 @@ func (a *analyzer) compound(c syntax.Command, sc *scope, fr *frame, in *input) {
 			a.andOr(c, sc, fr, in)
 		}
 	case *syntax.IfClause:
+		start := len(a.cmds)
 		a.stmts(c.Cond, sc, fr, nil)
+		guard, guarded := "", false
+		if len(c.Cond) == 1 {
+			guard, guarded = a.absentGuard(c.Cond[0], start, sc, fr, 0)
+		}
 		b := sc.child()
+		start = len(a.cmds)
 		a.stmts(c.Then, b, fr, nil)
+		if guarded {
+			// if [ ! -f P ]; then …: the branch runs only when P is absent.
+			a.createOnly(start, guard)
+		}
 		sc.mergeCond(b)
 		for e := c.Else; e != nil && a.err == nil; e = e.Else {
 			b := sc.child()
@@ -574,14 +588,21 @@ func (a *analyzer) andOr(c *syntax.BinaryCmd, sc *scope, fr *frame, in *input) {
 		first = b.X
 		c = b
 	}
+	start := len(a.cmds)
 	a.stmt(first, sc, fr, in)
+	guard, guarded := a.absentGuard(first, start, sc, fr, rest[len(rest)-1].op)
 	b := sc.stepChild()
 	for i := len(rest) - 1; i >= 0 && a.err == nil; i-- {
 		if rest[i].op == syntax.OrStmt {
 			sc.mergeSteps(b)
 			b = sc.stepChild()
 		}
+		start := len(a.cmds)
 		a.stmt(rest[i].st, b, fr, in)
+		if guarded && i == len(rest)-1 {
+			// [ -f P ] || CMD: CMD runs only when P is absent.
+			a.createOnly(start, guard)
+		}
 		if release {
 			rest[i].st = nil
 		}
@@ -979,7 +1000,7 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 		}
 		return
 	}
-	if lang := interpreter(name); lang != "" {
+	if lang := interpreter(name); lang != "" && (name != "deno" || denoPackage(args) == nil) {
 		a.interp(idx, lang, name, args, x)
 		return
 	}

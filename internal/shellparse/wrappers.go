@@ -179,6 +179,8 @@ func unwrapCommandOf(name string, args []field) []inner {
 		}
 	}
 	switch name {
+	case "deno":
+		return denoPackage(args)
 	case "env":
 		return unwrapEnv(args)
 	case "command":
@@ -1039,4 +1041,25 @@ func pkgBin(argv []field) []field {
 	}
 	out := append([]field{sub(argv[0], s)}, argv[1:]...)
 	return out
+}
+
+// denoPackage: deno run [opts] npm:PKG[@v] ARGS (or jsr:) runs the
+// package's program, like npx PKG.
+func denoPackage(args []field) []inner {
+	if len(args) == 0 || !args[0].lit || args[0].s != "run" {
+		return nil
+	}
+	spec := optSpec{short: "cL", long: []string{"--config", "--import-map", "--lock", "--cert", "--location", "--seed", "--ext", "--watch-exclude", "--log-level"}}
+	rest := args[1:]
+	i := spec.first(rest)
+	if i >= len(rest) || !rest[i].lit {
+		return nil
+	}
+	for _, pre := range []string{"npm:", "jsr:"} {
+		if pkg, ok := strings.CutPrefix(rest[i].s, pre); ok && pkg != "" {
+			argv := append([]field{sub(rest[i], pkg)}, rest[i+1:]...)
+			return []inner{{label: "deno run", argv: pkgBin(argv)}}
+		}
+	}
+	return nil
 }

@@ -23,7 +23,86 @@ func addWriteRules(rules map[string]pathRule) {
 	rules["vi"] = editorPaths
 	rules["vim"] = editorPaths
 	rules["nvim"] = editorPaths
+	rules["view"] = func(args []field, add pathAdder) { // vim -R
+		editorPaths(append([]field{litField("-R", fieldPos(args))}, args...), add)
+	}
+	rules["emacs"] = emacsPaths
+	for _, n := range []string{"nano", "pico", "micro", "mcedit", "joe", "jed", "kak", "hx", "helix"} {
+		rules[n] = editorPaths // visited files are edited; -c/-S values mostly mean nothing there
+	}
 	rules["git"] = gitPaths
+	rules["dotenv"] = dotenvPaths
+	for _, n := range []string{"docker", "podman", "nerdctl", "bun", "deno"} {
+		rules[n] = envFileValues
+	}
+	rules["node"] = withEnvFile(rules["node"])
+}
+
+// envFileValues: --env-file FILE (docker/podman run and compose, node,
+// bun, deno) and dotenv -e/-f FILE load a file into a program's
+// environment, which it may print (docker run --env-file .env alpine env):
+// they are reads. Only literal option words are looked at, anywhere in
+// the line; dotenv's options end at its command.
+func envFileValues(args []field, add pathAdder) {
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.lit {
+			continue
+		}
+		switch {
+		case f.s == "--env-file" || f.s == "--env-file-if-exists":
+			if i+1 < len(args) {
+				add(args[i+1], call.OpRead)
+				i++
+			}
+		case strings.HasPrefix(f.s, "--env-file=") || strings.HasPrefix(f.s, "--env-file-if-exists="):
+			_, v, _ := strings.Cut(f.s, "=")
+			add(litField(v, f.pos), call.OpRead)
+		}
+	}
+}
+
+// dotenvPaths: dotenv (dotenv-cli -e FILE, python-dotenv -f/--file FILE)
+// loads the file into the command's environment; with none named it loads
+// ./.env.
+func dotenvPaths(args []field, add pathAdder) {
+	spec := optSpec{short: "efcvp", long: []string{"--file"}}
+	opts, _ := spec.parse(args[:spec.first(args)])
+	files := values(opts, "-e", "-f", "--file")
+	if len(files) == 0 {
+		files = []field{litField(".env", fieldPos(args))}
+	}
+	for _, f := range files {
+		add(f, call.OpRead)
+	}
+}
+
+func withEnvFile(rule pathRule) pathRule {
+	return func(args []field, add pathAdder) {
+		if rule != nil {
+			rule(args, add)
+		}
+		envFileValues(args, add)
+	}
+}
+
+// emacsPaths: the files emacs visits (its operands, --file/--visit/--find-file
+// values) are edited, as vim's are; -l/--load/--script files are read.
+func emacsPaths(args []field, add pathAdder) {
+	opts, ops := optSpec{short: "lfLutd", long: []string{"--eval", "--execute", "--load", "--funcall", "--directory", "--user",
+		"--chdir", "--insert", "--display", "--script", "--file", "--visit", "--find-file", "--batch-file", "--terminal", "--name", "--title", "--font"}}.parse(args)
+	for _, f := range values(opts, "--file", "--visit", "--find-file", "--insert") {
+		add(f, call.OpWrite)
+	}
+	for _, f := range values(opts, "-l", "--load", "--script") {
+		add(f, call.OpRead)
+	}
+	for _, f := range ops {
+		if f.lit && (strings.HasPrefix(f.s, "+") || f.s == "-") {
+			continue
+		}
+		add(f, call.OpWrite)
+	}
 }
 
 // into is the path a copy of src gets inside the directory dir (cp a d/
@@ -118,7 +197,7 @@ func unzipPaths(args []field, add pathAdder) {
 	var archive *field
 	var members []field
 	dir := litField(".", fieldPos(args))
-	writes, junk, excluding := true, false, false
+	writes, junk, excluding, prints := true, false, false, false
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		s := f.s
@@ -135,8 +214,11 @@ func unzipPaths(args []field, add pathAdder) {
 			case s == "-x":
 				excluding = true
 			default:
-				if strings.ContainsAny(s[1:], "ltvpZz") {
+				if strings.ContainsAny(s[1:], "ltvpZzc") {
 					writes = false
+				}
+				if strings.ContainsAny(s[1:], "pc") {
+					prints = true // -p, -c: members to standard output
 				}
 				if strings.ContainsRune(s[1:], 'j') {
 					junk = true
@@ -156,6 +238,13 @@ func unzipPaths(args []field, add pathAdder) {
 		return
 	}
 	add(*archive, call.OpRead)
+	if prints {
+		// unzip -p x.zip .env prints the member: a read of it, named
+		// as in the archive.
+		for _, m := range members {
+			add(dir.joined(m), call.OpRead)
+		}
+	}
 	if !writes {
 		return
 	}
@@ -289,6 +378,60 @@ func gitPaths(args []field, add pathAdder) {
 		for _, f := range ops {
 			in(f, call.OpWrite)
 		}
+	case "clean", "stash", "reset":
+		if sub == "clean" {
+			for _, f := range args[:i] {
+				if strings.Contains(strings.ToLower(f.s), "clean.requireforce") {
+					// git -c clean.requireForce=false clean: no -f needed.
+					rest = append([]field{litField("-f", f.pos)}, rest...)
+					break
+				}
+			}
+		}
+		gitDiscardPaths(sub, rest, in)
+	case "add":
+		// git add -f stages a file .gitignore keeps out (.env): a read
+		// of it, on its way to a commit and a push.
+		opts, ops := optSpec{long: []string{"--chmod", "--pathspec-from-file"}}.parse(rest)
+		if has(opts, "-f", "--force") && !has(opts, "-n", "--dry-run") {
+			for _, f := range ops {
+				in(f, call.OpRead)
+			}
+		}
+	case "blame", "annotate":
+		_, ops := optSpec{short: "LSC", long: []string{"--contents", "--date", "--ignore-rev", "--ignore-revs-file", "--since", "--reverse"}}.parse(rest)
+		for _, f := range ops {
+			in(f, call.OpRead)
+		}
+	case "hash-object":
+		// git hash-object -w FILE stores the content, for git cat-file -p
+		// HASH to print under no file name.
+		opts, ops := optSpec{short: "t", long: []string{"--path"}}.parse(rest)
+		if !has(opts, "--stdin", "--stdin-paths") {
+			for _, f := range ops {
+				in(f, call.OpRead)
+			}
+		}
+	case "grep":
+		// git grep --no-index PATTERN PATH… searches any file.
+		opts, ops := optSpec{short: "efABCm", long: []string{"--max-depth", "--after-context", "--before-context", "--context", "--max-count", "--threads", "--open-files-in-pager"}}.parse(rest)
+		if has(opts, "--no-index", "--untracked") && !has(opts, "-e", "-f") && len(ops) > 1 {
+			for _, f := range ops[1:] {
+				in(f, call.OpRead)
+			}
+		} else if has(opts, "--no-index", "--untracked") && has(opts, "-e", "-f") {
+			for _, f := range ops {
+				in(f, call.OpRead)
+			}
+		}
+	case "diff":
+		// git diff --no-index A B prints two files, tracked or not.
+		opts, ops := optSpec{short: "UO", long: []string{"--unified", "--output", "--color", "--word-diff", "--src-prefix", "--dst-prefix"}}.parse(rest)
+		if has(opts, "--no-index") {
+			for _, f := range ops {
+				in(f, call.OpRead)
+			}
+		}
 	}
 }
 
@@ -323,8 +466,77 @@ func gitSubcommand(args []field) string {
 		return ""
 	}
 	switch args[i].s {
-	case "rm", "mv", "checkout", "restore":
+	case "rm", "mv", "checkout", "restore", "clean", "stash", "reset", "add", "blame", "annotate", "diff", "hash-object", "grep":
 		return args[i].s
 	}
 	return ""
+}
+
+// gitDiscardPaths: git clean -f removes the untracked files under its
+// pathspecs (or the working directory), git stash -u/-a takes untracked
+// (and ignored) files away with it, git reset --hard/--merge/--keep puts
+// back the committed version of every tracked file. Each is a write of
+// the tree it acts on (not a delete: the directory stays), so that rules
+// about what lies under it (the guard's own surfaces) see it. git stash
+// and git reset act on the whole repository; the analysis does not know
+// its top and reports the working directory (or -C DIR).
+func gitDiscardPaths(sub string, rest []field, in pathAdder) {
+	dot := litField(".", fieldPos(rest))
+	switch sub {
+	case "clean":
+		opts, ops := optSpec{short: "e", long: []string{"--exclude"}}.parse(rest)
+		if has(opts, "-n", "--dry-run") || !has(opts, "-f", "--force", "-i", "--interactive") {
+			return
+		}
+		if len(ops) == 0 {
+			ops = []field{dot}
+		}
+		for _, f := range ops {
+			in(f, call.OpWrite)
+		}
+	case "stash":
+		if len(rest) > 0 && rest[0].lit && !strings.HasPrefix(rest[0].s, "-") {
+			switch rest[0].s {
+			case "push", "save":
+				rest = rest[1:]
+			default:
+				return // list, show, pop, apply, drop, branch, …: nothing untracked removed
+			}
+		}
+		opts, ops := optSpec{short: "m", long: []string{"--message", "--pathspec-from-file"}}.parse(rest)
+		untracked := false
+		for _, o := range opts {
+			switch o.name {
+			case "-u", "--include-untracked", "-a", "--all":
+				untracked = true
+			case "--no-include-untracked", "--no-all":
+				untracked = false
+			}
+		}
+		if !untracked {
+			return
+		}
+		if len(ops) == 0 || (len(rest) > 0 && !hasDash(rest)) {
+			// git stash save takes a message, not paths; push without -- too
+			// takes its operands as paths, but reporting "." covers both.
+			ops = []field{dot}
+		}
+		for _, f := range ops {
+			in(f, call.OpWrite)
+		}
+	case "reset":
+		opts, _ := optSpec{}.parse(rest)
+		if has(opts, "--hard", "--merge", "--keep") && !has(opts, "-h", "--help") {
+			in(dot, call.OpWrite)
+		}
+	}
+}
+
+func hasDash(args []field) bool {
+	for _, f := range args {
+		if f.lit && f.s == "--" {
+			return true
+		}
+	}
+	return false
 }
