@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -138,12 +137,16 @@ func checkResult(sys *system, o *checkOptions, args []string) (*checkJSON, error
 		if !ok {
 			return nil, usagef("--mcp wants server/tool, got %q", o.mcp)
 		}
-		c = call.Call{Kind: call.KindMCP, Tool: "mcp__" + srv + "__" + tool, MCPServer: srv, MCPTool: tool}
+		var in json.RawMessage
 		if o.input != "" {
 			if !json.Valid([]byte(o.input)) {
 				return nil, usagef("--input is not valid JSON")
 			}
-			c.Input = json.RawMessage(o.input)
+			in = json.RawMessage(o.input)
+		}
+		var err error
+		if c, err = classifyTool("mcp__"+srv+"__"+tool, in, cwd, sys.home()); err != nil {
+			return nil, err
 		}
 	case o.url != "":
 		c = call.Call{Kind: call.KindWeb, Tool: "WebFetch", URL: o.url}
@@ -171,43 +174,80 @@ func checkResult(sys *system, o *checkOptions, args []string) (*checkJSON, error
 	return checkJSONOf(sys, out, o.payload != "" || o.payloadData != nil), nil
 }
 
-// toolCall builds a file-tool call from --tool and --path.
+// kindTools names the tool a --tool kind stands for: Claude Code's.
+var kindTools = map[call.Kind]string{call.KindWrite: "Write", call.KindEdit: "Edit", call.KindRead: "Read",
+	call.KindSearch: "Grep", call.KindWeb: "WebFetch", call.KindAgent: "Agent", call.KindShell: "Bash"}
+
+// toolCall builds the call of --tool and --path: a kind (write, edit, …)
+// stands for Claude Code's tool of that kind, any other word is a tool
+// name of any dialect (Write, write_file, mcp__fs__write_file). Each path
+// is put in the field that tool's classification reads
+// (protocol.ToolInput) and the call is decoded as the hook decodes a
+// payload, so the paths are normalized and the kind decided exactly as in
+// the hook. With several --path flags the call names every one of them.
 func toolCall(tool string, paths []string, cwd, home string) (call.Call, error) {
 	if tool == "" {
 		tool = "write"
 	}
-	c := call.Call{Tool: tool}
-	op := call.OpWrite
 	if k, ok := call.ParseKind(tool); ok {
-		c.Kind = k
-		c.Tool = map[call.Kind]string{call.KindWrite: "Write", call.KindEdit: "Edit", call.KindRead: "Read",
-			call.KindSearch: "Grep", call.KindWeb: "WebFetch", call.KindAgent: "Agent", call.KindShell: "Bash"}[k]
-		if c.Tool == "" {
-			c.Tool = tool
+		switch k {
+		case call.KindMCP:
+			return call.Call{}, usagef("use --mcp SERVER/TOOL [--input JSON] for an MCP call")
+		case call.KindShell:
+			return call.Call{}, usagef("use -c or -- for shell commands")
 		}
-	} else {
-		c.Kind = map[string]call.Kind{"Write": call.KindWrite, "Edit": call.KindEdit, "MultiEdit": call.KindEdit,
-			"NotebookEdit": call.KindEdit, "Read": call.KindRead, "Glob": call.KindSearch, "Grep": call.KindSearch,
-			"WebFetch": call.KindWeb, "Agent": call.KindAgent, "Task": call.KindAgent}[tool]
+		if name := kindTools[k]; name != "" {
+			tool = name
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{""}
+	}
+	var c call.Call
+	for i, p := range paths {
+		in, err := json.Marshal(protocol.ToolInput(tool, p))
+		if err != nil {
+			return c, err
+		}
+		one, err := classifyTool(tool, in, cwd, home)
+		if err != nil {
+			return c, err
+		}
+		if i == 0 {
+			c = one
+			continue
+		}
+		c.Paths = append(c.Paths, one.Paths...)
+		c.Patterns = append(c.Patterns, one.Patterns...)
 	}
 	if c.Kind == call.KindShell {
 		return c, usagef("use -c or -- for shell commands")
 	}
-	if c.Kind == call.KindRead || c.Kind == call.KindSearch {
-		op = call.OpRead
-	}
-	for _, p := range paths {
-		c.Paths = append(c.Paths, call.Path{Path: cleanAbs(expandTilde(p, home), cwd), Op: op})
-	}
 	return c, nil
 }
 
-func cleanAbs(p, cwd string) string {
-	p = absFrom(cwd, p)
-	if p == "" {
-		return p
+// classifyTool decodes a Claude Code payload naming tool with input in
+// cwd, as the hook would decode it: the tool table of every dialect, the
+// paths made absolute (protocol). Its provider is "check".
+func classifyTool(tool string, input json.RawMessage, cwd, home string) (call.Call, error) {
+	payload := map[string]any{"tool_name": tool, "cwd": cwd}
+	if input != nil {
+		payload["tool_input"] = input
 	}
-	return strings.TrimSuffix(filepath.Clean(p), "/")
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return call.Call{}, err
+	}
+	codec, err := protocol.Lookup(protocol.NameClaude)
+	if err != nil {
+		return call.Call{}, err
+	}
+	c, err := protocol.DecodeWith(codec, data, protocol.DecodeOptions{Home: home})
+	if err != nil {
+		return call.Call{}, usagef("%v", err)
+	}
+	c.Provider = "check"
+	return c, nil
 }
 
 func readFileOrStdin(sys *system, name string) ([]byte, error) {

@@ -1,8 +1,11 @@
 package protocol
 
 import (
+	"encoding/json"
 	"path"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/call"
 )
 
 // pather makes the paths a tool names absolute and clean.
@@ -67,4 +70,39 @@ func cleanCwd(cwd string) string {
 		return cwd
 	}
 	return path.Clean(cwd)
+}
+
+// ToolInput is the tool input with which tool names path p, in the field
+// that tool's classification reads: file_path for file tools and MCP or
+// unknown tools, path for search tools, paths for Gemini's
+// read_many_files. The field is found by classifying the candidates, so
+// it follows the tool table. p == "" gives an empty input. A tool that
+// reads a path from none of them (WebFetch, Agent) gets file_path, which
+// its classification ignores. `toolguard check --tool T --path P` decodes
+// a payload with it, so that check normalizes P as the hook would.
+func ToolInput(tool, p string) map[string]any {
+	if p == "" {
+		return map[string]any{}
+	}
+	for _, k := range []string{"file_path", "path", "paths"} {
+		v := any(p)
+		if k == "paths" {
+			v = []string{p}
+		}
+		m := map[string]any{k: v}
+		raw, err := json.Marshal(m)
+		if err != nil {
+			break
+		}
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(raw, &fields) != nil {
+			break
+		}
+		c := call.Call{Tool: tool}
+		classify(&c, input{raw: raw, fields: fields}, pather{cwd: "/"})
+		if len(c.Paths) > 0 {
+			return m
+		}
+	}
+	return map[string]any{"file_path": p}
 }
