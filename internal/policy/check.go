@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // The fixed world that examples and [[test]]s are evaluated in, so that
@@ -263,6 +264,7 @@ func (p *Policy) runTest(t test) (Problem, bool) {
 	c.PermissionMode = s.Mode
 	if s.Input != nil {
 		c.Input, _ = json.Marshal(s.Input)
+		protocol.AddMCPPaths(&c) // the paths an MCP input names, as the hook's decode adds them
 	}
 	prob := Problem{File: t.file, Line: t.pos.Line, Col: t.pos.Col}
 	if err != nil {
