@@ -123,7 +123,7 @@ func workspaceRoot(sys *system, flag, setting string, c *call.Call, project stri
 	home := sys.home()
 	for _, w := range []string{flag, setting, c.ProjectDir} {
 		if w != "" {
-			return filepath.Clean(absFrom(c.Cwd, expandTilde(w, home)))
+			return filepath.Clean(argPath(w, c.Cwd, home))
 		}
 	}
 	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR"} {
@@ -415,7 +415,7 @@ func hookBinaries(file, workspace string) (bins []string, exists bool) {
 			if words[i+1] != "hook" || programName(w) != "toolguard" || !strings.ContainsAny(w, `/\`) {
 				continue
 			}
-			bins = append(bins, absFrom(workspace, expandTilde(w, "")))
+			bins = append(bins, argPath(w, workspace, ""))
 		}
 	}
 	return bins, true

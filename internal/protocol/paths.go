@@ -25,18 +25,26 @@ func isWindowsPath(p string) bool {
 	return strings.HasPrefix(p, `\`)
 }
 
-// abs returns p absolute and cleaned:
+// abs is Abs with the call's cwd and home.
+func (pt pather) abs(p string) string { return Abs(p, pt.cwd, pt.home) }
+
+// Abs is how toolguard makes a path a tool names absolute: every path a
+// codec decodes goes through it (pather), and so does `check --tool
+// --path` (it decodes a payload). It returns p absolute and cleaned:
 //   - "" stays "";
 //   - Windows paths are returned as given;
-//   - "~" and "~/…" are expanded with home when it is known ("~user" forms
-//     are not expanded and stay as given, cleaned);
+//   - "~" and "~/…" are expanded with home when it is an absolute path
+//     ("~user" forms are not expanded and stay as given, cleaned);
 //   - a relative path is joined to a Windows cwd with a backslash and
 //     left otherwise as given, or joined to an absolute slash cwd and
 //     cleaned; with no usable cwd it stays relative, cleaned.
 //
 // A slash path is cleaned even if it holds backslashes, which are
 // ordinary file-name bytes on Unix.
-func (pt pather) abs(p string) string {
+//
+// JoinAbs is the one variant, kept for the results that depend on it
+// (abs_test.go pins where the two differ).
+func Abs(p, cwd, home string) string {
 	if p == "" {
 		return ""
 	}
@@ -44,10 +52,10 @@ func (pt pather) abs(p string) string {
 		return p
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") {
-		if pt.home == "" || !path.IsAbs(pt.home) {
+		if home == "" || !path.IsAbs(home) {
 			return path.Clean(p)
 		}
-		return path.Join(pt.home, p[1:])
+		return path.Join(home, p[1:])
 	}
 	if strings.HasPrefix(p, "~") {
 		return path.Clean(p)
@@ -55,11 +63,28 @@ func (pt pather) abs(p string) string {
 	if path.IsAbs(p) {
 		return path.Clean(p)
 	}
-	if isWindowsPath(pt.cwd) {
-		return strings.TrimRight(pt.cwd, `\/`) + `\` + p
+	if isWindowsPath(cwd) {
+		return strings.TrimRight(cwd, `\/`) + `\` + p
 	}
-	if path.IsAbs(pt.cwd) {
-		return path.Join(pt.cwd, p)
+	if path.IsAbs(cwd) {
+		return path.Join(cwd, p)
+	}
+	return path.Clean(p)
+}
+
+// JoinAbs is the lexical variant of Abs: "~" and "~/…" become home + the
+// rest when home is given; any other relative path (also "", "~user/x",
+// C:\x) is joined to cwd when cwd is given, with a slash; the result is
+// cleaned ("" with no cwd is "."). It knows no Windows paths. It is what
+// an MCP input's path arguments (mcpInputPaths, home "") and a policy's
+// examples and [[test]]s (policy/check.go, in the fixed check world) have
+// always used; Abs is what a codec uses for a tool's path fields.
+func JoinAbs(p, cwd, home string) string {
+	switch {
+	case home != "" && (p == "~" || strings.HasPrefix(p, "~/")):
+		p = home + p[1:]
+	case !path.IsAbs(p) && cwd != "":
+		p = path.Join(cwd, p)
 	}
 	return path.Clean(p)
 }
@@ -155,11 +180,7 @@ func mcpInputPaths(c *call.Call) []call.Path {
 			if (key == "source" || key == "oldPath" || key == "old_path") && strings.Contains(strings.ToLower(c.MCPTool), "move") {
 				o = call.OpDelete
 			}
-			p := x
-			if !path.IsAbs(p) && c.Cwd != "" {
-				p = path.Join(c.Cwd, p)
-			}
-			out = append(out, call.Path{Path: path.Clean(p), Op: o})
+			out = append(out, call.Path{Path: JoinAbs(x, c.Cwd, ""), Op: o})
 		case []any:
 			for _, e := range x {
 				add(key, e, depth)
