@@ -70,7 +70,7 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 		Home:      sys.home(),
 		Workspace: o.workspace,
 		Resolve:   resolveExisting,
-		Glob:      policy.ExpandGlob,
+		Glob:      expandGlob,
 		FoldCase:  foldCase(ps.pol),
 	}
 	env.Protected, env.SelfNames = surfaces(sys, f, ps, o.workspace, project)
