@@ -56,7 +56,7 @@ With --exit-code the exit status is 0 for allow or pass, 3 for ask, 4 for deny.`
 	fl.BoolVar(&o.json, "json", false, "print the decision as JSON")
 	fl.BoolVar(&o.exitCode, "exit-code", false, "exit 3 for ask and 4 for deny")
 	fl.StringVarP(&o.command, "command", "c", "", "a shell string to check")
-	fl.StringVar(&o.tool, "tool", "", "a tool kind (write, edit, read, search, web, mcp, agent, other) or tool name")
+	fl.StringVar(&o.tool, "tool", "", "a tool kind (write, edit, read, search, web, agent, other) or a tool name of any agent (Write, write_file, mcp__fs__write_file), decoded as the hook decodes it")
 	fl.StringArrayVar(&o.paths, "path", nil, "a path the tool names (repeatable)")
 	fl.StringVar(&o.mcp, "mcp", "", "an MCP call as server/tool")
 	fl.StringVar(&o.url, "url", "", "a URL for a web call")
