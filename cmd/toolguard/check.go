@@ -128,10 +128,15 @@ func checkResult(sys *system, o *checkOptions, args []string) (*checkJSON, error
 		if err != nil {
 			return checkJSONOf(sys, failed(sys, codec, &policySet{}, call.Deny, fmt.Errorf("cannot read the hook payload: %w", err)), true), nil
 		}
-	case len(args) > 0:
-		c = call.Call{Kind: call.KindShell, Tool: "Bash", Command: shellJoin(args)}
-	case o.command != "":
-		c = call.Call{Kind: call.KindShell, Tool: "Bash", Command: o.command}
+	case len(args) > 0 || o.command != "":
+		command := o.command
+		if len(args) > 0 {
+			command = shellJoin(args)
+		}
+		var err error
+		if c, err = classifyTool("Bash", inputJSON("command", command), cwd, sys.home()); err != nil {
+			return nil, err
+		}
 	case o.mcp != "":
 		srv, tool, ok := strings.Cut(o.mcp, "/")
 		if !ok {
@@ -149,7 +154,10 @@ func checkResult(sys *system, o *checkOptions, args []string) (*checkJSON, error
 			return nil, err
 		}
 	case o.url != "":
-		c = call.Call{Kind: call.KindWeb, Tool: "WebFetch", URL: o.url}
+		var err error
+		if c, err = classifyTool("WebFetch", inputJSON("url", o.url), cwd, sys.home()); err != nil {
+			return nil, err
+		}
 	default:
 		var err error
 		if c, err = toolCall(o.tool, o.paths, cwd, sys.home()); err != nil {
@@ -185,6 +193,7 @@ var kindTools = map[call.Kind]string{call.KindWrite: "Write", call.KindEdit: "Ed
 // (protocol.ToolInput) and the call is decoded as the hook decodes a
 // payload, so the paths are normalized and the kind decided exactly as in
 // the hook. With several --path flags the call names every one of them.
+// -c, -- and --url are decoded the same way, as Bash and WebFetch calls.
 func toolCall(tool string, paths []string, cwd, home string) (call.Call, error) {
 	if tool == "" {
 		tool = "write"
@@ -224,6 +233,12 @@ func toolCall(tool string, paths []string, cwd, home string) (call.Call, error) 
 		return c, usagef("use -c or -- for shell commands")
 	}
 	return c, nil
+}
+
+// inputJSON is the tool input {key: value}.
+func inputJSON(key, value string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{key: value}) // a map of strings always marshals
+	return b
 }
 
 // classifyTool decodes a Claude Code payload naming tool with input in
