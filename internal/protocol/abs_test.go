@@ -1,6 +1,11 @@
 package protocol
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
 
 // TestAbs pins Abs (every path a codec decodes) and its lexical variant
 // JoinAbs (an MCP input's path arguments with home "", a policy's
@@ -41,6 +46,63 @@ func TestAbs(t *testing.T) {
 		}
 		if got := (pather{cwd: tc.cwd, home: tc.home}).abs(tc.p); got != tc.abs {
 			t.Errorf("pather.abs(%q) = %q, want Abs's %q", tc.p, got, tc.abs)
+		}
+	}
+}
+
+// TestToolInput: the field check --tool --path puts a path in is the one
+// the tool's classification reads, for tools of every dialect.
+func TestToolInput(t *testing.T) {
+	t.Parallel()
+	for tool, key := range map[string]string{
+		"Write": "file_path", "write_file": "file_path", "Edit": "file_path", "replace": "file_path",
+		"Read": "file_path", "read_file": "file_path", "view": "file_path", "NotebookEdit": "file_path",
+		"Grep": "path", "Glob": "path", "LS": "path", "grep_search": "path", "list_directory": "path",
+		"read_many_files": "paths", "mcp__fs__write_file": "file_path", "someTool": "file_path",
+		"WebFetch": "file_path", "Agent": "file_path",
+	} {
+		in := ToolInput(tool, "/x")
+		if _, ok := in[key]; !ok || len(in) != 1 {
+			t.Errorf("ToolInput(%s) = %v, want the field %s", tool, in, key)
+		}
+	}
+	if in := ToolInput("Write", ""); len(in) != 0 {
+		t.Errorf("ToolInput(Write, \"\") = %v, want {}", in)
+	}
+}
+
+// TestMCPPathsOnEveryDecode: Decode and DecodeWith both end with
+// AddMCPPaths, so an MCP call's input paths are in Paths whichever is
+// called, for every codec; a call that is not MCP gets none.
+func TestMCPPathsOnEveryDecode(t *testing.T) {
+	t.Parallel()
+	payloads := map[string]string{
+		NameClaude:    `{"cwd":"/w","tool_name":"mcp__fs__delete_file","tool_input":{"path":"a"}}`,
+		NameCodex:     `{"cwd":"/w","tool_name":"mcp__fs__delete_file","tool_input":{"path":"a"}}`,
+		NameGemini:    `{"cwd":"/w","tool_name":"mcp_fs_delete_file","tool_input":{"path":"a"}}`,
+		NameCopilot:   `{"cwd":"/w","serverName":"fs","toolName":"delete_file","arguments":{"path":"a"}}`,
+		NameUniversal: `{"cwd":"/w","tool_name":"mcp__fs__delete_file","tool_input":{"path":"a"}}`,
+	}
+	for name, p := range payloads {
+		k, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c1, err1 := k.Decode([]byte(p))
+		c2, err2 := DecodeWith(k, []byte(p), DecodeOptions{})
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: %v %v", name, err1, err2)
+		}
+		want := call.Path{Path: "/w/a", Op: call.OpDelete}
+		if n := len(c1.Paths); n == 0 || c1.Paths[n-1] != want || !slices.Equal(c1.Paths, c2.Paths) {
+			t.Errorf("%s: Decode %v, DecodeWith %v; want both to end with %v", name, c1.Paths, c2.Paths, want)
+		}
+	}
+	k, _ := Lookup(NameClaude)
+	c, _ := k.Decode([]byte(`{"cwd":"/w","tool_name":"someTool","tool_input":{"path":"a"}}`))
+	for _, p := range c.Paths {
+		if p.Op == call.OpDelete {
+			t.Errorf("an unknown tool got an MCP input path: %v", c.Paths)
 		}
 	}
 }
