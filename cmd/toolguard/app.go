@@ -183,6 +183,16 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
+// argPath makes a path typed on the command line or named in a setting
+// absolute: "~" and "~/…" become home + the rest when home is known (else
+// they stay relative and are joined), a relative path is joined to cwd
+// (filepath.Join, which cleans it), "" stays "". Unlike protocol.Abs (the
+// paths a tool names) an absolute path is kept exactly as typed, not
+// cleaned, and a Windows-looking path is relative: the files the user
+// names are opened, recorded and shown as given (abs_test.go pins the
+// differences).
+func argPath(p, cwd, home string) string { return absFrom(cwd, expandTilde(p, home)) }
+
 // absFrom makes p absolute against dir.
 func absFrom(dir, p string) string {
 	if p == "" || filepath.IsAbs(p) {

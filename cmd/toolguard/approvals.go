@@ -62,7 +62,7 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	st.Trust(trusted)
 	if f.grantsDir != "" {
 		cwd, _ := sys.getwd()
-		st.UseGrants(absFrom(cwd, expandTilde(f.grantsDir, sys.home())))
+		st.UseGrants(argPath(f.grantsDir, cwd, sys.home()))
 	}
 	st.ExpirePending(o.ps.pol.Settings.PendingTTL)
 	now := sys.now()
@@ -188,7 +188,7 @@ func amendFor(sys *system, st *approval.Store, id string, o *approvalsOptions) e
 		return errors.New("--amend: no policy file: set --amend-file, XDG_CONFIG_HOME or HOME")
 	}
 	cwd, _ := sys.getwd()
-	file = absFrom(cwd, expandTilde(file, sys.home()))
+	file = argPath(file, cwd, sys.home())
 	written, err := amendPolicy(sys, file, prop, o.yes)
 	if err != nil {
 		return err
@@ -523,7 +523,7 @@ decision: wait warns once and goes on waiting.`,
 					return errors.New("no approver key path: set --key, XDG_CONFIG_HOME or HOME")
 				}
 				cwd, _ := sys.getwd()
-				path = absFrom(cwd, expandTilde(path, sys.home()))
+				path = argPath(path, cwd, sys.home())
 				if _, err := approval.GenerateKey(path); err != nil && !errors.Is(err, os.ErrExist) {
 					return fmt.Errorf("approver key: %v", err)
 				}
@@ -591,7 +591,7 @@ func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions
 		return err
 	}
 	cwd, _ := sys.getwd()
-	path, err := approval.WriteGrantFile(absFrom(cwd, expandTilde(o.grantsDir, sys.home())), gf)
+	path, err := approval.WriteGrantFile(argPath(o.grantsDir, cwd, sys.home()), gf)
 	if err != nil {
 		return err
 	}

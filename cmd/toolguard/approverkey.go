@@ -47,7 +47,7 @@ func signerFor(sys *system, keyFlag string, generate bool) (approval.Signer, str
 		}
 	} else {
 		cwd, _ := sys.getwd()
-		path = absFrom(cwd, expandTilde(path, sys.home()))
+		path = argPath(path, cwd, sys.home())
 	}
 	key, err := approval.LoadKey(path)
 	if errors.Is(err, fs.ErrNotExist) && keyFlag == "" && generate {

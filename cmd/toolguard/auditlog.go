@@ -20,10 +20,10 @@ func stateDir(sys *system, flag string, pol *policy.Policy) string {
 	home := sys.home()
 	cwd, _ := sys.getwd()
 	if flag != "" {
-		return absFrom(cwd, expandTilde(flag, home))
+		return argPath(flag, cwd, home)
 	}
 	if pol != nil && pol.Settings.StateDir != "" {
-		return absFrom(cwd, expandTilde(pol.Settings.StateDir, home))
+		return argPath(pol.Settings.StateDir, cwd, home)
 	}
 	if x := sys.getenv("XDG_STATE_HOME"); x != "" {
 		return filepath.Join(x, "toolguard")
@@ -39,13 +39,13 @@ func auditPath(sys *system, f *decideFlags, pol *policy.Policy) string {
 	home := sys.home()
 	cwd, _ := sys.getwd()
 	if f.auditLog != "" {
-		return absFrom(cwd, expandTilde(f.auditLog, home))
+		return argPath(f.auditLog, cwd, home)
 	}
 	if pol != nil && pol.Settings.Audit == "off" {
 		return ""
 	}
 	if pol != nil && pol.Settings.AuditLog != "" {
-		return absFrom(cwd, expandTilde(pol.Settings.AuditLog, home))
+		return argPath(pol.Settings.AuditLog, cwd, home)
 	}
 	dir := stateDir(sys, f.stateDir, pol)
 	if dir == "" {

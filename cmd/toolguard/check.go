@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -57,7 +56,7 @@ With --exit-code the exit status is 0 for allow or pass, 3 for ask, 4 for deny.`
 	fl.BoolVar(&o.json, "json", false, "print the decision as JSON")
 	fl.BoolVar(&o.exitCode, "exit-code", false, "exit 3 for ask and 4 for deny")
 	fl.StringVarP(&o.command, "command", "c", "", "a shell string to check")
-	fl.StringVar(&o.tool, "tool", "", "a tool kind (write, edit, read, search, web, mcp, agent, other) or tool name")
+	fl.StringVar(&o.tool, "tool", "", "a tool kind (write, edit, read, search, web, agent, other) or a tool name of any agent (Write, write_file, mcp__fs__write_file), decoded as the hook decodes it")
 	fl.StringArrayVar(&o.paths, "path", nil, "a path the tool names (repeatable)")
 	fl.StringVar(&o.mcp, "mcp", "", "an MCP call as server/tool")
 	fl.StringVar(&o.url, "url", "", "a URL for a web call")
@@ -129,24 +128,36 @@ func checkResult(sys *system, o *checkOptions, args []string) (*checkJSON, error
 		if err != nil {
 			return checkJSONOf(sys, failed(sys, codec, &policySet{}, call.Deny, fmt.Errorf("cannot read the hook payload: %w", err)), true), nil
 		}
-	case len(args) > 0:
-		c = call.Call{Kind: call.KindShell, Tool: "Bash", Command: shellJoin(args)}
-	case o.command != "":
-		c = call.Call{Kind: call.KindShell, Tool: "Bash", Command: o.command}
+	case len(args) > 0 || o.command != "":
+		command := o.command
+		if len(args) > 0 {
+			command = shellJoin(args)
+		}
+		var err error
+		if c, err = classifyTool("Bash", inputJSON("command", command), cwd, sys.home()); err != nil {
+			return nil, err
+		}
 	case o.mcp != "":
 		srv, tool, ok := strings.Cut(o.mcp, "/")
 		if !ok {
 			return nil, usagef("--mcp wants server/tool, got %q", o.mcp)
 		}
-		c = call.Call{Kind: call.KindMCP, Tool: "mcp__" + srv + "__" + tool, MCPServer: srv, MCPTool: tool}
+		var in json.RawMessage
 		if o.input != "" {
 			if !json.Valid([]byte(o.input)) {
 				return nil, usagef("--input is not valid JSON")
 			}
-			c.Input = json.RawMessage(o.input)
+			in = json.RawMessage(o.input)
+		}
+		var err error
+		if c, err = classifyTool("mcp__"+srv+"__"+tool, in, cwd, sys.home()); err != nil {
+			return nil, err
 		}
 	case o.url != "":
-		c = call.Call{Kind: call.KindWeb, Tool: "WebFetch", URL: o.url}
+		var err error
+		if c, err = classifyTool("WebFetch", inputJSON("url", o.url), cwd, sys.home()); err != nil {
+			return nil, err
+		}
 	default:
 		var err error
 		if c, err = toolCall(o.tool, o.paths, cwd, sys.home()); err != nil {
@@ -171,43 +182,87 @@ func checkResult(sys *system, o *checkOptions, args []string) (*checkJSON, error
 	return checkJSONOf(sys, out, o.payload != "" || o.payloadData != nil), nil
 }
 
-// toolCall builds a file-tool call from --tool and --path.
+// kindTools names the tool a --tool kind stands for: Claude Code's.
+var kindTools = map[call.Kind]string{call.KindWrite: "Write", call.KindEdit: "Edit", call.KindRead: "Read",
+	call.KindSearch: "Grep", call.KindWeb: "WebFetch", call.KindAgent: "Agent", call.KindShell: "Bash"}
+
+// toolCall builds the call of --tool and --path: a kind (write, edit, …)
+// stands for Claude Code's tool of that kind, any other word is a tool
+// name of any dialect (Write, write_file, mcp__fs__write_file). Each path
+// is put in the field that tool's classification reads
+// (protocol.ToolInput) and the call is decoded as the hook decodes a
+// payload, so the paths are normalized and the kind decided exactly as in
+// the hook. With several --path flags the call names every one of them.
+// -c, -- and --url are decoded the same way, as Bash and WebFetch calls.
 func toolCall(tool string, paths []string, cwd, home string) (call.Call, error) {
 	if tool == "" {
 		tool = "write"
 	}
-	c := call.Call{Tool: tool}
-	op := call.OpWrite
 	if k, ok := call.ParseKind(tool); ok {
-		c.Kind = k
-		c.Tool = map[call.Kind]string{call.KindWrite: "Write", call.KindEdit: "Edit", call.KindRead: "Read",
-			call.KindSearch: "Grep", call.KindWeb: "WebFetch", call.KindAgent: "Agent", call.KindShell: "Bash"}[k]
-		if c.Tool == "" {
-			c.Tool = tool
+		switch k {
+		case call.KindMCP:
+			return call.Call{}, usagef("use --mcp SERVER/TOOL [--input JSON] for an MCP call")
+		case call.KindShell:
+			return call.Call{}, usagef("use -c or -- for shell commands")
 		}
-	} else {
-		c.Kind = map[string]call.Kind{"Write": call.KindWrite, "Edit": call.KindEdit, "MultiEdit": call.KindEdit,
-			"NotebookEdit": call.KindEdit, "Read": call.KindRead, "Glob": call.KindSearch, "Grep": call.KindSearch,
-			"WebFetch": call.KindWeb, "Agent": call.KindAgent, "Task": call.KindAgent}[tool]
+		if name := kindTools[k]; name != "" {
+			tool = name
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{""}
+	}
+	var c call.Call
+	for i, p := range paths {
+		in, err := json.Marshal(protocol.ToolInput(tool, p))
+		if err != nil {
+			return c, err
+		}
+		one, err := classifyTool(tool, in, cwd, home)
+		if err != nil {
+			return c, err
+		}
+		if i == 0 {
+			c = one
+			continue
+		}
+		c.Paths = append(c.Paths, one.Paths...)
+		c.Patterns = append(c.Patterns, one.Patterns...)
 	}
 	if c.Kind == call.KindShell {
 		return c, usagef("use -c or -- for shell commands")
 	}
-	if c.Kind == call.KindRead || c.Kind == call.KindSearch {
-		op = call.OpRead
-	}
-	for _, p := range paths {
-		c.Paths = append(c.Paths, call.Path{Path: cleanAbs(expandTilde(p, home), cwd), Op: op})
-	}
 	return c, nil
 }
 
-func cleanAbs(p, cwd string) string {
-	p = absFrom(cwd, p)
-	if p == "" {
-		return p
+// inputJSON is the tool input {key: value}.
+func inputJSON(key, value string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{key: value}) // a map of strings always marshals
+	return b
+}
+
+// classifyTool decodes a Claude Code payload naming tool with input in
+// cwd, as the hook would decode it: the tool table of every dialect, the
+// paths made absolute (protocol). Its provider is "check".
+func classifyTool(tool string, input json.RawMessage, cwd, home string) (call.Call, error) {
+	payload := map[string]any{"tool_name": tool, "cwd": cwd}
+	if input != nil {
+		payload["tool_input"] = input
 	}
-	return strings.TrimSuffix(filepath.Clean(p), "/")
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return call.Call{}, err
+	}
+	codec, err := protocol.Lookup(protocol.NameClaude)
+	if err != nil {
+		return call.Call{}, err
+	}
+	c, err := protocol.DecodeWith(codec, data, protocol.DecodeOptions{Home: home})
+	if err != nil {
+		return call.Call{}, usagef("%v", err)
+	}
+	c.Provider = "check"
+	return c, nil
 }
 
 func readFileOrStdin(sys *system, name string) ([]byte, error) {

@@ -70,7 +70,7 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 		Home:      sys.home(),
 		Workspace: o.workspace,
 		Resolve:   resolveExisting,
-		Glob:      policy.ExpandGlob,
+		Glob:      expandGlob,
 		FoldCase:  foldCase(ps.pol),
 	}
 	env.Protected, env.SelfNames = surfaces(sys, f, ps, o.workspace, project)
@@ -127,7 +127,7 @@ func workspaceRoot(sys *system, flag, setting string, c *call.Call, project stri
 	home := sys.home()
 	for _, w := range []string{flag, setting, c.ProjectDir} {
 		if w != "" {
-			return filepath.Clean(absFrom(c.Cwd, expandTilde(w, home)))
+			return filepath.Clean(argPath(w, c.Cwd, home))
 		}
 	}
 	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR", "DEVIN_PROJECT_DIR"} {
@@ -431,7 +431,7 @@ func hookBinaries(file, workspace string) (bins []string, exists bool) {
 			if words[i+1] != "hook" || programName(w) != "toolguard" || !strings.ContainsAny(w, `/\`) {
 				continue
 			}
-			bins = append(bins, absFrom(workspace, expandTilde(w, "")))
+			bins = append(bins, argPath(w, workspace, ""))
 		}
 	}
 	return bins, true

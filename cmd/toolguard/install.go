@@ -104,7 +104,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	cwd, _ := sys.getwd()
 	dir := projectDir(sys)
 	if o.dir != "" {
-		dir = projectOf(absFrom(cwd, expandTilde(o.dir, sys.home())))
+		dir = projectOf(argPath(o.dir, cwd, sys.home()))
 	}
 	opts := install.Options{Provider: codec.Name(), Scope: o.scope, Dir: dir, Home: sys.home(),
 		DryRun: o.dryRun, PreToolOnly: o.preToolOnly}
@@ -112,7 +112,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		// --policy first: a hook whose policy does not load denies every call.
 		var abs []string
 		for _, p := range o.policies {
-			abs = append(abs, absFrom(cwd, expandTilde(p, sys.home())))
+			abs = append(abs, argPath(p, cwd, sys.home()))
 		}
 		if len(abs) > 0 {
 			pf := policyFlags{files: abs}
@@ -131,7 +131,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		}
 		opts.Command = strings.Join(parts, " ")
 	} else if o.command != "" {
-		opts.Program = absFrom(cwd, expandTilde(o.command, sys.home()))
+		opts.Program = argPath(o.command, cwd, sys.home())
 	} else if exe, err := sys.executable(); err == nil {
 		opts.Program = stableBinary(sys, exe)
 	}
@@ -519,7 +519,7 @@ func checkHook(sys *system, agent, line, project string) *hookCheck {
 	cwd, _ := sys.getwd()
 	for _, f := range words.policies {
 		hp := hookPolicy{File: f}
-		pf := policyFlags{files: []string{absFrom(cwd, expandTilde(f, sys.home()))}, noBuiltin: words.noBuiltin}
+		pf := policyFlags{files: []string{argPath(f, cwd, sys.home())}, noBuiltin: words.noBuiltin}
 		if ps, err := pf.load(sys, project); err != nil {
 			hp.Error = err.Error()
 			c.Problems = append(c.Problems, fmt.Sprintf("policy %s on the hook line does not load (every call is denied): %v", f, err))

@@ -77,8 +77,7 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 	cwd, _ := sys.getwd()
 	out := make([]policy.Source, 0, len(list))
 	for _, n := range list {
-		path := expandTilde(n.path, sys.home())
-		path = absFrom(cwd, path)
+		path := argPath(n.path, cwd, sys.home())
 		var src policy.Source
 		var err error
 		if n.project {

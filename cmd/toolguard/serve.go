@@ -165,7 +165,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	var ln net.Listener
 	base := ""
 	if o.socket != "" {
-		path := absFrom(mustWd(sys), expandTilde(o.socket, sys.home()))
+		path := argPath(o.socket, mustWd(sys), sys.home())
 		if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSocket != 0 {
 			_ = os.Remove(path) // a socket left by an earlier run
 		}
@@ -436,7 +436,7 @@ func serveTokens(sys *system, flag string) (string, map[string]serve.Role, error
 			return "", nil, errors.New("no token file: set --token-file, XDG_CONFIG_HOME or HOME")
 		}
 	} else {
-		path = absFrom(mustWd(sys), expandTilde(path, sys.home()))
+		path = argPath(path, mustWd(sys), sys.home())
 	}
 	data, err := readPrivate(path)
 	if errors.Is(err, fs.ErrNotExist) {

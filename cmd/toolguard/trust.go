@@ -141,7 +141,7 @@ func runTrust(sys *system, o *trustOptions, args []string) error {
 	}
 	file := filepath.Join(projectDir(sys), ".toolguard", "policy.toml")
 	if len(args) == 1 {
-		file = absFrom(cwd, expandTilde(args[0], sys.home()))
+		file = argPath(args[0], cwd, sys.home())
 	}
 	key := trustKey(file)
 	if o.revoke {

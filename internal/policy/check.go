@@ -3,11 +3,10 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
-	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // The fixed world that examples and [[test]]s are evaluated in, so that
@@ -180,7 +179,7 @@ func buildCall(kind, text string, tools []toolPattern) (call.Call, error) {
 		case "delete":
 			c.Kind, c.Tool, op = call.KindEdit, "Delete", call.OpDelete
 		}
-		c.Paths = []call.Path{{Path: absPath(text, CheckWorkspace, CheckHome), Op: op}}
+		c.Paths = []call.Path{{Path: protocol.JoinAbs(text, CheckWorkspace, CheckHome), Op: op}}
 	case "mcp":
 		srv, tool, ok := strings.Cut(text, "/")
 		if !ok {
@@ -205,24 +204,13 @@ func buildCall(kind, text string, tools []toolPattern) (call.Call, error) {
 	return c, nil
 }
 
-// absPath makes p absolute against cwd, expanding ~.
-func absPath(p, cwd, home string) string {
-	switch {
-	case p == "~" || strings.HasPrefix(p, "~/"):
-		p = home + p[1:]
-	case !path.IsAbs(p):
-		p = path.Join(cwd, p)
-	}
-	return filepath.Clean(p)
-}
-
 // runTest evaluates one [[test]] against the merged policy.
 func (p *Policy) runTest(t test) (Problem, bool) {
 	s := t.spec
 	name := s.Name
 	c := call.Call{Provider: "check", Cwd: CheckWorkspace}
 	if s.Cwd != "" {
-		c.Cwd = absPath(s.Cwd, CheckWorkspace, CheckHome)
+		c.Cwd = protocol.JoinAbs(s.Cwd, CheckWorkspace, CheckHome)
 	}
 	var err error
 	switch {
@@ -263,6 +251,7 @@ func (p *Policy) runTest(t test) (Problem, bool) {
 	c.PermissionMode = s.Mode
 	if s.Input != nil {
 		c.Input, _ = json.Marshal(s.Input)
+		protocol.AddMCPPaths(&c) // the paths an MCP input names, as the hook's decode adds them
 	}
 	prob := Problem{File: t.file, Line: t.pos.Line, Col: t.pos.Col}
 	if err != nil {

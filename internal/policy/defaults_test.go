@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 func loadDefaults(t *testing.T, layers ...Source) *Policy {
@@ -66,7 +67,7 @@ func TestDefaultDecisions(t *testing.T) {
 	}
 	file := func(kind call.Kind, tool, path string, op call.Op) call.Call {
 		return call.Call{Provider: "test", Kind: kind, Tool: tool, Cwd: CheckWorkspace,
-			Paths: []call.Path{{Path: absPath(path, CheckWorkspace, CheckHome), Op: op}}}
+			Paths: []call.Path{{Path: protocol.JoinAbs(path, CheckWorkspace, CheckHome), Op: op}}}
 	}
 	read := func(path string) call.Call { return file(call.KindRead, "Read", path, call.OpRead) }
 	write := func(path string) call.Call { return file(call.KindWrite, "Write", path, call.OpWrite) }

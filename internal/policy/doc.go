@@ -12,7 +12,11 @@
 // Result (decision, the rule that decided, every target and why). The
 // package does no I/O of its own beyond what a caller hands it as a
 // Source's Data or File: cmd/toolguard reads the files (readfile.go) and
-// chooses them (policyflags.go).
+// chooses them (policyflags.go). The targets of a non-shell call are
+// the paths protocol decoded into call.Paths (a tool's path fields, and an
+// MCP input's path arguments: protocol.AddMCPPaths), made absolute there
+// (protocol.Abs); Evaluate only matches them, and Env.Glob, given by the
+// caller (cmd/toolguard/glob.go), is the only way it sees the file system.
 //
 // Merging only tightens unless a layer is trusted: an untrusted layer (a
 // project file not trusted with `toolguard trust`) may add asks and

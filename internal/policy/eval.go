@@ -41,8 +41,9 @@ type Env struct {
 	// name): a command named so is matched as toolguard.
 	SelfNames []string
 	// Glob expands a path a shell command names with unexpanded
-	// wildcards (cat .env*, cp ~/.ssh/* dst) to the existing paths it names
-	// (ExpandGlob), each then a target of its own. As in bash, a glob that
+	// wildcards (cat .env*, cp ~/.ssh/* dst) to the existing paths it
+	// names (the hook's is expandGlob, cmd/toolguard/glob.go: policy reads
+	// no directory), each then a target of its own. As in bash, a glob that
 	// names something stands for those paths only; one that names nothing,
 	// or whose expansion was cut short, is also judged as written. nil
 	// leaves every such path as written.
@@ -617,4 +618,9 @@ func ruleReason(r *Rule) string {
 		return fmt.Sprintf("toolguard: %s by rule %s", verb, r.ID)
 	}
 	return fmt.Sprintf("toolguard: %s by rule %s: %s", verb, r.ID, j)
+}
+
+// hasGlobMeta reports a path with shell wildcards: *, ? or [.
+func hasGlobMeta(p string) bool {
+	return strings.ContainsAny(p, "*?[")
 }

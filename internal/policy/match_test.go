@@ -6,12 +6,15 @@ import (
 	"testing"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 func mcpCall(srv, tool string, input any) call.Call {
 	b, _ := json.Marshal(input)
-	return call.Call{Kind: call.KindMCP, Tool: "mcp__" + srv + "__" + tool, MCPServer: srv, MCPTool: tool,
+	c := call.Call{Kind: call.KindMCP, Tool: "mcp__" + srv + "__" + tool, MCPServer: srv, MCPTool: tool,
 		Input: b, Cwd: "/home/user/project"}
+	protocol.AddMCPPaths(&c) // as the hook's decode does
+	return c
 }
 
 func decide(t *testing.T, policyText string, c call.Call) call.Decision {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // scopePolicy asks about writes and deletes outside the workspace, and
@@ -49,7 +50,9 @@ func TestWorkspaceScope(t *testing.T) {
 	}
 	mcp := func(tool string, in map[string]any) call.Call {
 		b, _ := json.Marshal(in)
-		return call.Call{Kind: call.KindMCP, Tool: "mcp__fs__" + tool, MCPServer: "fs", MCPTool: tool, Input: b, Cwd: ws}
+		c := call.Call{Kind: call.KindMCP, Tool: "mcp__fs__" + tool, MCPServer: "fs", MCPTool: tool, Input: b, Cwd: ws}
+		protocol.AddMCPPaths(&c) // as the hook's decode does
+		return c
 	}
 	sh := func(cmd string) call.Call {
 		return call.Call{Kind: call.KindShell, Tool: "Bash", Command: cmd, Cwd: ws}

@@ -25,7 +25,7 @@ func (k claudeCodec) Name() string      { return k.name }
 func (k claudeCodec) SupportsAsk() bool { return true }
 
 func (k claudeCodec) Decode(payload []byte) (call.Call, error) {
-	return k.decode(payload, DecodeOptions{})
+	return DecodeWith(k, payload, DecodeOptions{})
 }
 
 func (k claudeCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {

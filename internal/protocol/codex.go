@@ -17,7 +17,7 @@ func (codexCodec) Name() string { return NameCodex }
 func (codexCodec) SupportsAsk() bool { return false }
 
 func (k codexCodec) Decode(payload []byte) (call.Call, error) {
-	return k.decode(payload, DecodeOptions{})
+	return DecodeWith(k, payload, DecodeOptions{})
 }
 
 // decode accepts a bare string tool_input (the raw patch of apply_patch)

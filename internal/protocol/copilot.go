@@ -21,7 +21,7 @@ func (copilotCodec) Name() string { return NameCopilot }
 func (copilotCodec) SupportsAsk() bool { return true }
 
 func (k copilotCodec) Decode(payload []byte) (call.Call, error) {
-	return k.decode(payload, DecodeOptions{})
+	return DecodeWith(k, payload, DecodeOptions{})
 }
 
 func (copilotCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {

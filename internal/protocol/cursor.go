@@ -26,7 +26,7 @@ func (cursorCodec) Name() string { return NameCursor }
 func (cursorCodec) SupportsAsk() bool { return true }
 
 func (k cursorCodec) Decode(payload []byte) (call.Call, error) {
-	return k.decode(payload, DecodeOptions{})
+	return DecodeWith(k, payload, DecodeOptions{})
 }
 
 func (cursorCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {

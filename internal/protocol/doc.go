@@ -40,8 +40,20 @@
 // becomes call.Command, with cwd/workdir/working_directory as its
 // directory; the call keeps its Kind, and the policy judges the command's
 // targets besides the tool's own (mcp__shell__run_command of rm -rf ~ is
-// denied like Bash). A policy cannot yet name more shell fields per tool
-// (settings.shell_fields is not implemented).
+// denied like Bash). A policy names more shell fields per tool with
+// settings.shell_fields (policy/shellfields.go).
+//
+// An MCP call (its final kind, whichever codec decided it) also gets, after
+// those, the path arguments of filesystem-style MCP servers
+// (mcpInputPaths: path, paths, file_path, filePath, file, filename,
+// directory, dir, dir_path, source, destination, oldPath/newPath,
+// old_path/new_path, target; top level and one level into objects and
+// arrays, keys sorted, URLs skipped, relative paths joined to cwd, ~ not
+// expanded) with the op guessed from the tool's name: read for
+// read/get/list/search/view/stat/info/find/tree tools, delete for
+// delete/remove/unlink/rmdir tools, else write; a move's source is
+// deleted. DecodeWith adds them at the end of every decode
+// (AddMCPPaths); the policy only matches the call's Paths.
 //
 // # Dialects
 //

@@ -17,7 +17,7 @@ func (geminiCodec) Name() string { return NameGemini }
 func (geminiCodec) SupportsAsk() bool { return true }
 
 func (k geminiCodec) Decode(payload []byte) (call.Call, error) {
-	return k.decode(payload, DecodeOptions{})
+	return DecodeWith(k, payload, DecodeOptions{})
 }
 
 func (geminiCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {

@@ -44,9 +44,15 @@ type DecodeOptions struct {
 }
 
 // DecodeWith decodes payload with c, using o to normalize paths.
-// c.Decode(payload) is DecodeWith(c, payload, DecodeOptions{}).
+// c.Decode(payload) is DecodeWith(c, payload, DecodeOptions{}). Every
+// decode ends here: an MCP call's input paths are added once the codec
+// has classified it (AddMCPPaths).
 func DecodeWith(c Codec, payload []byte, o DecodeOptions) (call.Call, error) {
-	return c.decode(payload, o)
+	cl, err := c.decode(payload, o)
+	if err == nil {
+		AddMCPPaths(&cl)
+	}
+	return cl, err
 }
 
 // EncodeFor encodes v as the reply to the decoded call cl. Prefer it to

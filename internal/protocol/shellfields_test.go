@@ -34,11 +34,13 @@ func TestDecodeShellFields(t *testing.T) {
 		{"command not a string", hookJSON("mcp__x__exec", `{"command":{"name":"ls"}}`),
 			shape{Kind: call.KindMCP, MCPServer: "x", MCPTool: "exec"}},
 		{"directory and scope", hookJSON("mcp__fs__list", `{"directory":"/etc","scope":"~/.ssh"}`),
-			shape{Kind: call.KindMCP, MCPServer: "fs", MCPTool: "list", Paths: rw("/etc", "/home/user/.ssh")}},
+			shape{Kind: call.KindMCP, MCPServer: "fs", MCPTool: "list",
+				Paths: append(rw("/etc", "/home/user/.ssh"), call.Path{Path: "/etc", Op: call.OpRead})}}, // + mcpInputPaths (directory; scope is not one of its keys)
 		{"oldPath newPath", hookJSON("renameFile", `{"oldPath":"a","newPath":"/tmp/b"}`),
 			shape{Kind: call.KindOther, Paths: rw(testCwd+"/a", "/tmp/b")}},
 		{"items", hookJSON("mcp__fs__delete", `{"items":["x",{"path":"/etc/passwd"},3]}`),
-			shape{Kind: call.KindMCP, MCPServer: "fs", MCPTool: "delete", Paths: rw(testCwd+"/x", "/etc/passwd")}},
+			shape{Kind: call.KindMCP, MCPServer: "fs", MCPTool: "delete",
+				Paths: append(rw(testCwd+"/x", "/etc/passwd"), call.Path{Path: "/etc/passwd", Op: call.OpDelete})}}, // + mcpInputPaths (items[].path, one level in)
 		{"absolute pattern", hookJSON("searchFiles", `{"pattern":"/home/user/.ssh/*"}`),
 			shape{Kind: call.KindOther, Patterns: []string{"/home/user/.ssh/*"}}},
 		{"relative pattern", hookJSON("searchFiles", `{"pattern":"*.go"}`),

@@ -16,7 +16,7 @@ func (universalCodec) Name() string { return NameUniversal }
 func (universalCodec) SupportsAsk() bool { return false }
 
 func (k universalCodec) Decode(payload []byte) (call.Call, error) {
-	return k.decode(payload, DecodeOptions{})
+	return DecodeWith(k, payload, DecodeOptions{})
 }
 
 // decode reads the snake_case shape (tool_name, tool_input) or the

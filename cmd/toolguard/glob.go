@@ -1,4 +1,4 @@
-package policy
+package main
 
 import (
 	"os"
@@ -19,15 +19,16 @@ const (
 	globChunk      = 512
 )
 
-// ExpandGlob expands an absolute path holding shell wildcards (*, ?,
+// expandGlob expands an absolute path holding shell wildcards (*, ?,
 // [...]) to the existing paths it names, the way bash does without
 // dotglob or globstar: a wildcard at the start of a name does not match a
 // leading dot, ** is *, and [!…] negates. It reads the directories the
 // pattern walks through, bounded (globMaxMatches, globMaxNames); complete
 // is false when a bound cut the expansion short. A pattern that names
 // nothing gives nil (bash then passes the pattern itself). This is
-// Env.Glob for the hook.
-func ExpandGlob(pattern string) (paths []string, complete bool) {
+// policy.Env.Glob for the hook (decide.go): the policy package reads no
+// directory itself.
+func expandGlob(pattern string) (paths []string, complete bool) {
 	if !filepath.IsAbs(pattern) || !hasGlobMeta(pattern) {
 		return nil, true
 	}
@@ -37,7 +38,8 @@ func ExpandGlob(pattern string) (paths []string, complete bool) {
 	return g.out, !g.cut
 }
 
-// hasGlobMeta reports a path with shell wildcards: *, ? or [.
+// hasGlobMeta reports a path with shell wildcards: *, ? or [ (as
+// policy's hasGlobMeta, which decides when Evaluate calls Env.Glob).
 func hasGlobMeta(p string) bool {
 	return strings.ContainsAny(p, "*?[")
 }

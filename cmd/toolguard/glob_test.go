@@ -1,4 +1,4 @@
-package policy
+package main
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/policy"
 )
 
 func touch(t *testing.T, root string, names ...string) {
@@ -47,7 +48,7 @@ func TestExpandGlob(t *testing.T) {
 		{"nothing*", nil},
 		{"missing/*", nil},
 	} {
-		got, complete := ExpandGlob(filepath.Join(root, tc.glob))
+		got, complete := expandGlob(filepath.Join(root, tc.glob))
 		for i := range got {
 			got[i] = strings.TrimPrefix(got[i], root+"/")
 		}
@@ -55,7 +56,7 @@ func TestExpandGlob(t *testing.T) {
 			t.Errorf("%s: %q (complete %v), want %q", tc.glob, got, complete, tc.want)
 		}
 	}
-	if got, _ := ExpandGlob("relative/*"); got != nil {
+	if got, _ := expandGlob("relative/*"); got != nil {
 		t.Errorf("relative pattern expanded: %q", got)
 	}
 }
@@ -68,7 +69,7 @@ func TestExpandGlobBounded(t *testing.T) {
 		names = append(names, filepath.Join("d", "f"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+strings.Repeat("0", i/26)))
 	}
 	touch(t, root, names...)
-	got, complete := ExpandGlob(filepath.Join(root, "d", "f*"))
+	got, complete := expandGlob(filepath.Join(root, "d", "f*"))
 	if len(got) != globMaxMatches || complete {
 		t.Errorf("%d matches, complete %v; want %d, cut short", len(got), complete, globMaxMatches)
 	}
@@ -84,11 +85,11 @@ func TestGlobTargets(t *testing.T) {
 	home, ws := filepath.Join(root, "home"), filepath.Join(root, "proj")
 	touch(t, ws, ".env", ".env.example", "a.md", "src/x.go")
 	touch(t, home, ".ssh/id_rsa", ".ssh/id_rsa.pub", ".ssh/config", ".aws/credentials")
-	p, err := Load(nil, LoadOptions{Home: home})
+	p, err := policy.Load(nil, policy.LoadOptions{Home: home})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := Env{Home: home, Workspace: ws, Glob: ExpandGlob}
+	env := policy.Env{Home: home, Workspace: ws, Glob: expandGlob}
 	for cmd, want := range map[string]call.Decision{
 		"cat .env*":          call.Ask,
 		"cat .en?":           call.Ask,
@@ -110,7 +111,7 @@ func TestGlobTargets(t *testing.T) {
 	// Cut short after a harmless file: the text *.pem still matches
 	// secrets-certs; complete, the same expansion would pass.
 	for complete, want := range map[bool]call.Decision{false: call.Ask, true: call.Pass} {
-		env := Env{Home: home, Workspace: ws, Glob: func(string) ([]string, bool) {
+		env := policy.Env{Home: home, Workspace: ws, Glob: func(string) ([]string, bool) {
 			return []string{filepath.Join(ws, "a.md")}, complete
 		}}
 		c := call.Call{Kind: call.KindShell, Tool: "Bash", Command: "cat *.pem", Cwd: ws}
@@ -151,7 +152,7 @@ func TestExpandGlobByteBound(t *testing.T) {
 	if paths, complete := expand(filepath.Join(dir, "x*"), globMaxBytes); !complete || len(paths) != 0 {
 		t.Errorf("x* with the real bound: %d paths, complete %v; want none, complete", len(paths), complete)
 	}
-	if paths, complete := ExpandGlob(filepath.Join(dir, "*00007")); !complete || len(paths) != 1 {
-		t.Errorf("ExpandGlob *00007: %v, complete %v", paths, complete)
+	if paths, complete := expandGlob(filepath.Join(dir, "*00007")); !complete || len(paths) != 1 {
+		t.Errorf("expandGlob *00007: %v, complete %v", paths, complete)
 	}
 }
