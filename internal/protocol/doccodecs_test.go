@@ -58,7 +58,7 @@ func TestDocCodecsDecode(t *testing.T) {
 		{"kiro glob", NameKiro, kiro("glob", `{"pattern":"**/*.go"}`),
 			shape{Kind: call.KindSearch, Patterns: []string{"**/*.go"}}, p},
 		{"kiro mcp path argument", NameKiro, kiro("@fs/write_file", `{"path":"/etc/passwd"}`),
-			shape{Kind: call.KindMCP, MCPServer: "fs", MCPTool: "write_file", Paths: rw("/etc/passwd")}, p},
+			shape{Kind: call.KindMCP, MCPServer: "fs", MCPTool: "write_file", Paths: append(rw("/etc/passwd"), call.Path{Path: "/etc/passwd", Op: call.OpWrite})}, p}, // + the MCP input path (AddMCPPaths)
 		{"kiro @ without a tool is not mcp", NameKiro, kiro("@fs", `{}`),
 			shape{Kind: call.KindOther}, p},
 		{"kiro use_aws is other", NameKiro, kiro("use_aws", `{"service_name":"s3","operation_name":"ls","region":"us-east-1"}`),
@@ -66,7 +66,7 @@ func TestDocCodecsDecode(t *testing.T) {
 		{"windsurf read", NameWindsurf, ws("pre_read_code", `{"file_path":"/home/user/.aws/credentials"}`),
 			shape{Kind: call.KindRead, Paths: r("/home/user/.aws/credentials")}, "/hookdir"},
 		{"windsurf mcp arguments as a string", NameWindsurf, ws("pre_mcp_tool_use", `{"mcp_server_name":"fs","mcp_tool_name":"write","mcp_tool_arguments":"{\"path\":\"/etc/x\"}"}`),
-			shape{Kind: call.KindMCP, MCPServer: "fs", MCPTool: "write", Paths: rw("/etc/x")}, "/hookdir"},
+			shape{Kind: call.KindMCP, MCPServer: "fs", MCPTool: "write", Paths: append(rw("/etc/x"), call.Path{Path: "/etc/x", Op: call.OpWrite})}, "/hookdir"}, // + the MCP input path
 		{"windsurf command cwd beats the hook's", NameWindsurf, ws("pre_run_command", `{"command_line":"ls","cwd":"/w"}`),
 			shape{Kind: call.KindShell, Command: "ls", Shell: "bash"}, "/w"},
 	}
