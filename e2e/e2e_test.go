@@ -94,6 +94,9 @@ func runCase(t *testing.T, s *suite, a *agent, sc scenario) {
 	if sc.toolguard && s.standin {
 		t.Skip("needs toolguard's approvals commands; not part of the stand-in self-test")
 	}
+	if sc.events && a.noEvents != "" {
+		t.Skip(a.noEvents)
+	}
 	c := newCase(t, s, a, a.name+"/"+sc.name)
 	c.events = sc.events
 	c.writePolicy(t, sc.headless, sc.builtinAsk)

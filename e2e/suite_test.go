@@ -27,6 +27,7 @@ var pinnedPackages = [][2]string{
 	{"@google/gemini-cli", "0.61.0"},
 	{"@tencent-ai/agent-sdk", "0.3.201"}, // ships CodeBuddy Code 2.117.0 in cli/
 	{"zod", "4.6.7"},
+	{"@github/copilot", "1.0.102"},
 }
 
 const gateHelp = "end-to-end suite against the real agent CLIs is off; run it with " +
