@@ -501,7 +501,9 @@ func (f *fakeLLM) chat(w http.ResponseWriter, seq int, b map[string]any) {
 		case "tool":
 			lastResult = i
 		case "user":
-			lastUser = i
+			if !hookContextMessage(asMap(m)) { // fakellm_agents_test.go
+				lastUser = i
+			}
 		}
 	}
 	var msg map[string]any

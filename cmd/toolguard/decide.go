@@ -209,7 +209,7 @@ var managedDirs = []string{
 }
 
 // hookProviders are the providers whose settings files install knows.
-var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot"}
+var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "qwen", "opencode"}
 
 // surfaces derives the guard's own surfaces from the configuration in
 // effect (docs/surfaces.md): every agent hook-settings file toolguard
@@ -421,6 +421,7 @@ func providerOf(file string) string {
 	for _, k := range []struct{ part, provider string }{
 		{"/.claude/", "claude-code"}, {"/.codebuddy/", "codebuddy"}, {"/.codex/", "codex"},
 		{"/.gemini/", "gemini"}, {"/.cursor/", "cursor"}, {"/.copilot/", "copilot"}, {"/.github/copilot/", "copilot"},
+		{"/.qwen/", "qwen"}, {"/.opencode/plugins/", "opencode"}, {"/opencode/plugins/", "opencode"},
 	} {
 		if strings.Contains(slash, k.part) {
 			return k.provider

@@ -157,25 +157,51 @@ var agents = []*agent{
 			return nil
 		},
 	},
+	{
+		// Qwen Code took Claude Code's hook protocol (PreToolUse with matcher
+		// groups, hookSpecificOutput replies) into Gemini CLI's settings
+		// layout; its timeouts are in milliseconds (docs/agents.md).
+		name:    "qwen",
+		project: ".qwen/settings.json",
+		user:    ".qwen/settings.json",
+		events:  []string{"PreToolUse"},
+		extra:   []extraEvent{{"PostToolUse", "*"}, {"UserPromptSubmit", ""}, {"SessionStart", ""}},
+		matcher: "*",
+		handler: func(cmd string) *object {
+			return obj("type", "command", "command", cmd, "timeout", num(timeoutMillis))
+		},
+		notes: func(scope string) []string {
+			if scope == ScopeProject {
+				return []string{"Qwen Code loads project hooks only in a trusted folder (folder trust is off by default); check with /hooks."}
+			}
+			return nil
+		},
+	},
 }
 
 // lookup returns the agent for a provider name or alias.
 func lookup(provider string) (*agent, error) {
-	if provider == "claude" {
+	switch provider {
+	case "claude":
 		provider = "claude-code"
+	case "qwen-code":
+		provider = "qwen"
 	}
 	for _, a := range agents {
 		if a.name == provider {
 			return a, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown provider %q (want claude-code, codebuddy, codex, gemini, cursor or copilot)", provider)
+	return nil, fmt.Errorf("unknown provider %q (want claude-code, codebuddy, codex, gemini, cursor, copilot, qwen or opencode)", provider)
 }
 
 // SettingsPath returns the file Install edits for provider in scope
 // ("project", the default when empty, or "user"): a path under dir for the
 // project scope and under home for the user scope.
 func SettingsPath(provider, scope, dir, home string) (string, error) {
+	if isPlugin(provider) {
+		return pluginPath(scope, dir, home) // opencode.go
+	}
 	a, err := lookup(provider)
 	if err != nil {
 		return "", err

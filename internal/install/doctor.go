@@ -129,14 +129,16 @@ func Inspect(home, project string) []AgentStatus {
 			{pr(".cursor/hooks.json"), "cursor", cursorEv, ""},
 		}, thirdParty: claudeFiles("claude-code")},
 		{agent: "copilot", detect: []string{h(".copilot"), pr(".github/hooks"), pr(".github/copilot")}, sources: copilot},
+		{agent: "qwen", detect: []string{h(".qwen"), pr(".qwen")}, sources: []source{
+			{h(".qwen/settings.json"), "qwen", claudeEv, ""},
+			{pr(".qwen/settings.json"), "qwen", claudeEv, ""},
+		}},
 	}
 	var out []AgentStatus
 	for _, p := range probes {
 		out = append(out, p.run())
 	}
-	out = append(out, unguardable("opencode",
-		[]string{h(".config/opencode"), pr(".opencode"), pr("opencode.json"), pr("opencode.jsonc")},
-		"policy not enforced: opencode has no command hooks (needs a plugin)"))
+	out = append(out, opencodeStatus(home, project)) // opencode.go: toolguard's plugin
 	out = append(out, unguardable("cline",
 		[]string{pr(".clinerules"), h("Documents/Cline")},
 		"policy not enforced: toolguard does not speak Cline's hook protocol"))
@@ -245,7 +247,7 @@ func finish(st AgentStatus, notes []string) AgentStatus {
 // hooksDisabled returns why a settings file turns all hooks off, or "".
 func hooksDisabled(agent string, root *object) string {
 	switch agent {
-	case "claude-code", "codebuddy", "copilot":
+	case "claude-code", "codebuddy", "copilot", "qwen":
 		if v, _ := root.get("disableAllHooks"); v == true {
 			return "disableAllHooks is true: no hook runs"
 		}

@@ -62,6 +62,8 @@ func TestScenarioPayloads(t *testing.T) {
 		NameGemini:    {Kind: call.KindWrite, Paths: w(wf)},
 		NameCursor:    {Kind: call.KindWrite, Paths: w(wf)},
 		NameCopilot:   {Kind: call.KindWrite, Paths: w(wf)},
+		NameQwen:      {Kind: call.KindWrite, Paths: w(wf)},
+		NameOpencode:  {Kind: call.KindWrite, Paths: w(wf)},
 	}
 	mcp := map[string]shape{
 		NameClaude:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
@@ -70,6 +72,10 @@ func TestScenarioPayloads(t *testing.T) {
 		NameGemini:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
 		NameCursor:    {Kind: call.KindMCP, MCPServer: "npx -y @modelcontextprotocol/server-github", MCPTool: "create_issue"},
 		NameCopilot:   {Kind: call.KindMCP, MCPServer: "github-mcp-server", MCPTool: "create_issue"},
+		NameQwen:      {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		// opencode names an MCP tool <server>_<tool>, which no rule can tell from a
+		// built-in's name: an unknown tool (docs/agents.md)
+		NameOpencode: {Kind: call.KindOther},
 	}
 	for _, agent := range Names() {
 		want := map[string]shape{"write-workflow.json": write[agent], "mcp.json": mcp[agent]}

@@ -238,11 +238,11 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	_, err := Lookup("kiro")
-	const wantErr = `unknown provider "kiro" (want claude-code, codebuddy, codex, gemini, cursor, copilot, claude, or universal)`
+	const wantErr = `unknown provider "kiro" (want claude-code, codebuddy, codex, gemini, cursor, copilot, qwen, opencode, claude, or universal)`
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("Lookup(kiro) err = %v, want %s", err, wantErr)
 	}
-	if got := strings.Join(Names(), ","); got != "claude-code,codebuddy,codex,gemini,cursor,copilot" {
+	if got := strings.Join(Names(), ","); got != "claude-code,codebuddy,codex,gemini,cursor,copilot,qwen,opencode" {
 		t.Errorf("Names() = %s", got)
 	}
 }

@@ -13,14 +13,16 @@ var codecs = []Codec{
 	geminiCodec{},
 	cursorCodec{},
 	copilotCodec{},
+	claudeCodec{name: NameQwen}, // qwen.go
+	opencodeCodec{},             // opencode.go
 }
 
 // aliases are extra names Lookup accepts.
-var aliases = map[string]string{"claude": NameClaude}
+var aliases = map[string]string{"claude": NameClaude, "qwen-code": NameQwen}
 
 // Names returns the provider names of the agent codecs: claude-code,
-// codebuddy, codex, gemini, cursor, copilot. Lookup also accepts the alias
-// "claude" and "universal".
+// codebuddy, codex, gemini, cursor, copilot, qwen, opencode. Lookup also
+// accepts the aliases "claude" and "qwen-code", and "universal".
 func Names() []string {
 	names := make([]string, len(codecs))
 	for i, c := range codecs {
@@ -56,6 +58,8 @@ func Lookup(name string) (Codec, error) {
 //   - a Cursor event name (beforeShellExecution, beforeMCPExecution,
 //     beforeReadFile, preToolUse), conversation_id, workspace_roots or
 //     cursor_version → cursor
+//   - client "opencode" (toolguard's opencode plugin) → opencode
+//   - prompt_id with tool_call_id, or a transcript_path under .qwen/ → qwen
 //   - call_id, or a transcript_path under .codebuddy/ → codebuddy
 //   - hook_event_name "PreToolUse" with a string timestamp and no
 //     tool_use_id → copilot (PascalCase)
@@ -80,6 +84,10 @@ func Detect(payload []byte) Codec {
 	case event == cursorPreToolUse || event == cursorBeforeShell || event == cursorBeforeMCP || event == cursorBeforeReadFile,
 		obj.has("conversation_id"), obj.has("workspace_roots"), obj.has("cursor_version"):
 		return cursorCodec{}
+	case obj.str("client") == opencodeClient:
+		return opencodeCodec{}
+	case obj.has("prompt_id") && obj.has("tool_call_id") || strings.Contains(strings.ReplaceAll(obj.str("transcript_path"), `\`, "/"), "/.qwen/"):
+		return claudeCodec{name: NameQwen}
 	case obj.has("call_id") || strings.Contains(strings.ReplaceAll(obj.str("transcript_path"), `\`, "/"), "/.codebuddy/"):
 		return claudeCodec{name: NameCodeBuddy}
 	case event == "PreToolUse" && jsonType(obj.fields["timestamp"]) == "string" && !obj.has("tool_use_id"):
