@@ -199,7 +199,7 @@ trust_level = "trusted"
 			return []string{filepath.Join(c.Proj, ".codebuddy", "settings.json"), filepath.Join(c.Proj, ".codebuddy", "settings.local.json")}
 		},
 	},
-	copilotAgent, qwenAgent, // agent_<name>_test.go
+	copilotAgent, qwenAgent, opencodeAgent, // agent_<name>_test.go
 }
 
 // jsonField returns a top-level string field of a JSON object printed on stdout.

@@ -29,6 +29,7 @@ var pinnedPackages = [][2]string{
 	{"zod", "4.6.7"},
 	{"@github/copilot", "1.0.102"},
 	{"@qwen-code/qwen-code", "0.24.4"},
+	{"opencode-ai", "1.18.33"},
 }
 
 const gateHelp = "end-to-end suite against the real agent CLIs is off; run it with " +
