@@ -197,6 +197,13 @@ var agentFiles = []struct {
 	{".cursor/hooks.json", true, false}, {".cursor/hooks.json", false, false},
 	{".github/hooks", true, true}, {".github/copilot/settings.json", true, false}, {".github/copilot/settings.local.json", true, false},
 	{".copilot/hooks", false, true}, {".copilot/settings.json", false, false}, {".copilot/config.json", false, false},
+	{".qwen/settings.json", true, false}, {".qwen/settings.json", false, false},
+	// opencode: any plugin there runs before or instead of toolguard's, and the config can
+	// list more (its "plugin" key)
+	{".opencode/plugins", true, true}, {".opencode/plugin", true, true},
+	{"opencode.json", true, false}, {"opencode.jsonc", true, false}, {".opencode/opencode.json", true, false}, {".opencode/opencode.jsonc", true, false},
+	{".config/opencode/plugins", false, true}, {".config/opencode/plugin", false, true},
+	{".config/opencode/opencode.json", false, false}, {".config/opencode/opencode.jsonc", false, false},
 }
 
 // managedDirs hold the agents' managed (system-wide) settings, which can
