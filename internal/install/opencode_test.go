@@ -2,7 +2,9 @@ package install
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -93,5 +95,60 @@ func TestHooksDirOpencode(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join("..", "..", "hooks", "opencode", "README.md")); err != nil {
 		t.Errorf("missing README: %v", err)
+	}
+}
+
+// TestOpencodePluginRuns loads the plugin in node (skipped without node) and
+// calls its tool.execute.before with hook commands standing in for toolguard:
+// a deny, exit 2, and every failure (a crash, garbage, no decision, a missing
+// program) throw, which is what blocks the tool in opencode; silence and an
+// allow do not, and an allow's updatedInput replaces the arguments.
+func TestOpencodePluginRuns(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not in PATH")
+	}
+	deny := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"toolguard: denied by rule r"}}`
+	allow := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"git status"}}}`
+	cases := []struct {
+		name, cmd string
+		want      string // "ok", or a substring of the thrown message
+		args      string // the arguments afterwards (JSON), when want is ok
+	}{
+		{"deny", "cat >/dev/null; echo '" + deny + "'", "toolguard: denied by rule r", ""},
+		{"ask", `cat >/dev/null; echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"asked"}}'`, "asked", ""},
+		{"exit 2", "cat >/dev/null; echo 'blocked by stderr' >&2; exit 2", "blocked by stderr", ""},
+		{"crash", "cat >/dev/null; echo boom >&2; exit 1", "the hook failed (exit 1): boom", ""},
+		{"garbage", "cat >/dev/null; echo not json", "unreadable hook reply", ""},
+		{"no decision", `cat >/dev/null; echo '{"hookSpecificOutput":{}}'`, "without a decision", ""},
+		{"missing program", "/nonexistent/toolguard hook --provider opencode", "the hook failed (exit 127)", ""},
+		{"pass", "cat >/dev/null", "ok", `{"command":"git push"}`},
+		{"allow with rewrite", "cat >/dev/null; echo '" + allow + "'", "ok", `{"command":"git status"}`},
+		{"payload", `p=$(cat); case "$p" in *'"session_id":"ses_1"'*'"hook_event_name":"PreToolUse","tool_name":"bash","tool_input":{"command":"git push"},"tool_use_id":"c1","client":"opencode"'*) ;; *) echo "$p" >&2; exit 1;; esac`, "ok", `{"command":"git push"}`},
+	}
+	dir := t.TempDir()
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			plugin := filepath.Join(dir, fmt.Sprintf("p%d.mjs", i))
+			writeFile(t, plugin, pluginSource(tc.cmd))
+			script := `const m = await import(process.argv[1]);
+const h = await m.Toolguard({ directory: process.argv[2] });
+const out = { args: { command: "git push" } };
+try { await h["tool.execute.before"]({ tool: "bash", sessionID: "ses_1", callID: "c1" }, out); console.log("ok " + JSON.stringify(out.args)); }
+catch (e) { console.log("threw " + e.message); }`
+			got, err := exec.Command(node, "--input-type=module", "-e", script, plugin, dir).CombinedOutput()
+			if err != nil {
+				t.Fatalf("node: %v\n%s", err, got)
+			}
+			line := strings.TrimSpace(string(got))
+			switch {
+			case tc.want == "ok":
+				if line != "ok "+tc.args {
+					t.Errorf("got %q, want ok %s", line, tc.args)
+				}
+			case !strings.HasPrefix(line, "threw ") || !strings.Contains(line, tc.want):
+				t.Errorf("got %q, want a throw with %q", line, tc.want)
+			}
+		})
 	}
 }
