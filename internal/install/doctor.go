@@ -74,8 +74,8 @@ type probe struct {
 	thirdParty []source
 }
 
-// Inspect reports, for each of the six supported agents and for the agents
-// toolguard cannot guard (opencode, Cline), whether it is set up on this
+// Inspect reports, for each supported agent (opencode: through toolguard's
+// plugin, opencode.go) and for Cline, which toolguard cannot guard, whether it is set up on this
 // machine and whether a pre-tool hook runs toolguard. home or project may be
 // "" to skip that side. Inspect never fails: unreadable files are named in
 // the Note.
