@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -26,9 +25,11 @@ const (
 	pluginMarker = "// toolguard opencode plugin (written by `toolguard install --provider opencode`)."
 )
 
-// pluginCommandLine holds the hook command as a JSON string; Install writes
-// it and ExtractCommands (doctor, the guard's surfaces) reads it back.
-var pluginCommandLine = regexp.MustCompile(`(?m)^const COMMAND = ("(?:[^"\\\n]|\\.)*");\s*$`)
+// pluginCommandPrefix starts the line that holds the hook command as a JSON
+// string; Install writes it and ExtractCommands (doctor, the guard's
+// surfaces) reads it back. (No regexp: this package is in the hook binary,
+// which compiles nothing at init.)
+const pluginCommandPrefix = "const COMMAND = "
 
 func isPlugin(provider string) bool { return provider == opencodeProvider }
 
@@ -51,7 +52,7 @@ func pluginPath(scope, dir, home string) (string, error) {
 // pluginSource is the plugin file running cmd.
 func pluginSource(cmd string) []byte {
 	js, _ := json.Marshal(cmd)
-	return []byte(pluginMarker + "\n" + strings.Replace(pluginBody, "const COMMAND = \"\";", "const COMMAND = "+string(js)+";", 1))
+	return []byte(pluginMarker + "\n" + strings.Replace(pluginBody, pluginCommandPrefix+"\"\";", pluginCommandPrefix+string(js)+";", 1))
 }
 
 // pluginCommands returns the hook command of a toolguard plugin file; a
@@ -60,15 +61,18 @@ func pluginCommands(data []byte) ([]string, error) {
 	if !bytes.HasPrefix(data, []byte(pluginMarker)) {
 		return nil, nil
 	}
-	m := pluginCommandLine.FindSubmatch(data)
-	if m == nil {
-		return nil, errors.New("toolguard plugin without a COMMAND line")
+	for _, line := range strings.Split(string(data), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimRight(line, " \t\r"), pluginCommandPrefix)
+		if !ok {
+			continue
+		}
+		var cmd string
+		if err := json.Unmarshal([]byte(strings.TrimSuffix(rest, ";")), &cmd); err != nil {
+			return nil, fmt.Errorf("toolguard plugin COMMAND: %v", err)
+		}
+		return []string{cmd}, nil
 	}
-	var cmd string
-	if err := json.Unmarshal(m[1], &cmd); err != nil {
-		return nil, fmt.Errorf("toolguard plugin COMMAND: %v", err)
-	}
-	return []string{cmd}, nil
+	return nil, errors.New("toolguard plugin without a COMMAND line")
 }
 
 func installPlugin(o Options) (Result, error) {
