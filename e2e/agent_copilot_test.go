@@ -20,8 +20,10 @@ var copilotAgent = &agent{
 	name: "copilot", provider: "copilot",
 	prepare: func(c *caseEnv) error { return os.MkdirAll(filepath.Join(c.Home, ".copilot"), 0o755) },
 	standinHooks: func(c *caseEnv, hookCmd string) error {
+		// Copilot reads a flat permissionDecision: the stand-in's reply gets one, with its reason
+		cmd := hookCmd + ` | sed 's/"reason":/"permissionDecision":"deny","permissionDecisionReason":/'`
 		return writeFile(filepath.Join(c.Proj, ".github", "hooks", "toolguard.json"),
-			`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":`+jsonString(hookCmd)+`,"timeoutSec":30}]}}`)
+			`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":`+jsonString(cmd)+`,"timeoutSec":30}]}}`)
 	},
 	command: func(c *caseEnv, prompt, resume string) ([]string, []string) {
 		argv := []string{"copilot", "-p", prompt, "--output-format", "json", "--allow-all-tools",
