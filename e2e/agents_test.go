@@ -27,6 +27,12 @@ type agent struct {
 	sessionID func(stdout []byte) string
 	// hookFiles are the files where the hook config is expected (shown on failure).
 	hookFiles func(c *caseEnv) []string
+	// noEvents, when set, says why the prompt/session-event scenarios are skipped for this
+	// agent (toolguard does not answer its events).
+	noEvents string
+	// eventsByInstall: `toolguard install` writes the prompt/session events for this agent,
+	// so they are not added by hand (hitl_test.go addEventHooks).
+	eventsByInstall bool
 }
 
 func baseEnv(c *caseEnv) []string {
@@ -193,6 +199,7 @@ trust_level = "trusted"
 			return []string{filepath.Join(c.Proj, ".codebuddy", "settings.json"), filepath.Join(c.Proj, ".codebuddy", "settings.local.json")}
 		},
 	},
+	copilotAgent, qwenAgent, opencodeAgent, // agent_<name>_test.go
 }
 
 // jsonField returns a top-level string field of a JSON object printed on stdout.

@@ -501,7 +501,9 @@ func (f *fakeLLM) chat(w http.ResponseWriter, seq int, b map[string]any) {
 		case "tool":
 			lastResult = i
 		case "user":
-			lastUser = i
+			if !hookContextMessage(asMap(m)) { // fakellm_agents_test.go
+				lastUser = i
+			}
 		}
 	}
 	var msg map[string]any
@@ -564,9 +566,10 @@ func (f *fakeLLM) chat(w http.ResponseWriter, seq int, b map[string]any) {
 
 // chatCall is the assistant message with the script's call as a chat-completions tool call.
 func (f *fakeLLM) chatCall(seq int, sc fakeScript, names []string) map[string]any {
-	var name string
-	var args map[string]any
-	if wn := firstOf(names, "Write", "write_file", "write_to_file"); sc.isWrite() && wn != "" {
+	name, args, ok := extraChatCall(sc, names) // fakellm_agents_test.go
+	if ok {
+		// the newer agents' tool shapes
+	} else if wn := firstOf(names, "Write", "write_file", "write_to_file"); sc.isWrite() && wn != "" {
 		name = wn
 		args = map[string]any{"file_path": sc.absTarget(), "content": sc.WriteBody}
 	} else {

@@ -27,6 +27,9 @@ var pinnedPackages = [][2]string{
 	{"@google/gemini-cli", "0.61.0"},
 	{"@tencent-ai/agent-sdk", "0.3.201"}, // ships CodeBuddy Code 2.117.0 in cli/
 	{"zod", "4.6.7"},
+	{"@github/copilot", "1.0.102"},
+	{"@qwen-code/qwen-code", "0.24.4"},
+	{"opencode-ai", "1.18.33"},
 }
 
 const gateHelp = "end-to-end suite against the real agent CLIs is off; run it with " +
@@ -422,7 +425,7 @@ func (c *caseEnv) install(t *testing.T) {
 		if err != nil {
 			t.Fatalf("toolguard install --provider %s --scope project failed: %v\n%s", c.a.provider, err, out)
 		}
-		if c.events {
+		if c.events && !c.a.eventsByInstall {
 			c.addEventHooks(t)
 		}
 	}

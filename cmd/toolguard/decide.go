@@ -201,6 +201,13 @@ var agentFiles = []struct {
 	{".cursor/hooks.json", true, false}, {".cursor/hooks.json", false, false},
 	{".github/hooks", true, true}, {".github/copilot/settings.json", true, false}, {".github/copilot/settings.local.json", true, false},
 	{".copilot/hooks", false, true}, {".copilot/settings.json", false, false}, {".copilot/config.json", false, false},
+	{".qwen/settings.json", true, false}, {".qwen/settings.json", false, false},
+	// opencode: any plugin there runs before or instead of toolguard's, and the config can
+	// list more (its "plugin" key)
+	{".opencode/plugins", true, true}, {".opencode/plugin", true, true},
+	{"opencode.json", true, false}, {"opencode.jsonc", true, false}, {".opencode/opencode.json", true, false}, {".opencode/opencode.jsonc", true, false},
+	{".config/opencode/plugins", false, true}, {".config/opencode/plugin", false, true},
+	{".config/opencode/opencode.json", false, false}, {".config/opencode/opencode.jsonc", false, false},
 }
 
 // managedDirs hold the agents' managed (system-wide) settings, which can
@@ -213,7 +220,7 @@ var managedDirs = []string{
 }
 
 // hookProviders are the providers whose settings files install knows.
-var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot"}
+var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "qwen", "opencode"}
 
 // surfaces derives the guard's own surfaces from the configuration in
 // effect (docs/surfaces.md): every agent hook-settings file toolguard
@@ -443,6 +450,7 @@ func providerOf(file string) string {
 	for _, k := range []struct{ part, provider string }{
 		{"/.claude/", "claude-code"}, {"/.codebuddy/", "codebuddy"}, {"/.codex/", "codex"},
 		{"/.gemini/", "gemini"}, {"/.cursor/", "cursor"}, {"/.copilot/", "copilot"}, {"/.github/copilot/", "copilot"},
+		{"/.qwen/", "qwen"}, {"/.opencode/plugins/", "opencode"}, {"/opencode/plugins/", "opencode"},
 	} {
 		if strings.Contains(slash, k.part) {
 			return k.provider

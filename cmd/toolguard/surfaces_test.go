@@ -357,12 +357,14 @@ func TestSurfacesCoverDoctor(t *testing.T) {
 	// on their own: a file added there fails this test until it is derived.
 	var files []string
 	for _, rel := range []string{".claude/settings.json", ".codebuddy/settings.json", ".codex/hooks.json", ".codex/config.toml",
-		".gemini/settings.json", ".cursor/hooks.json", ".copilot/hooks/a.json", ".copilot/settings.json"} {
+		".gemini/settings.json", ".cursor/hooks.json", ".copilot/hooks/a.json", ".copilot/settings.json",
+		".qwen/settings.json", ".config/opencode/plugins/toolguard.js"} {
 		files = append(files, filepath.Join(home, rel))
 	}
 	for _, rel := range []string{".claude/settings.json", ".claude/settings.local.json", ".codebuddy/settings.json",
 		".codebuddy/settings.local.json", ".codex/hooks.json", ".codex/config.toml", ".gemini/settings.json",
-		".cursor/hooks.json", ".github/hooks/a.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"} {
+		".cursor/hooks.json", ".github/hooks/a.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json",
+		".qwen/settings.json", ".opencode/plugins/toolguard.js"} {
 		files = append(files, filepath.Join(proj, rel))
 	}
 	for _, f := range files {

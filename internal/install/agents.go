@@ -160,6 +160,26 @@ var agents = []*agent{
 		},
 	},
 	{
+		// Qwen Code took Claude Code's hook protocol (PreToolUse with matcher
+		// groups, hookSpecificOutput replies) into Gemini CLI's settings
+		// layout; its timeouts are in milliseconds (docs/agents.md).
+		name:    "qwen",
+		project: ".qwen/settings.json",
+		user:    ".qwen/settings.json",
+		events:  []string{"PreToolUse"},
+		extra:   []extraEvent{{"PostToolUse", "*"}, {"UserPromptSubmit", ""}, {"SessionStart", ""}},
+		matcher: "*",
+		handler: func(cmd string) *object {
+			return obj("type", "command", "command", cmd, "timeout", num(timeoutMillis))
+		},
+		notes: func(scope string) []string {
+			if scope == ScopeProject {
+				return []string{"Qwen Code loads project hooks only in a trusted folder (folder trust is off by default); check with /hooks."}
+			}
+			return nil
+		},
+	},
+	{
 		// Windsurf Cascade (also Devin Desktop), FROM ITS DOCUMENTATION, NOT
 		// PROVEN WITH THE REAL CLIENT (docs.windsurf.com/windsurf/cascade/hooks):
 		// {"hooks": {"<action>": [{"command", "show_output"}]}}, one flat list per
@@ -193,8 +213,11 @@ var manualOnly = map[string]string{
 
 // lookup returns the agent for a provider name or alias.
 func lookup(provider string) (*agent, error) {
-	if provider == "claude" {
+	switch provider {
+	case "claude":
 		provider = "claude-code"
+	case "qwen-code":
+		provider = "qwen"
 	}
 	for _, a := range agents {
 		if a.name == provider {
@@ -207,13 +230,16 @@ func lookup(provider string) (*agent, error) {
 	if why, ok := manualOnly[provider]; ok {
 		return nil, fmt.Errorf("toolguard install does not support %s: %s; add the hook by hand as hooks/%s/README.md shows", provider, why, provider)
 	}
-	return nil, fmt.Errorf("unknown provider %q (want claude-code, codebuddy, codex, gemini, cursor, copilot or windsurf)", provider)
+	return nil, fmt.Errorf("unknown provider %q (want claude-code, codebuddy, codex, gemini, cursor, copilot, qwen, opencode or windsurf)", provider)
 }
 
 // SettingsPath returns the file Install edits for provider in scope
 // ("project", the default when empty, or "user"): a path under dir for the
 // project scope and under home for the user scope.
 func SettingsPath(provider, scope, dir, home string) (string, error) {
+	if isPlugin(provider) {
+		return pluginPath(scope, dir, home) // opencode.go
+	}
 	a, err := lookup(provider)
 	if err != nil {
 		return "", err

@@ -89,7 +89,10 @@ func TestExtractCommands(t *testing.T) {
 		{"json error value", "claude-code", "{\"a\": x}", nil, "1:7: invalid character 'x'"},
 		{"json error eof", "claude-code", "{\"a\": [", nil, "1:8: unexpected end"},
 		{"not an object", "gemini", "[]", nil, "1:1: top-level value is an array"},
-		{"unknown provider", "opencode", "{}", nil, "unknown provider"},
+		{"unknown provider", "cline", "{}", nil, "unknown provider"},
+		{"opencode plugin", "opencode", string(pluginSource("/usr/local/bin/toolguard hook --provider opencode --policy '/etc/a \\\" b.toml'")),
+			[]string{"/usr/local/bin/toolguard hook --provider opencode --policy '/etc/a \\\" b.toml'"}, ""},
+		{"opencode foreign plugin", "opencode", "const COMMAND = \"toolguard hook\";\n", nil, ""},
 		{"hooks not object", "claude-code", `{"hooks":[1]}`, nil, ""},
 	}
 	for _, tt := range tests {
@@ -126,7 +129,9 @@ func TestSettingsPath(t *testing.T) {
 		{"cursor", "project", "/p/.cursor/hooks.json", ""},
 		{"copilot", "project", "/p/.github/hooks/toolguard.json", ""},
 		{"copilot", "user", "/h/.copilot/hooks/toolguard.json", ""},
-		{"opencode", "project", "", `unknown provider "opencode"`},
+		{"opencode", "project", "/p/.opencode/plugins/toolguard.js", ""},
+		{"opencode", "user", "/h/.config/opencode/plugins/toolguard.js", ""},
+		{"cline", "project", "", `unknown provider "cline"`},
 		{"codex", "global", "", `unknown scope "global"`},
 	}
 	for _, tt := range tests {

@@ -45,4 +45,10 @@
 // cannot see Cursor's third-party-hooks switch, managed settings, or
 // CODEX_HOME/COPILOT_HOME overrides. Probe runs hook commands (sh -c) with
 // the environment its caller passes.
+//
+// opencode has no hook file: Install writes toolguard's own plugin
+// (opencode.go; .opencode/plugins/toolguard.js or
+// ~/.config/opencode/plugins/toolguard.js) holding the command, refuses to
+// overwrite a file of that name it did not write, and Uninstall deletes only
+// its own.
 package install

@@ -74,8 +74,9 @@ type probe struct {
 	thirdParty []source
 }
 
-// Inspect reports, for each of the supported agents (Windsurf from its documentation) and for the agents
-// toolguard cannot guard (opencode, Cline), whether it is set up on this
+// Inspect reports, for each supported agent (Windsurf from its documentation;
+// opencode through toolguard's plugin, opencode.go) and for Cline, which
+// toolguard cannot guard, whether it is set up on this
 // machine and whether a pre-tool hook runs toolguard. home or project may be
 // "" to skip that side. Inspect never fails: unreadable files are named in
 // the Note.
@@ -130,6 +131,10 @@ func Inspect(home, project string) []AgentStatus {
 			{pr(".cursor/hooks.json"), "cursor", cursorEv, ""},
 		}, thirdParty: claudeFiles("claude-code")},
 		{agent: "copilot", detect: []string{h(".copilot"), pr(".github/hooks"), pr(".github/copilot")}, sources: copilot},
+		{agent: "qwen", detect: []string{h(".qwen"), pr(".qwen")}, sources: []source{
+			{h(".qwen/settings.json"), "qwen", claudeEv, ""},
+			{pr(".qwen/settings.json"), "qwen", claudeEv, ""},
+		}},
 		// Windsurf Cascade, from its documentation; the system-level
 		// /etc/windsurf/hooks.json is not read.
 		{agent: "windsurf", detect: []string{h(".codeium/windsurf"), pr(".windsurf")}, sources: []source{
@@ -142,9 +147,7 @@ func Inspect(home, project string) []AgentStatus {
 	for _, p := range probes {
 		out = append(out, p.run())
 	}
-	out = append(out, unguardable("opencode",
-		[]string{h(".config/opencode"), pr(".opencode"), pr("opencode.json"), pr("opencode.jsonc")},
-		"policy not enforced: opencode has no command hooks (needs a plugin)"))
+	out = append(out, opencodeStatus(home, project)) // opencode.go: toolguard's plugin
 	out = append(out, unguardable("cline",
 		[]string{pr(".clinerules"), h("Documents/Cline")},
 		"policy not enforced: toolguard does not speak Cline's hook protocol"))
@@ -253,7 +256,7 @@ func finish(st AgentStatus, notes []string) AgentStatus {
 // hooksDisabled returns why a settings file turns all hooks off, or "".
 func hooksDisabled(agent string, root *object) string {
 	switch agent {
-	case "claude-code", "codebuddy", "copilot":
+	case "claude-code", "codebuddy", "copilot", "qwen":
 		if v, _ := root.get("disableAllHooks"); v == true {
 			return "disableAllHooks is true: no hook runs"
 		}

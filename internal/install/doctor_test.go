@@ -159,20 +159,33 @@ func TestInspect(t *testing.T) {
 			},
 		},
 		{
-			name: "opencode and cline cannot be guarded",
+			// opencode without toolguard's plugin is not enforced; Cline cannot be guarded
+			name: "opencode without the plugin, cline",
 			files: map[string]string{
 				"p/opencode.json":        `{"$schema":"https://opencode.ai/config.json"}`,
 				"p/.clinerules/hooks/":   "",
 				"h/.config/opencode/x":   "",
 				"h/Documents/Cline/Rule": "",
+				// a plugin file that is not toolguard's does not count
+				"h/.config/opencode/plugins/toolguard.js": "const COMMAND = \"toolguard hook --provider opencode\";\n",
 			},
 			want: map[string]want{
-				"opencode": {detected: true, note: "opencode has no command hooks"},
+				"opencode": {detected: true, enforceable: true, files: []string{"h/.config/opencode/plugins/toolguard.js"}, note: "policy not enforced: no toolguard plugin"},
 				"cline":    {detected: true, note: "Cline's hook protocol"},
 			},
 		},
+		{
+			name: "opencode guarded by toolguard's plugin",
+			files: map[string]string{
+				"p/.opencode/plugins/toolguard.js": string(pluginSource("/usr/local/bin/toolguard hook --provider opencode")),
+			},
+			want: map[string]want{
+				"opencode": {detected: true, guarded: true, enforceable: true, commands: []string{"/usr/local/bin/toolguard hook --provider opencode"},
+					files: []string{"p/.opencode/plugins/toolguard.js"}},
+			},
+		},
 	}
-	agentsOrder := []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "windsurf", "opencode", "cline"}
+	agentsOrder := []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "qwen", "windsurf", "opencode", "cline"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -197,7 +210,7 @@ func TestInspect(t *testing.T) {
 			for _, st := range got {
 				w, listed := tt.want[st.Agent]
 				if !listed {
-					w = want{enforceable: st.Agent != "opencode" && st.Agent != "cline"}
+					w = want{enforceable: st.Agent != "cline"}
 				}
 				var files []string
 				for _, f := range w.files {

@@ -25,6 +25,9 @@ type hookRef struct {
 // quoting). For codex, data may be hooks.json or config.toml (its [hooks]
 // tables). Comments in JSON are tolerated. Parse errors start with line:col.
 func ExtractCommands(provider string, data []byte) ([]string, error) {
+	if isPlugin(provider) {
+		return pluginCommands(data) // opencode.go: the plugin file's COMMAND
+	}
 	refs, err := extractHooks(provider, data)
 	if err != nil {
 		return nil, err

@@ -12,7 +12,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/golden and ../../hooks from the current code")
 
-var providers = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "windsurf"}
+var providers = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "qwen", "windsurf"}
 
 // testCommand is the command installed over the fixtures: a quoted path with
 // a space exercises JSON escaping and command recognition.

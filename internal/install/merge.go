@@ -86,6 +86,9 @@ const BackupSuffix = ".toolguard.bak"
 // IsToolguardCommand, so that later runs find it again. See the package
 // documentation for what is kept, backed up and refused.
 func Install(o Options) (Result, error) {
+	if isPlugin(o.Provider) {
+		return installPlugin(o) // opencode.go
+	}
 	a, err := lookup(o.Provider)
 	if err != nil {
 		return Result{}, err
@@ -182,6 +185,9 @@ func Install(o Options) (Result, error) {
 // Uninstall removes every toolguard hook from the provider's settings file,
 // leaving all other content in place.
 func Uninstall(o Options) (Result, error) {
+	if isPlugin(o.Provider) {
+		return uninstallPlugin(o) // opencode.go
+	}
 	a, err := lookup(o.Provider)
 	if err != nil {
 		return Result{}, err
@@ -353,7 +359,7 @@ func pinTimeout(a *agent, h *object) (key string, val json.Number, changed bool)
 			continue
 		}
 		unit := time.Second
-		if a.name == "gemini" {
+		if a.name == "gemini" || a.name == "qwen" { // milliseconds
 			unit = time.Millisecond
 		}
 		if cur, ok := h.get(k); ok {

@@ -94,6 +94,14 @@ func TestMergeCases(t *testing.T) {
 			summary:  "set BeforeTool hook timeout: 30000",
 		},
 		{
+			// Qwen's timeouts are milliseconds too: 10000 is 10 s, below the minimum
+			name:     "a qwen timeout of 10 s is raised",
+			provider: "qwen",
+			in:       `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":10000}]}]}}`,
+			want:     `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30000}]}]}}`,
+			summary:  "set PreToolUse hook timeout: 30000",
+		},
+		{
 			name:     "copilot timeoutSec pinned",
 			provider: "copilot",
 			in:       `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"` + newCmd + `"}]}}`,

@@ -91,6 +91,8 @@ func projectEnv(agent, dir string) []string {
 		return []string{"CODEBUDDY_PROJECT_DIR=" + dir}
 	case "gemini":
 		return []string{"GEMINI_PROJECT_DIR=" + dir}
+	case "qwen":
+		return []string{"QWEN_PROJECT_DIR=" + dir}
 	}
 	return nil
 }
@@ -103,6 +105,9 @@ func Payload(agent, command, dir string) []byte {
 	switch agent {
 	case "gemini":
 		v = map[string]any{"session_id": session, "cwd": dir, "hook_event_name": "BeforeTool",
+			"tool_name": "run_shell_command", "tool_input": map[string]any{"command": command}}
+	case "qwen":
+		v = map[string]any{"session_id": session, "cwd": dir, "hook_event_name": "PreToolUse",
 			"tool_name": "run_shell_command", "tool_input": map[string]any{"command": command}}
 	case "cursor":
 		v = map[string]any{"conversation_id": session, "generation_id": session, "hook_event_name": "beforeShellExecution",

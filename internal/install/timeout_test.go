@@ -18,7 +18,7 @@ func TestHandlersPinTimeout(t *testing.T) {
 		h := a.handler("/usr/local/bin/toolguard hook")
 		var got time.Duration
 		for k, unit := range map[string]time.Duration{"timeout": time.Second, "timeoutSec": time.Second} {
-			if a.name == "gemini" {
+			if a.name == "gemini" || a.name == "qwen" { // milliseconds
 				unit = time.Millisecond
 			}
 			if v, ok := h.get(k); ok {

@@ -64,18 +64,24 @@ func TestScenarioPayloads(t *testing.T) {
 		NameGemini:    {Kind: call.KindWrite, Paths: w(wf)},
 		NameCursor:    {Kind: call.KindWrite, Paths: w(wf)},
 		NameCopilot:   {Kind: call.KindWrite, Paths: w(wf)},
+		NameQwen:      {Kind: call.KindWrite, Paths: w(wf)},
+		NameOpencode:  {Kind: call.KindWrite, Paths: w(wf)},
 		// From documentation, not proven with the real clients.
 		NameAntigravity: {Kind: call.KindWrite, Paths: w(wf)},
 		NameKiro:        {Kind: call.KindWrite, Paths: w(wf)},
 		NameWindsurf:    {Kind: call.KindWrite, Paths: w(wf)},
 	}
 	mcp := map[string]shape{
-		NameClaude:      {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameCodeBuddy:   {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameCodex:       {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameGemini:      {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
-		NameCursor:      {Kind: call.KindMCP, MCPServer: "npx -y @modelcontextprotocol/server-github", MCPTool: "create_issue"},
-		NameCopilot:     {Kind: call.KindMCP, MCPServer: "github-mcp-server", MCPTool: "create_issue"},
+		NameClaude:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCodeBuddy: {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCodex:     {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameGemini:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		NameCursor:    {Kind: call.KindMCP, MCPServer: "npx -y @modelcontextprotocol/server-github", MCPTool: "create_issue"},
+		NameCopilot:   {Kind: call.KindMCP, MCPServer: "github-mcp-server", MCPTool: "create_issue"},
+		NameQwen:      {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
+		// opencode names an MCP tool <server>_<tool>, which no rule can tell from a
+		// built-in's name: an unknown tool (docs/agents.md)
+		NameOpencode:    {Kind: call.KindOther},
 		NameAntigravity: {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
 		NameKiro:        {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},
 		NameWindsurf:    {Kind: call.KindMCP, MCPServer: "github", MCPTool: "create_issue"},

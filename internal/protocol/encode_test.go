@@ -240,11 +240,11 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	_, err := Lookup("goose")
-	const wantErr = `unknown provider "goose" (want claude-code, codebuddy, codex, gemini, cursor, copilot, antigravity, kiro, windsurf, devin, claude, or universal)`
+	const wantErr = `unknown provider "goose" (want claude-code, codebuddy, codex, gemini, cursor, copilot, qwen, opencode, antigravity, kiro, windsurf, devin, claude, or universal)`
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("Lookup(goose) err = %v, want %s", err, wantErr)
 	}
-	if got := strings.Join(Names(), ","); got != "claude-code,codebuddy,codex,gemini,cursor,copilot,antigravity,kiro,windsurf,devin" {
+	if got := strings.Join(Names(), ","); got != "claude-code,codebuddy,codex,gemini,cursor,copilot,qwen,opencode,antigravity,kiro,windsurf,devin" {
 		t.Errorf("Names() = %s", got)
 	}
 }

@@ -13,6 +13,8 @@ var codecs = []Codec{
 	geminiCodec{},
 	cursorCodec{},
 	copilotCodec{},
+	claudeCodec{name: NameQwen}, // qwen.go
+	opencodeCodec{},             // opencode.go
 	antigravityCodec{},
 	kiroCodec{},
 	windsurfCodec{},
@@ -20,13 +22,12 @@ var codecs = []Codec{
 }
 
 // aliases are extra names Lookup accepts.
-var aliases = map[string]string{"claude": NameClaude, "agy": NameAntigravity, "cascade": NameWindsurf}
+var aliases = map[string]string{"claude": NameClaude, "qwen-code": NameQwen, "agy": NameAntigravity, "cascade": NameWindsurf}
 
 // Names returns the provider names of the agent codecs: claude-code,
-// codebuddy, codex, gemini, cursor, copilot, antigravity, kiro, windsurf,
-// devin.
-// Lookup also accepts the aliases "claude", "agy" and "cascade", and
-// "universal".
+// codebuddy, codex, gemini, cursor, copilot, qwen, opencode, antigravity,
+// kiro, windsurf, devin. Lookup also accepts the aliases "claude",
+// "qwen-code", "agy" and "cascade", and "universal".
 func Names() []string {
 	names := make([]string, len(codecs))
 	for i, c := range codecs {
@@ -67,6 +68,8 @@ func Lookup(name string) (Codec, error) {
 //   - a Cursor event name (beforeShellExecution, beforeMCPExecution,
 //     beforeReadFile, preToolUse), conversation_id, workspace_roots or
 //     cursor_version → cursor
+//   - client "opencode" (toolguard's opencode plugin) → opencode
+//   - prompt_id with tool_call_id, or a transcript_path under .qwen/ → qwen
 //   - call_id, or a transcript_path under .codebuddy/ → codebuddy
 //   - hook_event_name "PreToolUse" with a string timestamp and no
 //     tool_use_id → copilot (PascalCase)
@@ -100,6 +103,10 @@ func Detect(payload []byte) Codec {
 	case event == cursorPreToolUse || event == cursorBeforeShell || event == cursorBeforeMCP || event == cursorBeforeReadFile,
 		obj.has("conversation_id"), obj.has("workspace_roots"), obj.has("cursor_version"):
 		return cursorCodec{}
+	case obj.str("client") == opencodeClient:
+		return opencodeCodec{}
+	case obj.has("prompt_id") && obj.has("tool_call_id") || strings.Contains(strings.ReplaceAll(obj.str("transcript_path"), `\`, "/"), "/.qwen/"):
+		return claudeCodec{name: NameQwen}
 	case obj.has("call_id") || strings.Contains(strings.ReplaceAll(obj.str("transcript_path"), `\`, "/"), "/.codebuddy/"):
 		return claudeCodec{name: NameCodeBuddy}
 	case event == "PreToolUse" && jsonType(obj.fields["timestamp"]) == "string" && !obj.has("tool_use_id"):

@@ -16,7 +16,9 @@ type toolFill func(c *call.Call, in input, pt pather)
 // normalized. The dialects' names do not collide, so one table serves
 // every codec: Claude Code / CodeBuddy (Bash, Write, …), Codex (Bash,
 // apply_patch, spawn_agent), Gemini (run_shell_command, write_file, …),
-// Cursor (Shell, Delete, …) and Copilot's runtime names (bash, view, …).
+// Cursor (Shell, Delete, …), Copilot's runtime names (bash, view, …) and
+// opencode's (bash, write, edit, multiedit, patch, read, list, webfetch;
+// paths in filePath). Qwen Code sends Gemini's names.
 var tools = map[string]toolFill{
 	// shell
 	"Bash":              shellTool("bash"),
@@ -30,6 +32,7 @@ var tools = map[string]toolFill{
 	"Write":      fileTool(call.KindWrite, call.OpWrite),
 	"create":     fileTool(call.KindWrite, call.OpWrite),
 	"write_file": fileTool(call.KindWrite, call.OpWrite),
+	"write":      fileTool(call.KindWrite, call.OpWrite), // opencode
 
 	// edit
 	"Edit":               editTool,
@@ -37,6 +40,8 @@ var tools = map[string]toolFill{
 	"NotebookEdit":       editTool,
 	"replace":            editTool,
 	"edit":               editTool,
+	"multiedit":          editTool, // opencode
+	"patch":              editTool, // opencode (patchText)
 	"apply_patch":        editTool,
 	"str_replace_editor": strReplaceEditor,
 	"Delete":             fileTool(call.KindEdit, call.OpDelete),
@@ -46,6 +51,7 @@ var tools = map[string]toolFill{
 	"NotebookRead":    fileTool(call.KindRead, call.OpRead),
 	"read_file":       fileTool(call.KindRead, call.OpRead),
 	"view":            fileTool(call.KindRead, call.OpRead),
+	"read":            fileTool(call.KindRead, call.OpRead), // opencode
 	"read_many_files": readManyFiles,
 	"view_image":      fileTool(call.KindRead, call.OpRead), // Codex
 
@@ -58,6 +64,7 @@ var tools = map[string]toolFill{
 	"grep_search":         searchTool,
 	"search_file_content": searchTool, // grep_search's older name
 	"list_directory":      searchTool,
+	"list":                searchTool, // opencode
 
 	// web
 	"WebFetch":          webTool,
@@ -65,6 +72,8 @@ var tools = map[string]toolFill{
 	"web_fetch":         webTool,
 	"web_search":        webTool,
 	"google_web_search": webTool,
+	"webfetch":          webTool, // opencode
+	"websearch":         webTool, // opencode
 
 	// agent
 	"Agent":       agentTool,
