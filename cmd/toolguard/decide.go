@@ -208,6 +208,12 @@ var agentFiles = []struct {
 	{"opencode.json", true, false}, {"opencode.jsonc", true, false}, {".opencode/opencode.json", true, false}, {".opencode/opencode.jsonc", true, false},
 	{".config/opencode/plugins", false, true}, {".config/opencode/plugin", false, true},
 	{".config/opencode/opencode.json", false, false}, {".config/opencode/opencode.jsonc", false, false},
+	// the agents whose codecs come from their documentation (docs/agents.md): the
+	// files and directories it names for their hooks
+	{".windsurf/hooks.json", true, false}, {".codeium/windsurf/hooks.json", false, false}, {".codeium/hooks.json", false, false},
+	{".agents/hooks.json", true, false}, {".gemini/config/hooks.json", false, false},
+	{".kiro/agents", true, true}, {".kiro/agents", false, true}, {".kiro/hooks", true, true}, {".kiro/hooks", false, true},
+	{".devin/hooks.v1.json", true, false},
 }
 
 // managedDirs hold the agents' managed (system-wide) settings, which can
@@ -217,10 +223,11 @@ var managedDirs = []string{
 	"/etc/codex",
 	"/etc/gemini-cli", "/Library/Application Support/GeminiCli",
 	"/etc/cursor", "/Library/Application Support/Cursor",
+	"/etc/windsurf",
 }
 
 // hookProviders are the providers whose settings files install knows.
-var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "qwen", "opencode"}
+var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "qwen", "opencode", "windsurf"}
 
 // surfaces derives the guard's own surfaces from the configuration in
 // effect (docs/surfaces.md): every agent hook-settings file toolguard

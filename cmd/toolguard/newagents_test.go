@@ -24,7 +24,18 @@ func TestNewAgentSurfaces(t *testing.T) {
 		{"opencode user config", filepath.Join(home, ".config", "opencode", "opencode.json"), true},
 		{"qwen project settings", filepath.Join(proj, ".qwen", "settings.json"), true},
 		{"qwen user settings", filepath.Join(home, ".qwen", "settings.json"), true},
+		// the agents whose codecs come from their documentation
+		{"windsurf workspace hooks", filepath.Join(proj, ".windsurf", "hooks.json"), true},
+		{"windsurf user hooks", filepath.Join(home, ".codeium", "windsurf", "hooks.json"), true},
+		{"antigravity workspace hooks", filepath.Join(proj, ".agents", "hooks.json"), true},
+		{"antigravity user hooks", filepath.Join(home, ".gemini", "config", "hooks.json"), true},
+		{"kiro agent file", filepath.Join(proj, ".kiro", "agents", "default.json"), true},
+		{"kiro v3 hook file", filepath.Join(home, ".kiro", "hooks", "guard.json"), true},
+		{"devin hooks", filepath.Join(proj, ".devin", "hooks.v1.json"), true},
 		// look-alikes
+		{"windsurf rules", filepath.Join(proj, ".windsurf", "rules", "style.md"), false},
+		{"kiro steering", filepath.Join(proj, ".kiro", "steering", "product.md"), false},
+		{"devin notes", filepath.Join(proj, ".devin", "notes.md"), false},
 		{"plugins dir of the source", filepath.Join(proj, "src", "plugins", "toolguard.js"), false},
 		{"opencode notes", filepath.Join(proj, ".opencode", "notes.md"), false},
 		{"qwen other file", filepath.Join(proj, ".qwen", "notes.md"), false},
