@@ -192,5 +192,5 @@ func sessionStartDropsContext(provider string, payload []byte) bool {
 			provider = c.Name()
 		}
 	}
-	return provider == "codebuddy"
+	return !protocol.SessionStartReachesModel(provider)
 }

@@ -58,21 +58,13 @@ func EncodeFor(c Codec, cl call.Call, v call.Verdict) Reply {
 }
 
 // AskReachesHuman reports whether an ask reply for this call would reach a
-// human who can answer it. It is false for agents without ask (Codex, the
-// universal reply), and for CodeBuddy running with its own prompts off
-// (permission_mode bypassPermissions or dontAsk): CodeBuddy 2.117 then runs
-// the tool although the hook said ask (seen by the end-to-end suite), and
-// in its default headless mode an ask hangs. The caller treats such an ask
-// as headless: a deny with a pending approval.
+// human who can answer it: the table's interactive route for the agent is
+// a native ask (conformance.go). It is false for agents without ask
+// (Codex, the universal reply), and for CodeBuddy running with its own
+// prompts off (permission_mode bypassPermissions or dontAsk): CodeBuddy
+// 2.117 then runs the tool although the hook said ask (seen by the
+// end-to-end suite), and in its default headless mode an ask hangs. The
+// caller treats such an ask as headless: a deny with a pending approval.
 func AskReachesHuman(c Codec, cl call.Call) bool {
-	if c == nil {
-		return true
-	}
-	if !c.SupportsAsk() {
-		return false
-	}
-	if c.Name() == NameCodeBuddy && (cl.PermissionMode == "bypassPermissions" || cl.PermissionMode == "dontAsk") {
-		return false
-	}
-	return true
+	return DefaultAskRoute(c, cl, false) == AskNative
 }
