@@ -183,4 +183,8 @@ type Verdict struct {
 	StopTurn bool
 	// StopReason is shown to the user when the turn is stopped.
 	StopReason string
+	// Defer, on a Deny that holds the call for a human, asks an agent that
+	// can park a call (Claude Code's permissionDecision "defer", -p only)
+	// to do so instead; every other codec sends the deny.
+	Defer bool
 }

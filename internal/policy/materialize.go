@@ -47,6 +47,16 @@ func settingsDoc(s Settings) fileSettings {
 	if s.RequireEnforcement {
 		fs.RequireEnforcement = &s.RequireEnforcement
 	}
+	for k, v := range s.AskFallback {
+		if k == AskFallbackAll {
+			fs.AskFallback = str(v)
+			continue
+		}
+		if fs.AskFallbackFor == nil {
+			fs.AskFallbackFor = map[string]string{}
+		}
+		fs.AskFallbackFor[k] = v
+	}
 	if len(s.DefaultFor) > 0 {
 		fs.DefaultFor = map[string]string{}
 		for k, v := range s.DefaultFor {

@@ -71,6 +71,33 @@ type Settings struct {
 	// ShellFields: per tool-name glob, input fields that hold a shell
 	// command an MCP or unknown tool runs (shellfields.go).
 	ShellFields map[string][]string
+	// AskFallback is settings.ask_fallback ("*") and ask_fallback_for (by
+	// provider name): "native", "defer" or "deny". Empty: the per-agent
+	// table decides (internal/protocol/conformance.go).
+	AskFallback map[string]string
+}
+
+// settings.ask_fallback values.
+const (
+	AskFallbackNative = "native"
+	AskFallbackDefer  = "defer"
+	AskFallbackDeny   = "deny"
+	// AskFallbackAll is the AskFallback key of settings.ask_fallback.
+	AskFallbackAll = "*"
+)
+
+// AskFallbackFor returns the ask_fallback that applies to provider: its
+// own ask_fallback_for entry, else ask_fallback, else "".
+func (s *Settings) AskFallbackFor(provider string) string {
+	if v, ok := s.AskFallback[provider]; ok {
+		return v
+	}
+	if provider == "claude" {
+		if v, ok := s.AskFallback["claude-code"]; ok {
+			return v
+		}
+	}
+	return s.AskFallback[AskFallbackAll]
 }
 
 // DefaultPendingTTL is settings.pending_ttl when no layer sets it.

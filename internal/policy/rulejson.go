@@ -366,6 +366,10 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 			return once(&seen, 20) && d.strPtr(&s.AutoAllow)
 		case "shell_fields":
 			return once(&seen, 21) && d.strListMap(&s.ShellFields)
+		case "ask_fallback":
+			return once(&seen, 22) && d.strPtr(&s.AskFallback)
+		case "ask_fallback_for":
+			return once(&seen, 23) && d.strMap(&s.AskFallbackFor)
 		}
 		return false
 	})

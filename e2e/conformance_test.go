@@ -1,0 +1,338 @@
+package e2e
+
+// The conformance probes (issue 22 item 5, issue 17 item 4, issue 21): what each real CLI does
+// with a hook that fails, with a fail-closed switch, and with Claude Code's "defer". Each probe
+// installs a small shell hook (not toolguard) by the agent's standinHooks, runs the CLI once
+// against the fake model, whose one tool call is `touch conformance-ran`, and reads whether
+// the file exists: the tool ran, or it was blocked. The hook touches its own marker first, so
+// a probe whose hook never ran is an error, not a measurement.
+//
+// Each measured value is compared with the table in code (internal/protocol/conformance.go):
+// a CLI that disagrees fails the probe, naming the cell to change. At the end the measured
+// table is rendered (conformance_doc_test.go) and compared with docs/agents.md between the
+// conformance markers; -update-conformance rewrites it. The probes iterate over the suite's
+// agent list (agents_test.go), so an agent added there is probed and gets its row.
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolguard/toolguard/internal/protocol"
+)
+
+var updateConformance = flag.Bool("update-conformance", false, "rewrite the measured conformance table in docs/agents.md")
+
+// probeTool is the one tool call of every failure probe.
+const probeTool = "touch conformance-ran"
+
+// failProbe is one way for a hook to fail.
+type failProbe struct {
+	name string
+	body string // shell after the hook has read stdin and touched its marker
+	// cell is the table's fact for it
+	cell func(r *protocol.Conformance) protocol.Fact
+	// timeout: the entry gets a 2 s timeout and the hook sleeps past it
+	timeout bool
+	// failClosed: the entry also gets the agent's fail-closed key (failClosedKeys)
+	failClosed bool
+}
+
+var failProbes = []failProbe{
+	{name: "exit-1", body: "echo 'toolguard probe: failing on purpose' >&2\nexit 1", cell: func(r *protocol.Conformance) protocol.Fact { return r.Exit1 }},
+	{name: "crash", body: "kill -SEGV $$\nsleep 5", cell: func(r *protocol.Conformance) protocol.Fact { return r.Crash }},
+	{name: "exit-2-garbage", body: "echo 'toolguard probe: not json {{{'\nexit 2", cell: func(r *protocol.Conformance) protocol.Fact { return r.Exit2Garbage }},
+	{name: "garbage-exit-0", body: "echo '{\"hookSpecificOutput\": not json'\nexit 0", cell: func(r *protocol.Conformance) protocol.Fact { return r.Garbage0 }},
+	{name: "timeout", body: "sleep 20", timeout: true, cell: func(r *protocol.Conformance) protocol.Fact { return r.Timeout }},
+	{name: "fail-closed", body: "exit 1", failClosed: true, cell: func(r *protocol.Conformance) protocol.Fact { return r.FailClosed }},
+}
+
+// failClosedKeys is, per agent (suite name), the key and value that switch its hook entry
+// to fail closed, where its documentation names one. Agents without one skip that probe.
+var failClosedKeys = map[string][2]string{
+	"claude": {"onFailure", "block"}, // documented from 2.1.295
+}
+
+// timeoutUnits is the unit of an agent's hook timeout field per second (Gemini: ms).
+var timeoutUnits = map[string]int{"gemini": 1000}
+
+// measured collects what the probes saw: agent → cell → value. Rendered at the end.
+var measured = struct {
+	sync.Mutex
+	cells    map[string]map[string]string
+	versions map[string]string
+	notes    map[string][]string
+}{cells: map[string]map[string]string{}, versions: map[string]string{}, notes: map[string][]string{}}
+
+func record(agent, cell, value string) {
+	measured.Lock()
+	defer measured.Unlock()
+	if measured.cells[agent] == nil {
+		measured.cells[agent] = map[string]string{}
+	}
+	measured.cells[agent][cell] = value
+}
+
+func TestConformance(t *testing.T) {
+	start := time.Now()
+	if os.Getenv("TOOLGUARD_E2E") != "1" {
+		t.Skip(gateHelp)
+	}
+	s := setupSuite(t)
+	t.Logf("setup done in %.1fs", time.Since(start).Seconds())
+	only := os.Getenv("TOOLGUARD_E2E_AGENTS")
+	var ran []*agent
+	t.Run("agents", func(t *testing.T) {
+		for _, a := range agents {
+			if only != "" && !contains(strings.Split(only, ","), a.name) {
+				continue
+			}
+			ran = append(ran, a)
+			a := a
+			t.Run(a.name, func(t *testing.T) {
+				t.Parallel() // each run has its own namespace; the agents are independent
+				measureVersion(t, s, a)
+				for _, p := range failProbes {
+					t.Run(p.name, func(t *testing.T) {
+						count(t, time.Now())
+						runFailProbe(t, s, a, p)
+					})
+				}
+				if a.name == "claude" {
+					for _, p := range deferProbes {
+						t.Run(p.name, func(t *testing.T) {
+							count(t, time.Now())
+							p.run(t, s, a)
+						})
+					}
+				}
+			})
+		}
+	})
+	checkConformanceDoc(t, ran, only == "" && !t.Failed())
+}
+
+// measureVersion runs the agent's CLI with --version (outside the namespace: it makes no
+// connection) and records the first x.y.z it prints.
+func measureVersion(t *testing.T, s *suite, a *agent) {
+	c := &caseEnv{s: s, a: a, Home: t.TempDir(), CodexHome: t.TempDir(), Proj: t.TempDir()}
+	argv, env := a.command(c, "x", "")
+	prog := argv[:1]
+	if filepath.Base(argv[0]) == "node" && len(argv) > 1 {
+		prog = argv[:2]
+	}
+	cmd := exec.Command(lookPathIn(env, prog[0]), append(append([]string{}, prog[1:]...), "--version")...)
+	cmd.Env = env
+	done := make(chan struct{})
+	var out []byte
+	go func() { out, _ = cmd.CombinedOutput(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-done
+	}
+	v := regexp.MustCompile(`\d+\.\d+\.\d+`).FindString(string(out))
+	if v == "" {
+		t.Errorf("%s --version printed no version: %q", strings.Join(prog, " "), truncate(string(out), 300))
+		return
+	}
+	measured.Lock()
+	measured.versions[a.name] = v
+	measured.Unlock()
+	t.Logf("%s version %s", a.name, v)
+	if row, ok := protocol.ConformanceFor(a.provider); ok && len(row.Measured) > 0 && !contains(row.Measured, v) {
+		t.Errorf("%s %s is not a version the table in internal/protocol/conformance.go was measured on (%v): "+
+			"check the probes' results below and add it to Measured (doctor warns about versions not listed)", a.name, v, row.Measured)
+	}
+}
+
+// probeHook writes the hook script of a probe and returns the command that runs it.
+func probeHook(c *caseEnv, name, body string) (cmd, mark string) {
+	mark = filepath.Join(c.W, "hook-ran-"+name)
+	script := filepath.Join(c.W, "hook-"+name+".sh")
+	os.WriteFile(script, []byte("#!/bin/sh\ncat >/dev/null\necho run >> "+mark+"\n"+body+"\n"), 0o755)
+	return "/bin/sh " + script, mark
+}
+
+// patchHandlers sets key = value on every handler of the hook file that runs cmd.
+func patchHandlers(t *testing.T, file, cmd string, set map[string]any) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("reading %s: %v", file, err)
+	}
+	var cfg any
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if asString(x["command"]) == cmd || asString(x["bash"]) == cmd {
+				for k, v := range set {
+					x[k] = v
+				}
+				n++
+				return
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(cfg)
+	if n == 0 {
+		t.Fatalf("no handler running %q in %s", cmd, file)
+	}
+	out, _ := json.MarshalIndent(cfg, "", "  ")
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hookFile is the file standinHooks wrote (the first of hookFiles that exists).
+func (c *caseEnv) hookFile(t *testing.T) string {
+	for _, f := range c.a.hookFiles(c) {
+		if _, err := os.Stat(f); err == nil {
+			return f
+		}
+	}
+	t.Fatalf("%s: no hook file among %v", c.a.name, c.a.hookFiles(c))
+	return ""
+}
+
+// installProbeHook prepares the case and installs cmd as the agent's only hook.
+func (c *caseEnv) installProbeHook(t *testing.T, cmd string, set map[string]any) {
+	if err := c.a.prepare(c); err != nil {
+		t.Fatalf("prepare %s config: %v", c.a.name, err)
+	}
+	if c.a.standinHooks == nil {
+		t.Skipf("%s has no standinHooks: the probes cannot install their hook", c.a.name)
+	}
+	if err := c.a.standinHooks(c, cmd); err != nil {
+		t.Fatal(err)
+	}
+	if len(set) > 0 {
+		patchHandlers(t, c.hookFile(t), cmd, set)
+	}
+	if c.a.name == "codex" {
+		c.trustCodexHooks(t)
+	}
+}
+
+// probeRun runs the CLI once like c.run, without the checks that assume toolguard is the
+// hook (its execve in the strace log).
+func (c *caseEnv) probeRun(t *testing.T, name string, script fakeScript, prompt, resume string, edit func([]string) []string) *runOut {
+	t.Helper()
+	logDir := filepath.Join(c.W, "logs-"+name)
+	argv, env := c.a.command(c, prompt, resume)
+	if edit != nil {
+		argv = edit(argv)
+	}
+	st := childStep{Name: "cli", Kind: "exec", Argv: argv, Env: env, Dir: c.Proj, Timeout: c.s.timeout}
+	res, err := c.s.inNetns(logDir, script, []childStep{st})
+	r := &runOut{name: name, logDir: logDir, leftovers: res.Killed, hookExecs: -1}
+	if len(res.Steps) > 0 {
+		r.step = res.Steps[0]
+	}
+	r.stdout, _ = os.ReadFile(filepath.Join(logDir, "cli.stdout"))
+	r.stderr, _ = os.ReadFile(filepath.Join(logDir, "cli.stderr"))
+	r.toolResults = readJSONL[toolResult](filepath.Join(logDir, "toolresults.jsonl"))
+	t.Logf("%s run %q: rc=%d timed_out=%v %.1fs, %d tool result(s), log dir %s",
+		c.a.name, name, r.step.RC, r.step.TimedOut, r.step.Elapsed, len(r.toolResults), logDir)
+	t.Cleanup(func() {
+		if t.Failed() {
+			c.dump(t, r)
+		}
+	})
+	if err != nil {
+		t.Fatalf("running %s in the namespace: %v", c.a.name, err)
+	}
+	if r.step.Err != "" {
+		t.Fatalf("could not start %s: %s", c.a.name, r.step.Err)
+	}
+	if r.step.TimedOut {
+		t.Errorf("%s did not finish within %.0fs (killed)", c.a.name, c.s.timeout)
+	}
+	return r
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// compare fails when the table in code has a measured fact for this cell that the CLI
+// contradicts; it records the value either way.
+func compare(t *testing.T, a *agent, cell string, fact protocol.Fact, got string) {
+	record(a.name, cell, got)
+	row, ok := protocol.ConformanceFor(a.provider)
+	switch {
+	case !ok:
+		t.Logf("%s: %s = %s (the table in code has no row for %s)", a.name, cell, got, a.provider)
+	case !fact.Measured():
+		t.Logf("%s: %s = %s measured; the table says %q (%s): mark it measured in internal/protocol/conformance.go", a.name, cell, got, fact.Value, fact.Source)
+	case fact.Value != got:
+		t.Errorf("%s: %s = %s, but internal/protocol/conformance.go (%s, measured on %v by %s) says %s: the CLI changed; update the table, docs/agents.md (-update-conformance) and what depends on it",
+			a.name, cell, got, row.Label, row.Measured, fact.Source, fact.Value)
+	default:
+		t.Logf("%s: %s = %s, as the table says", a.name, cell, got)
+	}
+}
+
+func runFailProbe(t *testing.T, s *suite, a *agent, p failProbe) {
+	set := map[string]any{}
+	if p.failClosed {
+		kv, ok := failClosedKeys[a.name]
+		if !ok {
+			t.Skipf("%s documents no fail-closed switch", a.name)
+		}
+		set[kv[0]] = kv[1]
+	}
+	if p.timeout {
+		unit := timeoutUnits[a.name]
+		if unit == 0 {
+			unit = 1
+		}
+		set["timeout"] = 2 * unit
+	}
+	c := newCase(t, s, a, a.name+"/conformance-"+p.name)
+	cmd, mark := probeHook(c, p.name, p.body)
+	c.installProbeHook(t, cmd, set)
+	r := c.probeRun(t, "1", fakeScript{Shell: probeTool, Cwd: c.Proj}, "do it", "", nil)
+	row, ok := protocol.ConformanceFor(a.provider)
+	var fact protocol.Fact
+	if ok {
+		fact = p.cell(row)
+	}
+	if !exists(mark) {
+		if p.failClosed { // the key made the CLI drop the entry (or the whole file)
+			compare(t, a, p.name, fact, "disables the hook")
+			return
+		}
+		t.Fatalf("the probe's hook never ran (no %s): nothing measured", mark)
+	}
+	got := protocol.OutcomeBlocked
+	if exists(filepath.Join(c.Proj, "conformance-ran")) {
+		got = protocol.OutcomeRuns
+	}
+	if p.timeout && r.step.Elapsed > 18 {
+		// the CLI waited for the hook's own 20 s sleep: its timeout did not end it
+		t.Logf("%s took %.1fs: the 2 s timeout set in the hook entry did not stop the hook (it slept 20 s)", a.name, r.step.Elapsed)
+		got += ", when the hook ends: a 2 s timeout did not stop it"
+	}
+	if p.failClosed {
+		got = map[string]string{protocol.OutcomeBlocked: "works", protocol.OutcomeRuns: "ignored"}[got]
+	}
+	compare(t, a, p.name, fact, got)
+}
