@@ -151,6 +151,7 @@ func mdTable(b *strings.Builder, cols []confColumn, rows []confRow, cells map[st
 		sep += "---|"
 	}
 	b.WriteString("\n" + sep + "\n")
+	var notes []string
 	for _, cr := range rows {
 		var run map[string]string
 		if cr.suite != nil {
@@ -162,8 +163,16 @@ func mdTable(b *strings.Builder, cols []confColumn, rows []confRow, cells map[st
 		}
 		for _, c := range cols {
 			fmt.Fprintf(b, " %s |", cr.cell(c, run))
+			if cr.row != nil {
+				if f := c.fact(cr.row); f.Note != "" {
+					notes = append(notes, fmt.Sprintf("- %s, %s: %s.", cr.label, c.head, f.Note))
+				}
+			}
 		}
 		b.WriteString("\n")
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n" + strings.Join(notes, "\n") + "\n")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolguard/toolguard/internal/protocol"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -295,11 +296,17 @@ func installEvent(a *agent, hooks *object, event, matcher string, o Options, fil
 				log.add("set %s hook %s: %s (above toolguard's own deadline)", event, key, v)
 				changed = true
 			}
+			if key, v, pinned := pinFailClosed(a, o); pinned {
+				log.add("set %s hook %s: %v (a hook that cannot answer blocks the call)", event, key, v)
+				changed = true
+			}
 		}
 		return nh, changed
 	})
 	if !found {
-		entry := any(a.handler(cmd))
+		h := a.handler(cmd)
+		pinFailClosed(a, h)
+		entry := any(h)
 		if !a.flat {
 			g := &object{}
 			if matcher != "" {
@@ -367,6 +374,26 @@ func pinTimeout(a *agent, h *object) (key string, val json.Number, changed bool)
 		return k, v.(json.Number), true
 	}
 	return "", "", false
+}
+
+// pinFailClosed sets the agent's fail-closed switch on a toolguard handler
+// where the per-agent table says it works, and reports what it set.
+func pinFailClosed(a *agent, h *object) (key string, val any, changed bool) {
+	if len(a.failClosed) != 2 || !failClosedWorks(a.name) {
+		return "", nil, false
+	}
+	key, val = a.failClosed[0].(string), a.failClosed[1]
+	if cur, ok := h.get(key); ok && cur == val {
+		return "", nil, false
+	}
+	h.set(key, val)
+	return key, val, true
+}
+
+// failClosedWorks: the table's FailClosed fact for the agent is "works".
+func failClosedWorks(provider string) bool {
+	row, ok := protocol.ConformanceFor(provider)
+	return ok && row.FailClosed.Value == "works"
 }
 
 // filterEvent walks the entries of one event array — handlers, or matcher

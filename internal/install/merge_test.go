@@ -138,7 +138,14 @@ func TestMergeCases(t *testing.T) {
 			name:     "cursor adds version first and only missing events",
 			provider: "cursor",
 			in:       `{"hooks":{"preToolUse":[{"command":"toolguard hook --provider claude-code"}]}}`,
-			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `","timeout":30}],"beforeShellExecution":[{"command":"` + newCmd + `","timeout":30}],"beforeMCPExecution":[{"command":"` + newCmd + `","timeout":30}]}}`,
+			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}],"beforeShellExecution":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}],"beforeMCPExecution":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}]}}`,
+			summary:  "set preToolUse hook failClosed: true",
+		},
+		{
+			name:     "cursor failClosed false is switched on; claude-code gets no onFailure (ignored by the measured version)",
+			provider: "cursor",
+			in:       `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `","timeout":30,"failClosed":false}]}}`,
+			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}],"beforeShellExecution":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}],"beforeMCPExecution":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}]}}`,
 		},
 		{
 			name:     "toolguard under another event follows the new command",

@@ -241,7 +241,7 @@ var conformance = []Conformance{
 			Choices:  []AskRoute{AskDenyRequest},
 			EndsTurn: doc("not sent"),
 		},
-		AllowSkipsPrompt:    doc("yes"),
+		AllowSkipsPrompt:    docN("not documented", "toolguard sends every pass as an allow (failClosed)"),
 		RewriteShell:        docN("honoured", "updated_input on preToolUse"),
 		RewriteFile:         docN("honoured", "updated_input on preToolUse"),
 		Exit1:               docN(OutcomeRuns, "blocked with failClosed"),

@@ -11,7 +11,8 @@ type Codec interface {
 	// (not JSON, not an object, no tool name) is an error.
 	Decode(payload []byte) (call.Call, error)
 	// Encode turns a verdict into this agent's reply. It is strict: only
-	// documented keys are written, and a Pass is always no output and exit 0.
+	// documented keys are written, and a Pass is no output and exit 0 —
+	// except Cursor's, an explicit allow (failClosed blocks on no output).
 	Encode(v call.Verdict) Reply
 	// SupportsAsk reports whether the agent has a usable "ask" reply. When it
 	// has not, the caller turns ask into a headless deny (docs/approvals.md).
