@@ -334,15 +334,15 @@ type doctorReport struct {
 // doctorAgent is what Inspect read plus what running the hooks showed.
 type doctorAgent struct {
 	install.AgentStatus
-	Checks   []hookCheck `json:"checks,omitempty"`
-	Proved   bool        `json:"proved"`   // some pre-tool hook denied the deny probe and passed the pass probe
+	Checks []hookCheck `json:"checks,omitempty"`
+	Proved bool        `json:"proved"` // some pre-tool hook denied the deny probe and passed the pass probe
 	// AgentVersion is what the agent's CLI answered to --version, when it
 	// is on PATH (install.AgentVersion); Warnings say when the conformance
 	// table (docs/agents.md) does not cover it. They do not make the agent
 	// unguarded.
 	AgentVersion string   `json:"agent_version,omitempty"`
 	Warnings     []string `json:"warnings,omitempty"`
-	Problems []string    `json:"problems"` // why the agent is not guarded, or warnings
+	Problems     []string `json:"problems"` // why the agent is not guarded, or warnings
 }
 
 // hookCheck is one hook command line, run.
