@@ -317,8 +317,9 @@ func (m *Mode) Offers(r AskRoute) bool {
 // DefaultAskRoute is the table's route for an ask of call cl by codec c
 // in headless or interactive mode, before settings.ask_fallback: a native
 // ask only where the mode's default is native and the call's permission
-// mode does not switch the agent's prompts off; an agent the table does
-// not cover (the universal reply) gets deny + request.
+// mode does not switch the agent's prompts off. An agent the table does
+// not cover gets a native ask in interactive mode if its codec has one
+// (the universal reply has none), else deny + request.
 func DefaultAskRoute(c Codec, cl call.Call, headless bool) AskRoute {
 	if c == nil {
 		if headless {
@@ -327,8 +328,13 @@ func DefaultAskRoute(c Codec, cl call.Call, headless bool) AskRoute {
 		return AskNative
 	}
 	row, ok := ConformanceFor(c.Name())
-	if !ok || !c.SupportsAsk() && !headless {
-		return AskDenyRequest
+	if !ok {
+		// A codec the table has no row for (the universal reply, an agent
+		// just added): its own SupportsAsk, as before the table.
+		if headless || !c.SupportsAsk() {
+			return AskDenyRequest
+		}
+		return AskNative
 	}
 	r := AskRoute(row.ModeOf(headless).Ask.Value)
 	if r == AskNative && !c.SupportsAsk() {
