@@ -969,6 +969,9 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 	// an untrusted layer may set only that, and its "deny" for every agent
 	// also overrides the per-agent values set before it.
 	setFallback := func(key, v string) {
+		if key == "claude" { // the --provider alias
+			key = "claude-code"
+		}
 		if dst.AskFallback == nil {
 			dst.AskFallback = map[string]string{}
 		}

@@ -89,13 +89,11 @@ const (
 // AskFallbackFor returns the ask_fallback that applies to provider: its
 // own ask_fallback_for entry, else ask_fallback, else "".
 func (s *Settings) AskFallbackFor(provider string) string {
+	if provider == "claude" {
+		provider = "claude-code"
+	}
 	if v, ok := s.AskFallback[provider]; ok {
 		return v
-	}
-	if provider == "claude" {
-		if v, ok := s.AskFallback["claude-code"]; ok {
-			return v
-		}
 	}
 	return s.AskFallback[AskFallbackAll]
 }
