@@ -49,8 +49,8 @@ var replyColumns = []confColumn{
 	}},
 	{head: "continue:false ends the turn", fact: func(r *protocol.Conformance) protocol.Fact { return r.Headless.EndsTurn }},
 	{head: "allow skips the prompt", fact: func(r *protocol.Conformance) protocol.Fact { return r.AllowSkipsPrompt }},
-	{head: "rewrite, shell", fact: func(r *protocol.Conformance) protocol.Fact { return r.RewriteShell }},
-	{head: "rewrite, file tools", fact: func(r *protocol.Conformance) protocol.Fact { return r.RewriteFile }},
+	{head: "rewrite, shell", probe: "rewrite-shell", fact: func(r *protocol.Conformance) protocol.Fact { return r.RewriteShell }},
+	{head: "rewrite, file tools", probe: "rewrite-file", fact: func(r *protocol.Conformance) protocol.Fact { return r.RewriteFile }},
 	{head: "SessionStart reaches the model", fact: func(r *protocol.Conformance) protocol.Fact { return r.SessionStartToModel }},
 }
 
