@@ -115,6 +115,20 @@ func TestConformance(t *testing.T) {
 						runRewriteProbe(t, s, a, p)
 					})
 				}
+				if alt := altCLI(a.name); alt != "" {
+					// another build of the CLI (TOOLGUARD_E2E_ALT_CLI): the failure probes
+					// again, reported, not compared with the table
+					for _, p := range failProbes {
+						t.Run(p.name+"@alt", func(t *testing.T) {
+							count(t, time.Now())
+							runAltProbe(t, s, a, p, alt)
+						})
+					}
+					t.Run("toolguard@alt", func(t *testing.T) {
+						count(t, time.Now())
+						runAltToolguard(t, s, a, alt)
+					})
+				}
 				if a.name == "claude" {
 					for _, p := range deferProbes {
 						t.Run(p.name, func(t *testing.T) {
@@ -360,4 +374,78 @@ func runFailProbe(t *testing.T, s *suite, a *agent, p failProbe) {
 		got = map[string]string{protocol.OutcomeBlocked: "works", protocol.OutcomeRuns: "ignored"}[got]
 	}
 	compare(t, a, p.name, fact, got)
+}
+
+// altCLI is the path TOOLGUARD_E2E_ALT_CLI ("claude=/path/to/claude,codex=…") gives for
+// agent: another version of its CLI to probe besides the pinned one.
+func altCLI(agent string) string {
+	for _, kv := range strings.Split(os.Getenv("TOOLGUARD_E2E_ALT_CLI"), ",") {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == agent {
+			return v
+		}
+	}
+	return ""
+}
+
+// runAltProbe runs failure probe p with the CLI binary alt instead of the pinned one and
+// logs what it measured (the table in code is about the pinned versions).
+func runAltProbe(t *testing.T, s *suite, a *agent, p failProbe, alt string) {
+	out, _ := exec.Command(alt, "--version").CombinedOutput()
+	version := regexp.MustCompile(`\d+\.\d+\.\d+`).FindString(string(out))
+	set := map[string]any{}
+	if p.failClosed {
+		kv, ok := failClosedKeys[a.name]
+		if !ok {
+			t.Skipf("%s documents no fail-closed switch", a.name)
+		}
+		set[kv[0]] = kv[1]
+	}
+	if p.timeout {
+		unit := timeoutUnits[a.name]
+		if unit == 0 {
+			unit = 1
+		}
+		set["timeout"] = 2 * unit
+	}
+	c := newCase(t, s, a, a.name+"/conformance-alt-"+p.name)
+	cmd, mark := probeHook(c, p.name, p.body)
+	c.installProbeHook(t, cmd, set)
+	c.probeRun(t, "1", fakeScript{Shell: probeTool, Cwd: c.Proj}, "do it", "", func(argv []string) []string {
+		out := append([]string{}, argv...)
+		out[0] = alt
+		return out
+	})
+	got := protocol.OutcomeBlocked
+	switch {
+	case !exists(mark):
+		got = "the hook did not run"
+	case exists(filepath.Join(c.Proj, "conformance-ran")):
+		got = protocol.OutcomeRuns
+	}
+	t.Logf("%s %s (%s): %s = %s", a.name, version, alt, p.name, got)
+	record(a.name+"@"+version, p.name, got)
+}
+
+// runAltToolguard: toolguard as `toolguard install` writes it (with the agent's fail-closed
+// switch where the table says so) works with the other build too: a harmless command passes
+// and runs, a force-push is denied with toolguard's reason.
+func runAltToolguard(t *testing.T, s *suite, a *agent, alt string) {
+	if s.standin || s.nohook {
+		t.Skip("needs toolguard")
+	}
+	swap := func(argv []string) []string {
+		out := append([]string{}, argv...)
+		out[0] = alt
+		return out
+	}
+	for _, tc := range []struct {
+		shell string
+		check func(t *testing.T, c *caseEnv, r *runOut)
+	}{{gitLog, checkGitLogRan}, {pushForce, checkPushDenied}} {
+		c := newCase(t, s, a, a.name+"/conformance-alt-toolguard-"+strings.Fields(tc.shell)[1])
+		c.writePolicy(t, false, false)
+		c.install(t)
+		r := c.probeRun(t, strings.Fields(tc.shell)[1], fakeScript{Shell: tc.shell, Cwd: c.Proj}, "do it", "", swap)
+		tc.check(t, c, r)
+	}
 }

@@ -46,10 +46,11 @@ type agent struct {
 	owned   bool // the file is toolguard's own (Copilot's toolguard.json)
 	// failClosed is the handler key and value that make the agent block
 	// the call when the hook cannot answer (crash, timeout, bad output).
-	// Install sets it only where the per-agent table says the switch works
-	// (internal/protocol/conformance.go, FailClosed = "works"): Cursor's
-	// failClosed (documented); Claude Code's onFailure is ignored by the
-	// version the suite measured, so it is not written.
+	// Install sets it where the per-agent table says so
+	// (internal/protocol/conformance.go, FailClosedInstall): Cursor's
+	// failClosed (documented); Claude Code's onFailure, which blocks from
+	// 2.1.295 (measured on 2.1.332) and is ignored, the hook still running,
+	// by the pinned 2.1.197.
 	failClosed []any
 	notes      func(scope string) []string
 }

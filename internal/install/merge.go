@@ -296,7 +296,7 @@ func installEvent(a *agent, hooks *object, event, matcher string, o Options, fil
 				log.add("set %s hook %s: %s (above toolguard's own deadline)", event, key, v)
 				changed = true
 			}
-			if key, v, pinned := pinFailClosed(a, o); pinned {
+			if key, v, pinned := pinFailClosed(a, o, event); pinned {
 				log.add("set %s hook %s: %v (a hook that cannot answer blocks the call)", event, key, v)
 				changed = true
 			}
@@ -305,7 +305,7 @@ func installEvent(a *agent, hooks *object, event, matcher string, o Options, fil
 	})
 	if !found {
 		h := a.handler(cmd)
-		pinFailClosed(a, h)
+		pinFailClosed(a, h, event)
 		entry := any(h)
 		if !a.flat {
 			g := &object{}
@@ -377,9 +377,11 @@ func pinTimeout(a *agent, h *object) (key string, val json.Number, changed bool)
 }
 
 // pinFailClosed sets the agent's fail-closed switch on a toolguard handler
-// where the per-agent table says it works, and reports what it set.
-func pinFailClosed(a *agent, h *object) (key string, val any, changed bool) {
-	if len(a.failClosed) != 2 || !failClosedWorks(a.name) {
+// of a pre-tool event where the per-agent table says so, and reports what
+// it set. The prompt, session and post-tool events are left alone: a
+// toolguard that cannot run there must not block the user's prompts.
+func pinFailClosed(a *agent, h *object, event string) (key string, val any, changed bool) {
+	if len(a.failClosed) != 2 || !failClosedWorks(a.name) || !slices.Contains(a.events, event) {
 		return "", nil, false
 	}
 	key, val = a.failClosed[0].(string), a.failClosed[1]
@@ -390,10 +392,11 @@ func pinFailClosed(a *agent, h *object) (key string, val any, changed bool) {
 	return key, val, true
 }
 
-// failClosedWorks: the table's FailClosed fact for the agent is "works".
+// failClosedWorks: the table says install writes the agent's switch
+// (FailClosedInstall).
 func failClosedWorks(provider string) bool {
 	row, ok := protocol.ConformanceFor(provider)
-	return ok && row.FailClosed.Value == "works"
+	return ok && row.FailClosedInstall
 }
 
 // filterEvent walks the entries of one event array — handlers, or matcher

@@ -63,7 +63,8 @@ func TestMergeCases(t *testing.T) {
             "type": "command",
             "command": "/usr/local/bin/toolguard hook --provider claude-code",
             "timeout": 30,
-            "statusMessage": "checking"
+            "statusMessage": "checking",
+            "onFailure": "block"
           }
         ]
       }
@@ -77,7 +78,7 @@ func TestMergeCases(t *testing.T) {
 			name:     "duplicate toolguard groups collapse to the first",
 			provider: "claude-code",
 			in:       `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `"}]},{"matcher":"Bash","hooks":[{"type":"command","command":"toolguard hook"}]}]}}`,
-			want:     `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
+			want:     `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30,"onFailure":"block"}]}]}}`,
 			summary:  "remove duplicate PreToolUse hook: toolguard hook",
 		},
 		{
@@ -103,7 +104,7 @@ func TestMergeCases(t *testing.T) {
 			name:     "exec form replaced whole",
 			provider: "claude-code",
 			in:       `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"toolguard","args":["hook"]}]}]}}`,
-			want:     `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
+			want:     `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"` + newCmd + `","timeout":30,"onFailure":"block"}]}]}}`,
 		},
 		{
 			name:      "uninstall keeps the group's other handler",
@@ -151,7 +152,7 @@ func TestMergeCases(t *testing.T) {
 			name:     "toolguard under another event follows the new command",
 			provider: "claude-code",
 			in:       `{"hooks":{"PermissionRequest":[{"matcher":"Bash","hooks":[{"type":"command","command":"/old/toolguard hook"}]}]}}`,
-			want:     `{"hooks":{"PermissionRequest":[{"matcher":"Bash","hooks":[{"type":"command","command":"` + newCmd + `"}]}],"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
+			want:     `{"hooks":{"PermissionRequest":[{"matcher":"Bash","hooks":[{"type":"command","command":"` + newCmd + `"}]}],"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30,"onFailure":"block"}]}]}}`,
 			summary:  "replace PermissionRequest hook: /old/toolguard hook -> " + newCmd,
 		},
 		{

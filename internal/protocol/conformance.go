@@ -99,6 +99,10 @@ type Conformance struct {
 	Timeout       Fact // runs past the timeout in its hook entry
 	FailClosedKey string
 	FailClosed    Fact // does the fail-closed switch (FailClosedKey) block an exit-1 hook? "works", "ignored", "none"
+	// FailClosedInstall: install writes the switch on toolguard's entries —
+	// it blocks where the agent has it, and an agent without it ignores it
+	// and still runs the hook (measured, not assumed).
+	FailClosedInstall bool
 
 	// Claude Code's defer, measured with a raw hook under bypassPermissions and
 	// the default permission mode ("holds": parked, and --resume re-runs the
@@ -138,16 +142,19 @@ var conformance = []Conformance{
 			Choices:  []AskRoute{AskDenyRequest, AskDefer},
 			EndsTurn: probe("no", "TestAgents/claude/pending-hold"),
 		},
-		AllowSkipsPrompt:    docN("yes", "the user's own permissions.ask rules still ask (anthropics/claude-code#82451)"),
-		RewriteShell:        probeN("honoured", "TestConformance/claude/rewrite-shell", "measured in -p under bypassPermissions; reported ignored for Bash in anthropics/claude-code#79321 and #81340"),
-		RewriteFile:         probe("honoured", "TestConformance/claude/rewrite-file"),
-		Exit1:               probe(OutcomeRuns, "TestConformance/claude/exit-1"),
-		Crash:               probe(OutcomeRuns, "TestConformance/claude/crash"),
-		Exit2Garbage:        probe(OutcomeBlocked, "TestConformance/claude/exit-2-garbage"),
-		Garbage0:            probe(OutcomeRuns, "TestConformance/claude/garbage-exit-0"),
-		Timeout:             probe(OutcomeRuns, "TestConformance/claude/timeout"),
-		FailClosedKey:       `"onFailure": "block" (from 2.1.295)`,
-		FailClosed:          probe("ignored", "TestConformance/claude/fail-closed"),
+		AllowSkipsPrompt: docN("yes", "the user's own permissions.ask rules still ask (anthropics/claude-code#82451)"),
+		RewriteShell:     probeN("honoured", "TestConformance/claude/rewrite-shell", "measured in -p under bypassPermissions; reported ignored for Bash in anthropics/claude-code#79321 and #81340"),
+		RewriteFile:      probe("honoured", "TestConformance/claude/rewrite-file"),
+		Exit1:            probe(OutcomeRuns, "TestConformance/claude/exit-1"),
+		Crash:            probe(OutcomeRuns, "TestConformance/claude/crash"),
+		Exit2Garbage:     probe(OutcomeBlocked, "TestConformance/claude/exit-2-garbage"),
+		Garbage0:         probe(OutcomeRuns, "TestConformance/claude/garbage-exit-0"),
+		Timeout:          probe(OutcomeRuns, "TestConformance/claude/timeout"),
+		FailClosedKey:    `"onFailure": "block" (from 2.1.295; install writes it)`,
+		FailClosed: probeN("ignored", "TestConformance/claude/fail-closed",
+			"the pinned 2.1.197 ignores the key and still runs the hook; 2.1.332, the latest release on 2026-12-01, blocks the exit-1 hook with it "+
+				"(TestConformance/claude/fail-closed@alt with TOOLGUARD_E2E_ALT_CLI=claude=…; its other failure probes as 2.1.197's)"),
+		FailClosedInstall:   true,
 		DeferBypass:         probe("holds", "TestConformance/claude/defer-bypass"),
 		DeferDefault:        probe("holds", "TestConformance/claude/defer-default"),
 		DeferRoundTrip:      probe("holds", "TestConformance/claude/defer-roundtrip"),
@@ -252,6 +259,7 @@ var conformance = []Conformance{
 		Timeout:             docN(OutcomeRuns, "blocked with failClosed"),
 		FailClosedKey:       `"failClosed": true (install sets it; empty output then blocks, so toolguard prints every pass as an allow)`,
 		FailClosed:          doc("works"),
+		FailClosedInstall:   true,
 		SessionStartToModel: doc("no event"),
 	},
 	{
