@@ -225,8 +225,9 @@ func checkConformanceDoc(t *testing.T, ran []*agent, full bool) {
 	}
 }
 
-// TestConformanceDocFresh: docs/agents.md holds every row of the table in code as rendered
-// (the measured cells as the table has them). Needs no CLI.
+// TestConformanceDocFresh: docs/agents.md holds the rows of the table in code as rendered
+// (the measured cells as the table has them). Needs no CLI. A row measured on no version
+// whose agent the suite has is left out: the suite's run renders it from its measurements.
 func TestConformanceDocFresh(t *testing.T) {
 	doc, i, j := docSection(t)
 	want := renderConformance(nil, nil)
@@ -236,7 +237,11 @@ func TestConformanceDocFresh(t *testing.T) {
 			continue
 		}
 		label := strings.SplitN(l, " |", 2)[0]
-		if _, ok := protocol.ConformanceFor(providerOfLabel(label)); ok && !strings.Contains(got, l+"\n") {
+		row, ok := protocol.ConformanceFor(providerOfLabel(label))
+		if ok && len(row.Measured) == 0 && suiteHas(row.Provider) {
+			continue
+		}
+		if ok && !strings.Contains(got, l+"\n") {
 			t.Errorf("%s: the conformance table's row is stale; want\n%s\n(regenerate: TOOLGUARD_E2E=1 go test ./e2e/ -run TestConformance -update-conformance)", agentsDoc, l)
 		}
 	}
@@ -250,4 +255,13 @@ func providerOfLabel(label string) string {
 		}
 	}
 	return ""
+}
+
+func suiteHas(provider string) bool {
+	for _, a := range agents {
+		if a.provider == provider {
+			return true
+		}
+	}
+	return false
 }

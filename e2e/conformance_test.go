@@ -65,7 +65,7 @@ var failClosedKeys = map[string][2]string{
 }
 
 // timeoutUnits is the unit of an agent's hook timeout field per second (Gemini: ms).
-var timeoutUnits = map[string]int{"gemini": 1000}
+var timeoutUnits = map[string]int{"gemini": 1000, "qwen": 1000}
 
 // measured collects what the probes saw: agent → cell → value. Rendered at the end.
 var measured = struct {
@@ -149,6 +149,9 @@ func fullRun(ran []*agent) bool {
 	measured.Lock()
 	defer measured.Unlock()
 	for _, a := range ran {
+		if a.standinHooks == nil {
+			continue // not probed: the probes install their hook with standinHooks
+		}
 		for _, p := range failProbes {
 			if _, ok := measured.cells[a.name][p.name]; !ok && !(p.failClosed && failClosedKeys[a.name] == [2]string{}) {
 				return false
