@@ -76,3 +76,26 @@ func TestConformanceTable(t *testing.T) {
 		t.Errorf("TurnEnds / SessionStartReachesModel disagree with the table")
 	}
 }
+
+// TestEncodeDefer: a held deny marked Defer is Claude Code's defer, with
+// the reason and without continue:false; every other dialect sends the
+// deny (CodeBuddy shares Claude's codec and has no defer).
+func TestEncodeDefer(t *testing.T) {
+	v := call.Verdict{Decision: call.Deny, Reason: "R", Defer: true}
+	cases := map[string]string{
+		NameClaude:    `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"R"}}` + "\n",
+		NameCodeBuddy: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R"}}` + "\n",
+		NameGemini:    `{"decision":"deny","reason":"R"}` + "\n",
+	}
+	for name, want := range cases {
+		c, _ := Lookup(name)
+		if got := c.Encode(v); string(got.Stdout) != want || got.ExitCode != 0 {
+			t.Errorf("%s: %q exit %d, want %q", name, got.Stdout, got.ExitCode, want)
+		}
+	}
+	// Defer on anything but a deny changes nothing
+	c, _ := Lookup(NameClaude)
+	if got := c.Encode(call.Verdict{Decision: call.Allow, Defer: true}); string(got.Stdout) != `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`+"\n" {
+		t.Errorf("allow with Defer: %q", got.Stdout)
+	}
+}
