@@ -20,8 +20,10 @@ var copilotAgent = &agent{
 	name: "copilot", provider: "copilot",
 	prepare: func(c *caseEnv) error { return os.MkdirAll(filepath.Join(c.Home, ".copilot"), 0o755) },
 	standinHooks: func(c *caseEnv, hookCmd string) error {
-		// Copilot reads a flat permissionDecision: the stand-in's reply gets one, with its reason
-		cmd := hookCmd + ` | sed 's/"reason":/"permissionDecision":"deny","permissionDecisionReason":/'`
+		// Copilot reads a flat permissionDecision: the stand-in's reply gets one, with its reason.
+		// pipefail (the field is run by bash): the conformance probes measure the hook's own
+		// exit status, not sed's.
+		cmd := "set -o pipefail; " + hookCmd + ` | sed 's/"reason":/"permissionDecision":"deny","permissionDecisionReason":/'`
 		return writeFile(filepath.Join(c.Proj, ".github", "hooks", "toolguard.json"),
 			`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":`+jsonString(cmd)+`,"timeoutSec":30}]}}`)
 	},
@@ -59,7 +61,3 @@ var copilotAgent = &agent{
 	},
 	noEvents: "toolguard does not answer Copilot's prompt/session events (docs/agents.md); the deny reason still reaches the model",
 }
-
-// Measured with 1.0.102 -p (pending-hold, reject-stop): the model gets the headless deny and
-// goes on; the pending-decision guard holds its next call.
-func init() { turnEnds["copilot"] = false }

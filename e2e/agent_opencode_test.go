@@ -17,8 +17,10 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 var opencodeAgent = &agent{
@@ -72,17 +74,17 @@ var opencodeAgent = &agent{
 	noEvents: "opencode has no prompt or session event toolguard answers (its plugin hooks only tool.execute.before)",
 }
 
-// standinPlugin is a minimal plugin running the stand-in hook (harness self-test): it throws
-// the reason of a Claude-style deny.
+// standinPlugin is toolguard's own plugin (hooks/opencode/toolguard.js, what install writes)
+// running hookCmd instead of toolguard: the probes of e2e/conformance_test.go then measure
+// what the plugin does with a hook that exits 1, crashes, prints garbage or runs too long.
 func standinPlugin(hookCmd string) []byte {
-	return []byte(`import { spawnSync } from "node:child_process";
-export const Standin = async ({ directory }) => ({
-  "tool.execute.before": async (input, output) => {
-    const p = JSON.stringify({session_id: input.sessionID, cwd: directory, hook_event_name: "PreToolUse", tool_name: input.tool, tool_input: output.args});
-    const r = spawnSync("/bin/sh", ["-c", ` + jsonString(hookCmd) + `], {input: p, encoding: "utf8"});
-    const t = (r.stdout || "").trim();
-    if (t) { const h = JSON.parse(t).hookSpecificOutput || {}; if (h.permissionDecision === "deny") throw new Error(h.permissionDecisionReason); }
-  },
-});
-`)
+	src, err := os.ReadFile(filepath.Join("..", "hooks", "opencode", "toolguard.js"))
+	if err != nil {
+		panic(err) // the repository's own file
+	}
+	const line = `const COMMAND = "toolguard hook --provider opencode";`
+	if !strings.Contains(string(src), line) {
+		panic("hooks/opencode/toolguard.js has no " + line)
+	}
+	return []byte(strings.Replace(string(src), line, "const COMMAND = "+jsonString(hookCmd)+";", 1))
 }

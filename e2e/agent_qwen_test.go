@@ -50,8 +50,3 @@ var qwenAgent = &agent{
 	},
 	eventsByInstall: true, // PreToolUse, PostToolUse, UserPromptSubmit, SessionStart
 }
-
-// Measured with 0.24.4 -p (pending-hold, reject-stop): Qwen hands the headless deny to the
-// model and goes on, although the reply carries "continue":false; the pending-decision guard
-// holds its next call.
-func init() { turnEnds["qwen"] = false }

@@ -32,6 +32,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // rejectReason is the human's reason in reject-reason: a phrase no other text contains.
@@ -349,7 +351,15 @@ func runRejectReason(t *testing.T, c *caseEnv, script fakeScript) {
 // (measured with the pinned versions, headless, most permissive mode; docs/agents.md). Claude
 // Code and CodeBuddy get "continue":false but hand the deny to the model and go on; Codex is
 // never sent it (it fails open on it); Gemini stops the agent loop.
-var turnEnds = map[string]bool{"claude": false, "codex": false, "gemini": true, "codebuddy": false}
+// The measured fact is the per-agent table's (internal/protocol/conformance.go, Headless.EndsTurn).
+func turnEnds(agent string) bool {
+	for _, a := range agents {
+		if a.name == agent {
+			return protocol.TurnEnds(a.provider)
+		}
+	}
+	return false
+}
 
 func runPendingHold(t *testing.T, c *caseEnv, script fakeScript) {
 	r1 := c.run(t, "1", script, "do it", "")
@@ -362,7 +372,7 @@ func runPendingHold(t *testing.T, c *caseEnv, script fakeScript) {
 			t.Errorf("tool result %d carries git log's output: the call after the held one ran: %q", i+1, truncate(tr.Text, 400))
 		}
 	}
-	switch ends := turnEnds[c.a.name]; {
+	switch ends := turnEnds(c.a.name); {
 	case ends && len(r1.toolResults) > 0:
 		t.Errorf("%s went on after the held call (tool results: %d), but the suite measured that it ends the turn: update turnEnds and docs/agents.md", c.a.name, len(r1.toolResults))
 	case ends:
@@ -438,7 +448,7 @@ func runRejectStop(t *testing.T, c *caseEnv, script fakeScript) {
 	for _, tr := range r2.toolResults {
 		ran = ran || strings.Contains(tr.Text, "second commit")
 	}
-	switch ends := turnEnds[c.a.name]; {
+	switch ends := turnEnds(c.a.name); {
 	case ends && (len(r2.toolResults) > 0 || ran):
 		t.Errorf("%s went on after reject --stop (tool results: %d, git log ran: %v), but the suite measured that it ends the turn: update turnEnds and docs/agents.md", c.a.name, len(r2.toolResults), ran)
 	case ends:

@@ -48,6 +48,7 @@ type outcome struct {
 	workspace string
 	mode      policy.Mode
 	approval  string // approval request id, if any
+	held      bool   // the call waits for a human on its own pending request (headlessAskWithin)
 	err       error  // why toolguard could not decide normally (on_error)
 	started   time.Time
 	env       policy.Env // what the call was evaluated with (pre-validation reads by it)
@@ -78,7 +79,7 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 	env.ReadScript = scriptReader(pol, &c, o.env)
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
-	if o.verdict.Decision == call.Ask && (o.mode == policy.Headless || !protocol.AskReachesHuman(codec, c)) {
+	if o.verdict.Decision == call.Ask && askRoute(o) != protocol.AskNative { // askfallback.go
 		if f.dryRun {
 			o.verdict = call.Verdict{Decision: call.Deny, Reason: o.verdict.Reason +
 				" No human can answer here: the hook stops this call and records an approval request (check records none)."}
@@ -94,6 +95,7 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 		} else {
 			headlessAskWithin(ctx, sys, f, o)
 		}
+		deferIfChosen(o)
 	}
 	if !f.dryRun { // check and serve's /v1/check neither read nor spend a session's hold
 		holdSession(ctx, sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/call"
-	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
 )
 
@@ -18,7 +17,7 @@ import (
 // request rather than a question to a human: headless mode, or an agent
 // whose ask reaches no one (Codex; CodeBuddy with its prompts off).
 func unattended(o *outcome) bool {
-	return o.mode == policy.Headless || !protocol.AskReachesHuman(o.codec, o.call)
+	return askRoute(o) != protocol.AskNative // askfallback.go
 }
 
 // holdSession applies what holds a session to a call headlessAskWithin did not

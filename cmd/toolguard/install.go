@@ -334,9 +334,15 @@ type doctorReport struct {
 // doctorAgent is what Inspect read plus what running the hooks showed.
 type doctorAgent struct {
 	install.AgentStatus
-	Checks   []hookCheck `json:"checks,omitempty"`
-	Proved   bool        `json:"proved"`   // some pre-tool hook denied the deny probe and passed the pass probe
-	Problems []string    `json:"problems"` // why the agent is not guarded, or warnings
+	Checks []hookCheck `json:"checks,omitempty"`
+	Proved bool        `json:"proved"` // some pre-tool hook denied the deny probe and passed the pass probe
+	// AgentVersion is what the agent's CLI answered to --version, when it
+	// is on PATH (install.AgentVersion); Warnings say when the conformance
+	// table (docs/agents.md) does not cover it. They do not make the agent
+	// unguarded.
+	AgentVersion string   `json:"agent_version,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
+	Problems     []string `json:"problems"` // why the agent is not guarded, or warnings
 }
 
 // hookCheck is one hook command line, run.
@@ -467,6 +473,12 @@ func judgeAgent(sys *system, o *doctorOptions, st install.AgentStatus, project s
 	}
 	if o.noProbe {
 		return a
+	}
+	if v, warn, found := install.AgentVersion(context.Background(), st.Agent); found {
+		a.AgentVersion = v
+		if warn != "" {
+			a.Warnings = append(a.Warnings, warn)
+		}
 	}
 	byCmd := map[string]int{}
 	for _, h := range st.Hooks {
@@ -626,6 +638,12 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 			for _, p := range c.Problems {
 				fmt.Fprintf(w, "      problem: %s\n", p)
 			}
+		}
+		if a.AgentVersion != "" && a.Detected {
+			fmt.Fprintf(w, "    agent version: %s\n", a.AgentVersion)
+		}
+		for _, x := range a.Warnings {
+			fmt.Fprintf(w, "    warning: %s\n", x)
 		}
 		if a.CodexTrust != "" && a.Detected {
 			fmt.Fprintf(w, "    codex trust: %s\n", a.CodexTrust)

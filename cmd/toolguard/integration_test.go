@@ -51,7 +51,7 @@ func TestHookConfigsAreAccepted(t *testing.T) {
 					t.Fatal(err)
 				}
 				f, sys := newFake(t, payload, nil)
-				if code := run(context.Background(), argv[1:], sys); code != 0 || f.stdout.Len() != 0 {
+				if code := run(context.Background(), argv[1:], sys); code != 0 || f.stdout.String() != passReply(agent) {
 					t.Errorf("%s: %q: exit %d, stdout %q, stderr %q", file, line, code, f.stdout.String(), f.stderr.String())
 				}
 			}

@@ -211,5 +211,5 @@ func sessionStartDropsContext(provider string, payload []byte) bool {
 			provider = c.Name()
 		}
 	}
-	return provider == "codebuddy"
+	return !protocol.SessionStartReachesModel(provider)
 }

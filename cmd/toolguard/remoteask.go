@@ -189,6 +189,7 @@ func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 	if o.call.SessionID != "" && o.ps.pol.Settings.HoldSessionOnPending {
 		then = "Do not retry it or work around it until then: this session's other calls are held until it is decided. End your turn and wait."
 	}
+	o.held = true
 	deny(fmt.Sprintf("%s No human can answer here, so the call was stopped and approval request %s was recorded. "+
 		"A human must approve request %s before this call can run. %s",
 		ask, o.approval, o.approval, then))

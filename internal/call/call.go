@@ -219,4 +219,8 @@ type Verdict struct {
 	// codec turns such an allow into a deny, so the unedited call never
 	// runs by mistake.
 	UpdatedInput json.RawMessage
+	// Defer, on a Deny that holds the call for a human, asks an agent that
+	// can park a call (Claude Code's permissionDecision "defer", -p only)
+	// to do so instead; every other codec sends the deny.
+	Defer bool
 }

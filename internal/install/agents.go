@@ -46,7 +46,15 @@ type agent struct {
 	matcher     string // matcher of a new group; "" = no matcher key
 	handler     func(cmd string) *object
 	owned       bool // the file is toolguard's own (Copilot's toolguard.json)
-	notes       func(scope string) []string
+	// failClosed is the handler key and value that make the agent block
+	// the call when the hook cannot answer (crash, timeout, bad output).
+	// Install sets it where the per-agent table says so
+	// (internal/protocol/conformance.go, FailClosedInstall): Cursor's
+	// failClosed (documented); Claude Code's onFailure, which blocks from
+	// 2.1.295 (measured on 2.1.332) and is ignored, the hook still running,
+	// by the pinned 2.1.197.
+	failClosed []any
+	notes      func(scope string) []string
 }
 
 // extraEvent is one of an agent's non-pre-tool events and the matcher of
@@ -61,13 +69,14 @@ func claudeHandler(cmd string) *object {
 
 var agents = []*agent{
 	{
-		name:    "claude-code",
-		project: ".claude/settings.json",
-		user:    ".claude/settings.json",
-		events:  []string{"PreToolUse"},
-		extra:   []extraEvent{{"PostToolUse", "*"}, {"PostToolUseFailure", "*"}, {"UserPromptSubmit", ""}, {"SessionStart", ""}},
-		matcher: "*",
-		handler: claudeHandler,
+		name:       "claude-code",
+		project:    ".claude/settings.json",
+		user:       ".claude/settings.json",
+		events:     []string{"PreToolUse"},
+		extra:      []extraEvent{{"PostToolUse", "*"}, {"PostToolUseFailure", "*"}, {"UserPromptSubmit", ""}, {"SessionStart", ""}},
+		matcher:    "*",
+		handler:    claudeHandler,
+		failClosed: []any{"onFailure", "block"},
 		notes: func(string) []string {
 			return []string{"Claude Code reads hooks when a session starts: restart running sessions (check with /hooks)."}
 		},
@@ -128,12 +137,13 @@ var agents = []*agent{
 		// call, toolguard decides the same way twice (at worst an ask shows
 		// twice). beforeReadFile is left out: it honours only allow/deny and
 		// current Cursor sends reads through preToolUse.
-		name:    "cursor",
-		project: ".cursor/hooks.json",
-		user:    ".cursor/hooks.json",
-		events:  []string{"preToolUse", "beforeShellExecution", "beforeMCPExecution"},
-		flat:    true,
-		handler: func(cmd string) *object { return obj("command", cmd, "timeout", num(timeoutSeconds)) },
+		name:       "cursor",
+		project:    ".cursor/hooks.json",
+		user:       ".cursor/hooks.json",
+		events:     []string{"preToolUse", "beforeShellExecution", "beforeMCPExecution"},
+		flat:       true,
+		handler:    func(cmd string) *object { return obj("command", cmd, "timeout", num(timeoutSeconds)) },
+		failClosed: []any{"failClosed", true},
 		notes: func(scope string) []string {
 			n := []string{"Cursor reloads hooks.json on save; check Settings > Hooks if the hook does not show up."}
 			if scope == ScopeProject {

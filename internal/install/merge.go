@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolguard/toolguard/internal/protocol"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -301,11 +302,17 @@ func installEvent(a *agent, hooks *object, event, matcher string, o Options, fil
 				log.add("set %s hook %s: %s (above toolguard's own deadline)", event, key, v)
 				changed = true
 			}
+			if key, v, pinned := pinFailClosed(a, o, event); pinned {
+				log.add("set %s hook %s: %v (a hook that cannot answer blocks the call)", event, key, v)
+				changed = true
+			}
 		}
 		return nh, changed
 	})
 	if !found {
-		entry := any(a.handler(cmd))
+		h := a.handler(cmd)
+		pinFailClosed(a, h, event)
+		entry := any(h)
 		if !a.flat {
 			g := &object{}
 			if matcher != "" {
@@ -373,6 +380,29 @@ func pinTimeout(a *agent, h *object) (key string, val json.Number, changed bool)
 		return k, v.(json.Number), true
 	}
 	return "", "", false
+}
+
+// pinFailClosed sets the agent's fail-closed switch on a toolguard handler
+// of a pre-tool event where the per-agent table says so, and reports what
+// it set. The prompt, session and post-tool events are left alone: a
+// toolguard that cannot run there must not block the user's prompts.
+func pinFailClosed(a *agent, h *object, event string) (key string, val any, changed bool) {
+	if len(a.failClosed) != 2 || !failClosedWorks(a.name) || !slices.Contains(a.events, event) {
+		return "", nil, false
+	}
+	key, val = a.failClosed[0].(string), a.failClosed[1]
+	if cur, ok := h.get(key); ok && cur == val {
+		return "", nil, false
+	}
+	h.set(key, val)
+	return key, val, true
+}
+
+// failClosedWorks: the table says install writes the agent's switch
+// (FailClosedInstall).
+func failClosedWorks(provider string) bool {
+	row, ok := protocol.ConformanceFor(provider)
+	return ok && row.FailClosedInstall
 }
 
 // filterEvent walks the entries of one event array — handlers, or matcher

@@ -63,7 +63,8 @@ func TestMergeCases(t *testing.T) {
             "type": "command",
             "command": "/usr/local/bin/toolguard hook --provider claude-code",
             "timeout": 30,
-            "statusMessage": "checking"
+            "statusMessage": "checking",
+            "onFailure": "block"
           }
         ]
       }
@@ -77,7 +78,7 @@ func TestMergeCases(t *testing.T) {
 			name:     "duplicate toolguard groups collapse to the first",
 			provider: "claude-code",
 			in:       `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `"}]},{"matcher":"Bash","hooks":[{"type":"command","command":"toolguard hook"}]}]}}`,
-			want:     `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
+			want:     `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30,"onFailure":"block"}]}]}}`,
 			summary:  "remove duplicate PreToolUse hook: toolguard hook",
 		},
 		{
@@ -111,7 +112,7 @@ func TestMergeCases(t *testing.T) {
 			name:     "exec form replaced whole",
 			provider: "claude-code",
 			in:       `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"toolguard","args":["hook"]}]}]}}`,
-			want:     `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
+			want:     `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"` + newCmd + `","timeout":30,"onFailure":"block"}]}]}}`,
 		},
 		{
 			name:      "uninstall keeps the group's other handler",
@@ -146,13 +147,20 @@ func TestMergeCases(t *testing.T) {
 			name:     "cursor adds version first and only missing events",
 			provider: "cursor",
 			in:       `{"hooks":{"preToolUse":[{"command":"toolguard hook --provider claude-code"}]}}`,
-			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `","timeout":30}],"beforeShellExecution":[{"command":"` + newCmd + `","timeout":30}],"beforeMCPExecution":[{"command":"` + newCmd + `","timeout":30}]}}`,
+			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}],"beforeShellExecution":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}],"beforeMCPExecution":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}]}}`,
+			summary:  "set preToolUse hook failClosed: true",
+		},
+		{
+			name:     "cursor failClosed false is switched on; claude-code gets no onFailure (ignored by the measured version)",
+			provider: "cursor",
+			in:       `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `","timeout":30,"failClosed":false}]}}`,
+			want:     `{"version":1,"hooks":{"preToolUse":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}],"beforeShellExecution":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}],"beforeMCPExecution":[{"command":"` + newCmd + `","timeout":30,"failClosed":true}]}}`,
 		},
 		{
 			name:     "toolguard under another event follows the new command",
 			provider: "claude-code",
 			in:       `{"hooks":{"PermissionRequest":[{"matcher":"Bash","hooks":[{"type":"command","command":"/old/toolguard hook"}]}]}}`,
-			want:     `{"hooks":{"PermissionRequest":[{"matcher":"Bash","hooks":[{"type":"command","command":"` + newCmd + `"}]}],"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30}]}]}}`,
+			want:     `{"hooks":{"PermissionRequest":[{"matcher":"Bash","hooks":[{"type":"command","command":"` + newCmd + `"}]}],"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"` + newCmd + `","timeout":30,"onFailure":"block"}]}]}}`,
 			summary:  "replace PermissionRequest hook: /old/toolguard hook -> " + newCmd,
 		},
 		{

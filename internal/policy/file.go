@@ -50,6 +50,11 @@ type fileSettings struct {
 	// a shell command (beyond command, cmd, script, shell_command). Adding
 	// fields only adds what is judged: any layer may.
 	ShellFields map[string][]string `toml:"shell_fields" json:"shell_fields,omitempty"`
+	// AskFallback ("native", "defer" or "deny") says what an ask becomes
+	// for every agent, AskFallbackFor per provider name (askfallback.go in
+	// cmd/toolguard). An untrusted layer may only set "deny".
+	AskFallback    *string           `toml:"ask_fallback" json:"ask_fallback,omitempty"`
+	AskFallbackFor map[string]string `toml:"ask_fallback_for" json:"ask_fallback_for,omitempty"`
 	// ApprovalURL: the toolguard serve the hook records headless asks
 	// with and asks for grants (docs/approvals.md, "Remote approvals"):
 	// unix:///path or http://host:port. Trusted layers only.

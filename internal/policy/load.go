@@ -254,7 +254,7 @@ func builtinIndex(n int) (index, bool) {
 }
 
 func isFreeForm(k toml.Key) bool {
-	return len(k) >= 2 && (k[0] == "settings" && (k[1] == "default_for" || k[1] == "shell_fields") || k[0] == "test" && k[1] == "input")
+	return len(k) >= 2 && (k[0] == "settings" && (k[1] == "default_for" || k[1] == "shell_fields" || k[1] == "ask_fallback_for") || k[0] == "test" && k[1] == "input")
 }
 
 // validID reports a well-formed rule id: ^[a-z0-9][a-z0-9._-]*$ (checked
@@ -342,6 +342,23 @@ func checkSettings(ld *layerDoc) []Problem {
 			probs = append(probs, ld.problem(key, "", fmt.Sprintf("notify %d: %s", i+1, msg)))
 		}
 	}
+	okFallback := func(v string) bool {
+		return v == AskFallbackNative || v == AskFallbackDefer || v == AskFallbackDeny
+	}
+	if s.AskFallback != nil && !okFallback(*s.AskFallback) {
+		probs = append(probs, ld.problem("settings.ask_fallback", "",
+			fmt.Sprintf("ask_fallback: unknown value %q (want native, defer or deny)", *s.AskFallback)))
+	}
+	for _, k := range sortedKeys(s.AskFallbackFor) {
+		if !validProviderKey(k) {
+			probs = append(probs, ld.problem("settings.ask_fallback_for."+k, "",
+				fmt.Sprintf("ask_fallback_for: %q is not an agent name (a provider, e.g. claude-code, codex, gemini)", k)))
+		}
+		if v := s.AskFallbackFor[k]; !okFallback(v) {
+			probs = append(probs, ld.problem("settings.ask_fallback_for."+k, "",
+				fmt.Sprintf("ask_fallback_for.%s: unknown value %q (want native, defer or deny)", k, v)))
+		}
+	}
 	if s.AutoAllow != nil && *s.AutoAllow != AutoAllowOff && *s.AutoAllow != AutoAllowReadOnly {
 		probs = append(probs, ld.problem("settings.auto_allow", "",
 			fmt.Sprintf("auto_allow: unknown value %q (want off or read-only)", *s.AutoAllow)))
@@ -370,6 +387,22 @@ var lockableSetting = map[string]bool{
 	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true,
 	"approvers": true, "hold_session_on_pending": true, "pending_ttl": true, "auto_allow": true,
 	"approval_url": true, "approval_token_file": true, "notify": true,
+	"ask_fallback": true, "ask_fallback_for": true,
+}
+
+// validProviderKey: an ask_fallback_for key is a provider name as
+// --provider takes it (lowercase letters, digits, '-'); which providers
+// exist is the codecs' business, so a new one needs no change here.
+func validProviderKey(k string) bool {
+	if k == "" || k == AskFallbackAll {
+		return false
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkApprovalURL says what is wrong with a settings.approval_url, or "".
@@ -579,6 +612,41 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 			ignore("auto_allow", fmt.Sprintf("auto_allow = %q", *s.AutoAllow))
 		} else {
 			dst.AutoAllow = *s.AutoAllow
+		}
+	}
+	// ask_fallback: "deny" is the strictest (every ask held for a human);
+	// an untrusted layer may set only that, and its "deny" for every agent
+	// also overrides the per-agent values set before it.
+	setFallback := func(key, v string) {
+		if key == "claude" { // the --provider alias
+			key = "claude-code"
+		}
+		if dst.AskFallback == nil {
+			dst.AskFallback = map[string]string{}
+		}
+		dst.AskFallback[key] = v
+	}
+	if allowed("ask_fallback", s.AskFallback != nil) {
+		switch {
+		case untrusted && *s.AskFallback != AskFallbackDeny:
+			ignore("ask_fallback", fmt.Sprintf("ask_fallback = %q", *s.AskFallback))
+		case untrusted:
+			for k := range dst.AskFallback {
+				dst.AskFallback[k] = AskFallbackDeny
+			}
+			setFallback(AskFallbackAll, AskFallbackDeny)
+		default:
+			setFallback(AskFallbackAll, *s.AskFallback)
+		}
+	}
+	if allowed("ask_fallback_for", s.AskFallbackFor != nil) {
+		for _, k := range sortedKeys(s.AskFallbackFor) {
+			if v := s.AskFallbackFor[k]; !untrusted || v == AskFallbackDeny {
+				setFallback(k, v)
+			} else {
+				*ignored = append(*ignored, ld.problem("settings.ask_fallback_for."+k, "",
+					fmt.Sprintf("ask_fallback_for.%s = %q ignored: %s", k, v, untrustedWhy)))
+			}
 		}
 	}
 	if s.CaseInsensitivePaths != nil && *s.CaseInsensitivePaths {

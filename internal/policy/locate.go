@@ -34,10 +34,11 @@ var schema = map[string]map[string]bool{
 		"on_unparsable", "on_dynamic", "disable", "audit_log", "audit", "state_dir",
 		"workspace", "safe_prefixes", "approvers", "hold_session_on_pending", "pending_ttl", "locked",
 		"case_insensitive_paths", "require_enforcement", "auto_allow",
-		"shell_fields", "approval_url", "approval_token_file", "notify"),
-	"settings.notify":       set("url", "events", "format"),
-	"settings.default_for":  nil, // free-form kind names, checked on decode
-	"settings.shell_fields": nil, // free-form tool globs, checked on decode
+		"shell_fields", "approval_url", "approval_token_file", "notify", "ask_fallback", "ask_fallback_for"),
+	"settings.notify":           set("url", "events", "format"),
+	"settings.default_for":      nil, // free-form kind names, checked on decode
+	"settings.shell_fields":     nil, // free-form tool globs, checked on decode
+	"settings.ask_fallback_for": nil, // free-form provider names, checked on decode
 	"rule": set("id", "description", "decision", "justification", "priority", "locked",
 		"tool", "command", "args", "args_all", "args_none", "path", "path_none", "op",
 		"scope", "mcp", "regex", "fed_by", "via", "env", "env_none", "code", "domain", "modes", "input", "examples"),

@@ -56,6 +56,16 @@ func settingsDoc(s Settings) fileSettings {
 	for _, n := range s.Notify {
 		fs.Notify = append(fs.Notify, fileNotify{URL: n.URL, Events: n.Events, Format: n.Format})
 	}
+	for k, v := range s.AskFallback {
+		if k == AskFallbackAll {
+			fs.AskFallback = str(v)
+			continue
+		}
+		if fs.AskFallbackFor == nil {
+			fs.AskFallbackFor = map[string]string{}
+		}
+		fs.AskFallbackFor[k] = v
+	}
 	if len(s.DefaultFor) > 0 {
 		fs.DefaultFor = map[string]string{}
 		for k, v := range s.DefaultFor {

@@ -79,6 +79,31 @@ type Settings struct {
 	ApprovalTokenFile string
 	// Notify are the webhooks toolguard serve posts events to.
 	Notify []Notify
+	// AskFallback is settings.ask_fallback ("*") and ask_fallback_for (by
+	// provider name): "native", "defer" or "deny". Empty: the per-agent
+	// table decides (internal/protocol/conformance.go).
+	AskFallback map[string]string
+}
+
+// settings.ask_fallback values.
+const (
+	AskFallbackNative = "native"
+	AskFallbackDefer  = "defer"
+	AskFallbackDeny   = "deny"
+	// AskFallbackAll is the AskFallback key of settings.ask_fallback.
+	AskFallbackAll = "*"
+)
+
+// AskFallbackFor returns the ask_fallback that applies to provider: its
+// own ask_fallback_for entry, else ask_fallback, else "".
+func (s *Settings) AskFallbackFor(provider string) string {
+	if provider == "claude" {
+		provider = "claude-code"
+	}
+	if v, ok := s.AskFallback[provider]; ok {
+		return v
+	}
+	return s.AskFallback[AskFallbackAll]
 }
 
 // Notify is one webhook of settings.notify.

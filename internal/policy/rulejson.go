@@ -372,6 +372,10 @@ func (d *jsonIn) settings(s *fileSettings) bool {
 			return once(&seen, 23) && d.strPtr(&s.ApprovalTokenFile)
 		case "notify":
 			return once(&seen, 24) && d.notify(&s.Notify)
+		case "ask_fallback":
+			return once(&seen, 25) && d.strPtr(&s.AskFallback)
+		case "ask_fallback_for":
+			return once(&seen, 26) && d.strMap(&s.AskFallbackFor)
 		}
 		return false
 	})

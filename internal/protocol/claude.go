@@ -83,6 +83,9 @@ type claudeReply struct {
 // permissionDecision (a reason is always given for ask and deny). StopTurn
 // on a deny adds "continue":false and "stopReason"; the deny stays, so the
 // tool is blocked whether or not the turn ends.
+//
+// Defer on a deny (Claude Code only) sends permissionDecision "defer"
+// with the reason instead: ask_fallback chose it (cmd/toolguard askfallback.go).
 func (k claudeCodec) Encode(v call.Verdict) Reply {
 	d := decision(v.Decision)
 	switch d {
@@ -98,10 +101,22 @@ func (k claudeCodec) Encode(v call.Verdict) Reply {
 		}
 		return jsonReply(claudeReply{HookSpecificOutput: out})
 	}
+	if d == call.Deny && v.Defer && k.name == NameClaude {
+		// Parks the call: claude -p ends with stop_reason "tool_deferred",
+		// and --resume re-runs this hook (docs/agents.md). No continue:false:
+		// the process ends by itself.
+		return jsonReply(claudeReply{HookSpecificOutput: preToolUse(d, reasonOr(v.Reason, d)).deferred()})
+	}
 	r := claudeReply{HookSpecificOutput: preToolUse(d, reasonOr(v.Reason, d))}
 	if d == call.Deny && v.StopTurn {
 		stop := false
 		r.Continue, r.StopReason = &stop, stopReason(v)
 	}
 	return jsonReply(r)
+}
+
+// deferred turns a deny's hookSpecificOutput into Claude Code's defer.
+func (o claudeOutput) deferred() claudeOutput {
+	o.PermissionDecision = "defer"
+	return o
 }

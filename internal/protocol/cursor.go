@@ -113,8 +113,12 @@ type cursorReply struct {
 	AgentMessage string `json:"agent_message,omitempty"`
 }
 
-// Encode: pass → nothing; allow → {"permission":"allow"}; ask and deny →
-// permission, user_message and agent_message (both the reason). Exit 0.
+// Encode: pass and allow → {"permission":"allow"} (allow with the reason
+// as messages); ask and deny → permission, user_message and agent_message
+// (both the reason). Exit 0. A pass is printed, not left empty: install
+// sets "failClosed": true, and Cursor then blocks on empty output
+// (conformance.go), so every call toolguard lets through is an explicit
+// allow.
 func (cursorCodec) Encode(v call.Verdict) Reply {
 	if v.Decision == call.Allow && len(v.UpdatedInput) > 0 {
 		v = rewriteRefused(v) // no rewrite field here: never run the unedited call
@@ -122,7 +126,7 @@ func (cursorCodec) Encode(v call.Verdict) Reply {
 	d := decision(v.Decision)
 	switch d {
 	case call.Pass:
-		return noReply()
+		return cursorAllowReply()
 	case call.Allow:
 		return jsonReply(cursorReply{Permission: "allow", UserMessage: v.Reason, AgentMessage: v.Reason})
 	}
@@ -137,10 +141,11 @@ func (k cursorCodec) encodeCall(cl call.Call, v call.Verdict) Reply {
 		return k.Encode(v)
 	}
 	switch decision(v.Decision) {
-	case call.Pass:
-		return noReply()
-	case call.Allow:
-		return jsonReply(cursorReply{Permission: "allow"})
+	case call.Pass, call.Allow:
+		return cursorAllowReply()
 	}
 	return jsonReply(cursorReply{Permission: "deny"})
 }
+
+// cursorAllowReply is the bare allow: {"permission":"allow"}.
+func cursorAllowReply() Reply { return jsonReply(cursorReply{Permission: "allow"}) }

@@ -103,7 +103,8 @@ func TestEncode(t *testing.T) {
 			{"out-of-range decision is deny", vBogus, geminiDeny},
 		},
 		NameCursor: {
-			{"pass", vPass, ""},
+			// failClosed (install) blocks on empty output: a pass is printed as an allow
+			{"pass", vPass, cursorAllow},
 			{"allow", vAllow, cursorAllow},
 			{"allow with reason", vAllowReason, cursorAllwR},
 			{"ask", vAsk, cursorAsk},
@@ -195,7 +196,7 @@ func TestEncodeCursorBeforeReadFile(t *testing.T) {
 		v    call.Verdict
 		want string
 	}{
-		{vPass, ""},
+		{vPass, `{"permission":"allow"}` + "\n"}, // failClosed: never empty
 		{vAllow, `{"permission":"allow"}` + "\n"},
 		{vAllowReason, `{"permission":"allow"}` + "\n"},
 		{vAsk, `{"permission":"deny"}` + "\n"},

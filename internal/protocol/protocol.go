@@ -11,9 +11,10 @@ type Codec interface {
 	// (not JSON, not an object, no tool name) is an error.
 	Decode(payload []byte) (call.Call, error)
 	// Encode turns a verdict into this agent's reply. It is strict: only
-	// documented keys are written, and a Pass is no output and exit 0
-	// except where the agent reads no output as a deny (Antigravity: its
-	// pass is {"decision":"ask"}, the agent's own permission flow).
+	// documented keys are written, and a Pass is no output and exit 0 —
+	// except where the agent reads no output as a deny or blocks on it:
+	// Antigravity's pass is {"decision":"ask"} (the agent's own permission
+	// flow), Cursor's an explicit allow (failClosed blocks on no output).
 	Encode(v call.Verdict) Reply
 	// SupportsAsk reports whether the agent has a usable "ask" reply. When it
 	// has not, the caller turns ask into a headless deny (docs/approvals.md).
@@ -85,21 +86,13 @@ func carriesRewrite(c Codec) bool {
 }
 
 // AskReachesHuman reports whether an ask reply for this call would reach a
-// human who can answer it. It is false for agents without ask (Codex, the
-// universal reply), and for CodeBuddy running with its own prompts off
-// (permission_mode bypassPermissions or dontAsk): CodeBuddy 2.117 then runs
-// the tool although the hook said ask (seen by the end-to-end suite), and
-// in its default headless mode an ask hangs. The caller treats such an ask
-// as headless: a deny with a pending approval.
+// human who can answer it: the table's interactive route for the agent is
+// a native ask (conformance.go). It is false for agents without ask
+// (Codex, the universal reply), and for CodeBuddy running with its own
+// prompts off (permission_mode bypassPermissions or dontAsk): CodeBuddy
+// 2.117 then runs the tool although the hook said ask (seen by the
+// end-to-end suite), and in its default headless mode an ask hangs. The
+// caller treats such an ask as headless: a deny with a pending approval.
 func AskReachesHuman(c Codec, cl call.Call) bool {
-	if c == nil {
-		return true
-	}
-	if !c.SupportsAsk() {
-		return false
-	}
-	if c.Name() == NameCodeBuddy && (cl.PermissionMode == "bypassPermissions" || cl.PermissionMode == "dontAsk") {
-		return false
-	}
-	return true
+	return DefaultAskRoute(c, cl, false) == AskNative
 }
