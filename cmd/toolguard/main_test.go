@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
