@@ -1,4 +1,4 @@
-// Package approval keeps toolguard's approval requests and grants (SPEC §6).
+// Package approval keeps toolguard's approval requests and grants (docs/approvals.md).
 //
 // When a call is asked about and no human can answer in the agent (headless
 // mode, or an agent without ask), the hook records a request and denies the

@@ -190,7 +190,7 @@ func pathsOf(c call.Call) string {
 	return b.String()
 }
 
-// TestBuiltinOff checks SPEC §4's no-op guarantee: builtin = false removes
+// TestBuiltinOff checks the no-op guarantee (docs/defaults.md): builtin = false removes
 // every default, the locked self-protection included.
 func TestBuiltinOff(t *testing.T) {
 	p := loadDefaults(t, Source{Layer: "project", Path: "project.toml", Data: []byte("version = 1\n[settings]\nbuiltin = false\n")})

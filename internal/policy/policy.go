@@ -120,7 +120,7 @@ var NotifyEvents = []string{"approval.request", "approval.decision", "approval.r
 const DefaultPendingTTL = 24 * time.Hour
 
 // DefaultSettings are the settings before any layer: fail closed on
-// uncertainty that matters (SPEC §3).
+// uncertainty that matters (README, "Decisions").
 func DefaultSettings() Settings {
 	return Settings{
 		Builtin:      true,
