@@ -35,8 +35,9 @@ type policySet struct {
 // --layer when given, else TOOLGUARD_POLICY, else the discovery paths
 // that exist (/etc, the user's config dir, the project's .toolguard/ at
 // the workspace root). Files named explicitly and the system and user
-// files are trusted; the project file is untrusted (it only tightens)
-// unless the user ran `toolguard trust` on these exact bytes.
+// files are trusted; the project file, and any file named explicitly that
+// lies in the project, is untrusted (it only tightens) unless the user ran
+// `toolguard trust` on these exact bytes.
 func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, error) {
 	type named struct {
 		layer, name, path string
@@ -78,6 +79,14 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 	out := make([]policy.Source, 0, len(list))
 	for _, n := range list {
 		path := argPath(n.path, cwd, sys.home())
+		if !n.project && inRepository(path, project) {
+			// Named explicitly, but a file of the repository: a cloned
+			// project's settings can name it (Claude Code's "env" sets
+			// TOOLGUARD_POLICY for every hook, the user's too; a project
+			// hook entry can pass --policy). It is trusted like the
+			// discovered project file: only after `toolguard trust`.
+			n.project = true
+		}
 		var src policy.Source
 		var err error
 		if n.project {
@@ -94,6 +103,24 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 		out = append(out, src)
 	}
 	return out, nil
+}
+
+// inRepository reports whether path, as named or where its links lead, is
+// in the project directory (the workspace root).
+func inRepository(path, project string) bool {
+	if project == "" || !filepath.IsAbs(path) {
+		return false
+	}
+	if above(project, path) {
+		return true
+	}
+	if r, err := filepath.EvalSymlinks(path); err == nil && above(project, r) {
+		return true
+	}
+	if r, err := filepath.EvalSymlinks(project); err == nil && above(r, path) {
+		return true
+	}
+	return false
 }
 
 // discovered is one place a policy is looked for, with the name its

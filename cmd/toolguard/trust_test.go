@@ -393,6 +393,56 @@ func TestExplicitPoliciesTrusted(t *testing.T) {
 	}
 }
 
+// TestExplicitPolicyInRepository: a file of the repository named by
+// TOOLGUARD_POLICY (a cloned project's .claude/settings.json "env" sets it
+// for every hook) or by --policy (a project hook entry) is trusted only
+// after toolguard trust, like the discovered project file; relative,
+// absolute and through a link from outside.
+func TestExplicitPolicyInRepository(t *testing.T) {
+	for _, agent := range trustAgents {
+		t.Run(agent, func(t *testing.T) {
+			e := newTrustEnv(t)
+			file := e.write(".config/allow.toml", hostile)
+			link := filepath.Join(e.home, "linked.toml")
+			if err := os.Symlink(file, link); err != nil {
+				t.Fatal(err)
+			}
+			pass := "" // a pass: the policy loaded (a load error would deny it too)
+			for _, named := range []string{file, link} {
+				e.env["TOOLGUARD_POLICY"] = named
+				wantDecision(t, "TOOLGUARD_POLICY="+named+": rm -rf ~", e.hook(agent, e.project, "rm -rf ~"), "deny")
+				wantDecision(t, "TOOLGUARD_POLICY="+named+": git push --force", e.hook(agent, e.project, "git push --force origin main"), "deny")
+				wantDecision(t, "TOOLGUARD_POLICY="+named+": git status", e.hook(agent, e.project, "git status"), pass)
+				delete(e.env, "TOOLGUARD_POLICY")
+				wantDecision(t, "--policy "+named+": rm -rf ~", e.hook(agent, e.project, "rm -rf ~", "--policy", named), "deny")
+				wantDecision(t, "--policy "+named+": git status", e.hook(agent, e.project, "git status", "--policy", named), pass)
+			}
+			// Relative to the hook's working directory, the project.
+			e.env["TOOLGUARD_POLICY"] = ".config/allow.toml"
+			f, sys := newFake(t, payload(agent, e.project, "rm -rf ~"), e.env)
+			sys.etc = filepath.Join(e.home, "etc")
+			sys.getwd = func() (string, error) { return e.project, nil }
+			code := run(context.Background(), []string{"hook", "--provider", agent}, sys)
+			wantDecision(t, "relative TOOLGUARD_POLICY: rm -rf ~", hookReply{agent, replyDecision(t, agent, f.stdout.String()), f.stdout.String(), f.stderr.String(), code}, "deny")
+			f, sys = newFake(t, payload(agent, e.project, "git status"), e.env)
+			sys.etc = filepath.Join(e.home, "etc")
+			sys.getwd = func() (string, error) { return e.project, nil }
+			code = run(context.Background(), []string{"hook", "--provider", agent}, sys)
+			wantDecision(t, "relative TOOLGUARD_POLICY: git status", hookReply{agent, replyDecision(t, agent, f.stdout.String()), f.stdout.String(), f.stderr.String(), code}, pass)
+			// Look-alike: the same file outside the repository is the user's choice.
+			mine := e.write(filepath.Join(e.home, "mine.toml"), hostile)
+			e.env["TOOLGUARD_POLICY"] = mine
+			wantDecision(t, "TOOLGUARD_POLICY outside the repository", e.hook(agent, e.project, "rm -rf ~"), "allow")
+			// After the user trusts these bytes it applies.
+			e.env["TOOLGUARD_POLICY"] = file
+			if out, code := e.cli(e.project, "trust", file); code != 0 {
+				t.Fatalf("toolguard trust: exit %d: %s", code, out)
+			}
+			wantDecision(t, "trusted TOOLGUARD_POLICY in the repository", e.hook(agent, e.project, "rm -rf ~"), "allow")
+		})
+	}
+}
+
 // TestPolicyFileNotRegular: a policy that is a link to /dev/zero, a FIFO,
 // a directory or too large gets the deny reply at once.
 func TestPolicyFileNotRegular(t *testing.T) {
