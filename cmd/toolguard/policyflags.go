@@ -79,7 +79,7 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 	out := make([]policy.Source, 0, len(list))
 	for _, n := range list {
 		path := argPath(n.path, cwd, sys.home())
-		if !n.project && inRepository(path, project) {
+		if !n.project && inRepository(path, project, sys.home()) {
 			// Named explicitly, but a file of the repository: a cloned
 			// project's settings can name it (Claude Code's "env" sets
 			// TOOLGUARD_POLICY for every hook, the user's too; a project
@@ -106,9 +106,11 @@ func (f *policyFlags) sources(sys *system, project string) ([]policy.Source, err
 }
 
 // inRepository reports whether path, as named or where its links lead, is
-// in the project directory (the workspace root).
-func inRepository(path, project string) bool {
-	if project == "" || !filepath.IsAbs(path) {
+// in the project directory (the workspace root). A project that is the
+// home directory or above it (no repository: a command run from ~) has no
+// files of its own: the user's files there are the user's.
+func inRepository(path, project, home string) bool {
+	if project == "" || !filepath.IsAbs(path) || home != "" && above(project, home) {
 		return false
 	}
 	if above(project, path) {
