@@ -217,12 +217,12 @@ func editedCallOf(sys *system, r approval.Request, input string) (call.Call, pro
 }
 
 // rebuildCall decodes a hook payload of the snake_case dialects (Claude
-// Code, CodeBuddy, Codex, Gemini) made of these fields. Other dialects
-// are refused.
+// Code, CodeBuddy, Codex, Qwen Code, toolguard's opencode plugin, Gemini)
+// made of these fields. Other dialects are refused.
 func rebuildCall(codec protocol.Codec, home, tool, cwd, session, mode, input string) (call.Call, error) {
 	event := "PreToolUse"
 	switch codec.Name() {
-	case protocol.NameClaude, protocol.NameCodeBuddy, protocol.NameCodex:
+	case protocol.NameClaude, protocol.NameCodeBuddy, protocol.NameCodex, protocol.NameQwen, protocol.NameOpencode:
 	case protocol.NameGemini:
 		event = "BeforeTool"
 	default:
