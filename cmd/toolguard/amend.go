@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/policy"
@@ -33,7 +34,7 @@ var broadPrograms = map[string]bool{
 
 // safeWord is a shell word with no syntax in it: no quotes, expansions,
 // globs, operators or redirections.
-var safeWord = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,^-]+$`)
+var safeWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,^-]+$`) })
 
 // amendProposal is the rule --amend proposes for a request.
 type amendProposal struct {
@@ -83,7 +84,7 @@ func proposeAmend(r approval.Request, pol *policy.Policy) (amendProposal, error)
 		}
 		argv := strings.Fields(cmd)
 		for _, w := range argv {
-			if !safeWord.MatchString(w) {
+			if !safeWord().MatchString(w) {
 				return amendProposal{}, fmt.Errorf("the command has shell syntax (%q): a prefix rule cannot express it exactly; write the rule by hand", w)
 			}
 		}

@@ -159,7 +159,7 @@ func uniqueNames(layers []*layerDoc) []Problem {
 
 func knownKeysHint(path string) string {
 	parent, _ := splitLast(schemaPath(path))
-	keys := schema[parent]
+	keys := schema()[parent]
 	if len(keys) == 0 {
 		return ""
 	}

@@ -207,7 +207,7 @@ func below(set map[string]bool, p string) bool {
 // table is close, else the list of the keys the table takes.
 func unknownKeyHint(p string) string {
 	parent, leaf := splitLast(schemaPath(p))
-	keys := schema[parent]
+	keys := schema()[parent]
 	best, bestD := "", 3
 	for k := range keys {
 		d := editDistance(leaf, k)

@@ -3,6 +3,7 @@ package policy
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // srcPos is a 1-based line and column in a policy file.
@@ -28,25 +29,27 @@ type keyRef struct {
 }
 
 // schema lists the keys each table accepts; "" is the top level.
-var schema = map[string]map[string]bool{
-	"": {"version": true, "settings": true, "rule": true, "test": true},
-	"settings": set("layer", "builtin", "default", "default_for", "mode", "on_error",
-		"on_unparsable", "on_dynamic", "disable", "audit_log", "audit", "state_dir",
-		"workspace", "safe_prefixes", "approvers", "hold_session_on_pending", "pending_ttl", "locked",
-		"case_insensitive_paths", "require_enforcement", "auto_allow",
-		"shell_fields", "approval_url", "approval_token_file", "notify", "ask_fallback", "ask_fallback_for"),
-	"settings.notify":           set("url", "events", "format"),
-	"settings.default_for":      nil, // free-form kind names, checked on decode
-	"settings.shell_fields":     nil, // free-form tool globs, checked on decode
-	"settings.ask_fallback_for": nil, // free-form provider names, checked on decode
-	"rule": set("id", "description", "decision", "justification", "priority", "locked",
-		"tool", "command", "args", "args_all", "args_none", "path", "path_none", "op",
-		"scope", "mcp", "regex", "fed_by", "via", "env", "env_none", "code", "domain", "modes", "input", "examples"),
-	"rule.examples": set("match", "not_match"),
-	"rule.input":    set("field", "exact", "prefix", "glob", "regex", "not"),
-	"test":          set("name", "command", "tool", "path", "mcp", "url", "mode", "input", "cwd", "expect"),
-	"test.input":    nil,
-}
+var schema = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"": {"version": true, "settings": true, "rule": true, "test": true},
+		"settings": set("layer", "builtin", "default", "default_for", "mode", "on_error",
+			"on_unparsable", "on_dynamic", "disable", "audit_log", "audit", "state_dir",
+			"workspace", "safe_prefixes", "approvers", "hold_session_on_pending", "pending_ttl", "locked",
+			"case_insensitive_paths", "require_enforcement", "auto_allow",
+			"shell_fields", "approval_url", "approval_token_file", "notify", "ask_fallback", "ask_fallback_for"),
+		"settings.notify":           set("url", "events", "format"),
+		"settings.default_for":      nil, // free-form kind names, checked on decode
+		"settings.shell_fields":     nil, // free-form tool globs, checked on decode
+		"settings.ask_fallback_for": nil, // free-form provider names, checked on decode
+		"rule": set("id", "description", "decision", "justification", "priority", "locked",
+			"tool", "command", "args", "args_all", "args_none", "path", "path_none", "op",
+			"scope", "mcp", "regex", "fed_by", "via", "env", "env_none", "code", "domain", "modes", "input", "examples"),
+		"rule.examples": set("match", "not_match"),
+		"rule.input":    set("field", "exact", "prefix", "glob", "regex", "not"),
+		"test":          set("name", "command", "tool", "path", "mcp", "url", "mode", "input", "cwd", "expect"),
+		"test.input":    nil,
+	}
+})
 
 func set(keys ...string) map[string]bool {
 	m := make(map[string]bool, len(keys))
@@ -156,7 +159,7 @@ func (ix *keyIndex) check(sp string, pos srcPos, full string) {
 	segs := strings.Split(sp, ".")
 	parent := ""
 	for i, seg := range segs {
-		keys, known := schema[parent]
+		keys, known := schema()[parent]
 		if !known || keys == nil {
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/internal/call"
 )
@@ -64,66 +65,70 @@ var (
 )
 
 // schemaEnums are the closed value sets, by TOML key path.
-var schemaEnums = map[string][]string{
-	"settings.default":       decisionEnum,
-	"settings.on_error":      decisionEnum,
-	"settings.on_unparsable": decisionEnum,
-	"settings.on_dynamic":    decisionEnum,
-	"settings.mode":          {"interactive", "headless"},
-	"settings.audit":         {"decisions", "all", "off"},
-	"settings.notify.format": {"json", "slack"},
-	"rule.decision":          ruleDecision,
-	"rule.scope":             {"inside", "outside", "outside-project"},
-	"rule.op":                {"write", "modify", "create", "delete", "read"},
-	"rule.modes":             {"default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions"},
-	"test.expect":            decisionEnum,
-}
+var schemaEnums = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"settings.default":       decisionEnum,
+		"settings.on_error":      decisionEnum,
+		"settings.on_unparsable": decisionEnum,
+		"settings.on_dynamic":    decisionEnum,
+		"settings.mode":          {"interactive", "headless"},
+		"settings.audit":         {"decisions", "all", "off"},
+		"settings.notify.format": {"json", "slack"},
+		"rule.decision":          ruleDecision,
+		"rule.scope":             {"inside", "outside", "outside-project"},
+		"rule.op":                {"write", "modify", "create", "delete", "read"},
+		"rule.modes":             {"default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions"},
+		"test.expect":            decisionEnum,
+	}
+})
 
 // schemaDocs are the descriptions, by TOML key path.
-var schemaDocs = map[string]string{
-	"version":                   "policy format version (1)",
-	"settings":                  "settings; later layers override earlier ones unless locked",
-	"settings.layer":            "this layer's name (default: the file's)",
-	"settings.builtin":          "false leaves out the embedded default rules",
-	"settings.default":          "decision when no rule matches",
-	"settings.default_for":      "decision when no rule matches, by call kind",
-	"settings.mode":             "interactive, or headless (ask becomes deny with an approval request)",
-	"settings.on_error":         "decision when toolguard fails (keep deny)",
-	"settings.on_unparsable":    "decision for a shell string that does not parse",
-	"settings.on_dynamic":       "decision for a command whose program is known only at run time",
-	"settings.disable":          "ids of earlier layers' rules to remove",
-	"settings.audit_log":        "audit log file",
-	"settings.audit":            "what the audit log records",
-	"settings.state_dir":        "state directory (approvals, grants)",
-	"settings.workspace":        "workspace root (default: the agent's project, else the git top level)",
-	"settings.safe_prefixes":    "path prefixes outside the workspace that writes may go to",
-	"settings.approvers":        "public keys whose signed grants the hook trusts",
-	"settings.locked":           "settings later layers may not change",
-	"settings.ask_fallback":     "what an ask becomes for every agent: native, defer (Claude Code -p) or deny (deny + approval request); default: the per-agent table (docs/agents.md)",
-	"settings.ask_fallback_for": "ask_fallback by agent (provider name), e.g. { codex = \"deny\" }",
-	"rule":                      "rules; every field a rule sets must match",
-	"rule.id":                   "unique id, lowercase: letters, digits, '-', '_', '.'",
-	"rule.decision":             "allow, ask or deny",
-	"rule.tool":                 "call kinds or tool-name globs; tool = \"*\" matches every call",
-	"rule.command":              "command prefixes: the program and its leading words (globs), no options",
-	"rule.args":                 "any of these globs matches some argument",
-	"rule.args_all":             "each of these globs matches some argument",
-	"rule.args_none":            "none of these globs matches any argument",
-	"rule.path":                 "path globs (~, @workspace, @protected)",
-	"rule.mcp":                  "MCP server/tool globs",
-	"rule.domain":               "URL host globs",
-	"rule.examples":             "calls this rule must and must not match, checked by validate",
-	"test":                      "expectations on the merged policy, checked by validate",
-	"test.expect":               "the decision the merged policy must reach",
+var schemaDocs = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"version":                   "policy format version (1)",
+		"settings":                  "settings; later layers override earlier ones unless locked",
+		"settings.layer":            "this layer's name (default: the file's)",
+		"settings.builtin":          "false leaves out the embedded default rules",
+		"settings.default":          "decision when no rule matches",
+		"settings.default_for":      "decision when no rule matches, by call kind",
+		"settings.mode":             "interactive, or headless (ask becomes deny with an approval request)",
+		"settings.on_error":         "decision when toolguard fails (keep deny)",
+		"settings.on_unparsable":    "decision for a shell string that does not parse",
+		"settings.on_dynamic":       "decision for a command whose program is known only at run time",
+		"settings.disable":          "ids of earlier layers' rules to remove",
+		"settings.audit_log":        "audit log file",
+		"settings.audit":            "what the audit log records",
+		"settings.state_dir":        "state directory (approvals, grants)",
+		"settings.workspace":        "workspace root (default: the agent's project, else the git top level)",
+		"settings.safe_prefixes":    "path prefixes outside the workspace that writes may go to",
+		"settings.approvers":        "public keys whose signed grants the hook trusts",
+		"settings.locked":           "settings later layers may not change",
+		"settings.ask_fallback":     "what an ask becomes for every agent: native, defer (Claude Code -p) or deny (deny + approval request); default: the per-agent table (docs/agents.md)",
+		"settings.ask_fallback_for": "ask_fallback by agent (provider name), e.g. { codex = \"deny\" }",
+		"rule":                      "rules; every field a rule sets must match",
+		"rule.id":                   "unique id, lowercase: letters, digits, '-', '_', '.'",
+		"rule.decision":             "allow, ask or deny",
+		"rule.tool":                 "call kinds or tool-name globs; tool = \"*\" matches every call",
+		"rule.command":              "command prefixes: the program and its leading words (globs), no options",
+		"rule.args":                 "any of these globs matches some argument",
+		"rule.args_all":             "each of these globs matches some argument",
+		"rule.args_none":            "none of these globs matches any argument",
+		"rule.path":                 "path globs (~, @workspace, @protected)",
+		"rule.mcp":                  "MCP server/tool globs",
+		"rule.domain":               "URL host globs",
+		"rule.examples":             "calls this rule must and must not match, checked by validate",
+		"test":                      "expectations on the merged policy, checked by validate",
+		"test.expect":               "the decision the merged policy must reach",
 
-	// remote approvals and notifications (docs/approvals.md, docs/api.md)
-	"settings.approval_url":        "toolguard serve for headless asks and grants: unix:///path or http://host:port (trusted layers only)",
-	"settings.approval_token_file": "file holding the hook token for approval_url (default: $TOOLGUARD_APPROVAL_TOKEN)",
-	"settings.notify":              "webhooks toolguard serve posts approval events to (trusted layers only)",
-	"settings.notify.url":          "webhook URL, http:// or https://",
-	"settings.notify.events":       "approval.request, approval.decision, approval.result (default: approval.request)",
-	"settings.notify.format":       "json, or slack (an incoming webhook's shape)",
-}
+		// remote approvals and notifications (docs/approvals.md, docs/api.md)
+		"settings.approval_url":        "toolguard serve for headless asks and grants: unix:///path or http://host:port (trusted layers only)",
+		"settings.approval_token_file": "file holding the hook token for approval_url (default: $TOOLGUARD_APPROVAL_TOKEN)",
+		"settings.notify":              "webhooks toolguard serve posts approval events to (trusted layers only)",
+		"settings.notify.url":          "webhook URL, http:// or https://",
+		"settings.notify.events":       "approval.request, approval.decision, approval.result (default: approval.request)",
+		"settings.notify.format":       "json, or slack (an incoming webhook's shape)",
+	}
+})
 
 func (g schemaGen) name(f reflect.StructField) string {
 	tag := f.Tag.Get(g.form)
@@ -152,31 +157,33 @@ func (g schemaGen) object(t reflect.Type, path string) map[string]any {
 			sub = path + "." + tomlName
 		}
 		s := g.value(f.Type, sub)
-		if d, ok := schemaDocs[sub]; ok {
+		if d, ok := schemaDocs()[sub]; ok {
 			s["description"] = d
 		}
 		props[name] = s
 	}
 	o := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if r, ok := schemaRequired[path]; ok {
+	if r, ok := schemaRequired()[path]; ok {
 		o["required"] = r
 	}
 	return o
 }
 
 // schemaRequired are the keys a table must have, by TOML key path.
-var schemaRequired = map[string][]string{
-	"rule":       {"id", "decision"},
-	"rule.input": {"field"},
-	"test":       {"expect"},
-}
+var schemaRequired = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"rule":       {"id", "decision"},
+		"rule.input": {"field"},
+		"test":       {"expect"},
+	}
+})
 
 var stringListType = reflect.TypeOf(stringList(nil))
 
 func (g schemaGen) value(t reflect.Type, path string) map[string]any {
 	str := func() map[string]any {
 		s := map[string]any{"type": "string"}
-		if e, ok := schemaEnums[path]; ok {
+		if e, ok := schemaEnums()[path]; ok {
 			s["enum"] = e
 		}
 		return s

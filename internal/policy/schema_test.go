@@ -48,7 +48,7 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 	if err := json.Unmarshal(JSONSchema(FormTOML), &s); err != nil {
 		t.Fatal(err)
 	}
-	for table, keys := range schema {
+	for table, keys := range schema() {
 		if keys == nil {
 			continue
 		}

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/internal/call"
 )
@@ -67,7 +68,7 @@ func (antigravityCodec) decode(payload []byte, o DecodeOptions) (call.Call, erro
 		Input:     in.raw,
 	}
 	pt := pather{cwd: c.Cwd, home: o.Home}
-	if fill, ok := antigravityTools[tool]; ok {
+	if fill, ok := antigravityTools()[tool]; ok {
 		fill(&c, in, pt)
 		return c, nil
 	}
@@ -117,21 +118,23 @@ var antigravityPathKeys = []string{"AbsolutePath", "TargetFile", "FilePath", "Pa
 
 // antigravityTools normalizes agy's built-in tools. They are not in the
 // shared tools table, whose fills read other dialects' argument keys.
-var antigravityTools = map[string]toolFill{
-	"run_command":                antigravityShell,
-	"view_file":                  antigravityFile(call.KindRead, call.OpRead),
-	"view_file_outline":          antigravityFile(call.KindRead, call.OpRead),
-	"write_to_file":              antigravityFile(call.KindWrite, call.OpWrite),
-	"replace_file_content":       antigravityFile(call.KindEdit, call.OpWrite),
-	"multi_replace_file_content": antigravityFile(call.KindEdit, call.OpWrite),
-	"edit_file":                  antigravityFile(call.KindEdit, call.OpWrite),
-	"list_dir":                   antigravityFile(call.KindSearch, call.OpRead),
-	"grep_search":                antigravityFile(call.KindSearch, call.OpRead),
-	"find_by_name":               antigravityFile(call.KindSearch, call.OpRead),
-	"codebase_search":            antigravityFile(call.KindSearch, call.OpRead),
-	"read_url_content":           antigravityWeb,
-	"search_web":                 antigravityWeb,
-}
+var antigravityTools = sync.OnceValue(func() map[string]toolFill {
+	return map[string]toolFill{
+		"run_command":                antigravityShell,
+		"view_file":                  antigravityFile(call.KindRead, call.OpRead),
+		"view_file_outline":          antigravityFile(call.KindRead, call.OpRead),
+		"write_to_file":              antigravityFile(call.KindWrite, call.OpWrite),
+		"replace_file_content":       antigravityFile(call.KindEdit, call.OpWrite),
+		"multi_replace_file_content": antigravityFile(call.KindEdit, call.OpWrite),
+		"edit_file":                  antigravityFile(call.KindEdit, call.OpWrite),
+		"list_dir":                   antigravityFile(call.KindSearch, call.OpRead),
+		"grep_search":                antigravityFile(call.KindSearch, call.OpRead),
+		"find_by_name":               antigravityFile(call.KindSearch, call.OpRead),
+		"codebase_search":            antigravityFile(call.KindSearch, call.OpRead),
+		"read_url_content":           antigravityWeb,
+		"search_web":                 antigravityWeb,
+	}
+})
 
 // antigravityShell is run_command {CommandLine, Cwd}. Cwd is where the
 // command runs; the workspace stays the project directory.

@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/internal/call"
 )
@@ -38,7 +39,7 @@ func (kiroCodec) decode(payload []byte, o DecodeOptions) (call.Call, error) {
 		return call.Call{}, err
 	}
 	pt := pather{cwd: c.Cwd, home: o.Home}
-	if fill, ok := kiroTools[c.Tool]; ok {
+	if fill, ok := kiroTools()[c.Tool]; ok {
 		fill(&c, in, pt)
 		return c, nil
 	}
@@ -67,7 +68,7 @@ func kiroMCP(tool string) (server, mtool string, ok bool) {
 // isKiroTool reports whether tool is a name only Kiro sends: a built-in
 // tool of its own or an "@server/tool" MCP tool (Detect).
 func isKiroTool(tool string) bool {
-	if _, ok := kiroTools[tool]; ok {
+	if _, ok := kiroTools()[tool]; ok {
 		return true
 	}
 	_, _, ok := kiroMCP(tool)
@@ -76,11 +77,13 @@ func isKiroTool(tool string) bool {
 
 // kiroTools are Kiro's built-in tools with inputs of their own
 // (crates/chat-cli/src/cli/chat/tools/tool_index.json).
-var kiroTools = map[string]toolFill{
-	"execute_bash": kiroShell,
-	"fs_read":      kiroRead,
-	"fs_write":     kiroWrite,
-}
+var kiroTools = sync.OnceValue(func() map[string]toolFill {
+	return map[string]toolFill{
+		"execute_bash": kiroShell,
+		"fs_read":      kiroRead,
+		"fs_write":     kiroWrite,
+	}
+})
 
 // kiroShell is execute_bash {command, working_dir}: working_dir is where the
 // command runs; the session cwd stays the project directory.

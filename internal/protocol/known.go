@@ -13,17 +13,17 @@ func KnownTool(name string) bool {
 	if _, ok := tools[name]; ok {
 		return true
 	}
-	if _, ok := antigravityTools[name]; ok {
+	if _, ok := antigravityTools()[name]; ok {
 		return true
 	}
-	_, ok := kiroTools[name]
+	_, ok := kiroTools()[name]
 	return ok
 }
 
 // KnownTools lists the tool names KnownTool accepts, sorted.
 func KnownTools() []string {
-	names := make([]string, 0, len(tools)+len(antigravityTools)+len(kiroTools))
-	for _, m := range []map[string]toolFill{tools, antigravityTools, kiroTools} {
+	names := make([]string, 0, len(tools)+len(antigravityTools())+len(kiroTools()))
+	for _, m := range []map[string]toolFill{tools, antigravityTools(), kiroTools()} {
 		for n := range m {
 			names = append(names, n)
 		}
