@@ -250,7 +250,14 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %v", err)
+		// Past the 5 s: connections still open are closed. Shutdown counts a
+		// connection a client opened but never sent a request on (an HTTP
+		// client dials ahead under concurrency) as busy until it is 5 s old,
+		// so this is also the ordinary end of a busy server, not a failure.
+		fmt.Fprintf(sys.stderr, "toolguard serve: closing the connections still open after 5 s (%v)\n", err)
+		if err := hs.Close(); err != nil {
+			return fmt.Errorf("shutdown: %v", err)
+		}
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
