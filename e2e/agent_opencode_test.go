@@ -44,7 +44,11 @@ var opencodeAgent = &agent{
 `, fakeBaseURL))
 	},
 	standinHooks: func(c *caseEnv, hookCmd string) error {
-		return writeFile(filepath.Join(c.Proj, ".opencode", "plugins", "toolguard.js"), string(standinPlugin(hookCmd)))
+		src, err := standinPlugin(hookCmd)
+		if err != nil {
+			return err
+		}
+		return writeFile(filepath.Join(c.Proj, ".opencode", "plugins", "toolguard.js"), string(src))
 	},
 	command: func(c *caseEnv, prompt, resume string) ([]string, []string) {
 		argv := []string{"opencode", "run", "--format", "json", "--auto"}
@@ -77,14 +81,14 @@ var opencodeAgent = &agent{
 // standinPlugin is toolguard's own plugin (hooks/opencode/toolguard.js, what install writes)
 // running hookCmd instead of toolguard: the probes of e2e/conformance_test.go then measure
 // what the plugin does with a hook that exits 1, crashes, prints garbage or runs too long.
-func standinPlugin(hookCmd string) []byte {
+func standinPlugin(hookCmd string) ([]byte, error) {
 	src, err := os.ReadFile(filepath.Join("..", "hooks", "opencode", "toolguard.js"))
 	if err != nil {
-		panic(err) // the repository's own file
+		return nil, err
 	}
 	const line = `const COMMAND = "toolguard hook --provider opencode";`
 	if !strings.Contains(string(src), line) {
-		panic("hooks/opencode/toolguard.js has no " + line)
+		return nil, fmt.Errorf("hooks/opencode/toolguard.js has no %s", line)
 	}
-	return []byte(strings.Replace(string(src), line, "const COMMAND = "+jsonString(hookCmd)+";", 1))
+	return []byte(strings.Replace(string(src), line, "const COMMAND = "+jsonString(hookCmd)+";", 1)), nil
 }

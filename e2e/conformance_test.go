@@ -373,7 +373,10 @@ func compare(t *testing.T, a *agent, cell string, fact protocol.Fact, got string
 	}
 }
 
-func runFailProbe(t *testing.T, s *suite, a *agent, p failProbe) {
+// probeSettings are the hook-entry settings probe p needs for agent a: the
+// fail-closed switch (skipped where a documents none), a 2 s timeout in the
+// agent's unit and key.
+func probeSettings(t *testing.T, a *agent, p failProbe) map[string]any {
 	set := map[string]any{}
 	if p.failClosed {
 		kv, ok := failClosedKeys[a.name]
@@ -389,6 +392,11 @@ func runFailProbe(t *testing.T, s *suite, a *agent, p failProbe) {
 		}
 		set[timeoutKey(a.name)] = 2 * unit
 	}
+	return set
+}
+
+func runFailProbe(t *testing.T, s *suite, a *agent, p failProbe) {
+	set := probeSettings(t, a, p)
 	c := newCase(t, s, a, a.name+"/conformance-"+p.name)
 	cmd, mark := probeHook(c, p.name, p.body)
 	c.installProbeHook(t, cmd, set)
@@ -436,21 +444,7 @@ func altCLI(agent string) string {
 func runAltProbe(t *testing.T, s *suite, a *agent, p failProbe, alt string) {
 	out, _ := exec.Command(alt, "--version").CombinedOutput()
 	version := regexp.MustCompile(`\d+\.\d+\.\d+`).FindString(string(out))
-	set := map[string]any{}
-	if p.failClosed {
-		kv, ok := failClosedKeys[a.name]
-		if !ok {
-			t.Skipf("%s documents no fail-closed switch", a.name)
-		}
-		set[kv[0]] = kv[1]
-	}
-	if p.timeout {
-		unit := timeoutUnits[a.name]
-		if unit == 0 {
-			unit = 1
-		}
-		set[timeoutKey(a.name)] = 2 * unit
-	}
+	set := probeSettings(t, a, p)
 	c := newCase(t, s, a, a.name+"/conformance-alt-"+p.name)
 	cmd, mark := probeHook(c, p.name, p.body)
 	c.installProbeHook(t, cmd, set)
