@@ -227,7 +227,7 @@ func TestSurfacesDerived(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps := &policySet{pol: pol, files: []string{"/srv/platform.toml"}}
-	got, names := surfaces(sys, &decideFlags{auditLog: "/srv/audit/log.jsonl"}, ps, proj, proj)
+	got, names := surfaces(sys, &decideFlags{auditLog: "/srv/audit/log.jsonl"}, ps, proj, proj), selfNames(sys)
 	has := func(p string, tree bool) bool {
 		return slices.ContainsFunc(got, func(s policy.Surface) bool { return s.Path == p && s.Tree == tree })
 	}
@@ -389,7 +389,7 @@ func TestSurfacesCoverDoctor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := surfaces(sys, &decideFlags{}, &policySet{pol: pol}, proj, proj)
+	got := surfaces(sys, &decideFlags{}, &policySet{pol: pol}, proj, proj)
 	covered := func(p string) bool {
 		return slices.ContainsFunc(got, func(s policy.Surface) bool {
 			return s.Path == p || s.Tree && strings.HasPrefix(p, s.Path+"/")
@@ -425,7 +425,7 @@ func TestSurfacesNoBlanketTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, dir := range []string{home, "/", proj, filepath.Dir(proj)} {
-		got, _ := surfaces(sys, &decideFlags{stateDir: dir}, &policySet{pol: pol}, proj, proj)
+		got := surfaces(sys, &decideFlags{stateDir: dir}, &policySet{pol: pol}, proj, proj)
 		for _, s := range got {
 			if s.Tree && (s.Path == dir || s.Path == "/") {
 				t.Errorf("state dir %s: %s is a tree surface", dir, s.Path)

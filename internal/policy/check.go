@@ -19,7 +19,12 @@ const (
 // CheckEnv is that world as an Env, with the guard surfaces a user of
 // Claude Code and Codex with the default locations would have.
 func CheckEnv() Env {
-	return Env{Home: CheckHome, Workspace: CheckWorkspace, SelfNames: []string{"tg", "toolguard-serve"}, Protected: []Surface{
+	return Env{Home: CheckHome, Workspace: CheckWorkspace, SelfNames: []string{"tg", "toolguard-serve"}, Protected: checkSurfaces}
+}
+
+// checkSurfaces are CheckEnv's guard surfaces.
+func checkSurfaces() []Surface {
+	return []Surface{
 		{Path: CheckWorkspace + "/.claude/settings.json"},
 		{Path: CheckWorkspace + "/.claude/settings.local.json"},
 		{Path: CheckWorkspace + "/.toolguard", Tree: true},
@@ -32,7 +37,7 @@ func CheckEnv() Env {
 		{Path: CheckHome + "/.local/state/toolguard", Tree: true},
 		{Path: "/usr/local/bin/toolguard", Binary: true},
 		{Path: "/usr/local/bin/toolguard-serve", Binary: true},
-	}}
+	}
 }
 
 type test struct {

@@ -21,7 +21,7 @@ type Env struct {
 	// resolved. Rules are tested against both the written and the resolved
 	// form. nil tests the written form only.
 	Resolve func(string) string
-	// Protected are the guard's own surfaces, derived by the caller from
+	// Protected gives the guard's own surfaces, derived by the caller from
 	// the configuration in effect (cmd/toolguard surfaces; docs/surfaces.md):
 	// agent hook settings, policy files and discovery locations, the state
 	// and config directories, the toolguard binaries. The "@protected" path
@@ -30,8 +30,11 @@ type Env struct {
 	// or chmod-ing .claude does it to .claude/settings.json too);
 	// "@protected-root" the workspace root and the directories above it
 	// (never / or Home); "@secret" and "@binary" the Secret and Binary
-	// surfaces.
-	Protected []Surface
+	// surfaces. It is called once, the first time a path is tested
+	// against the surfaces: deriving them reads files (the hook reads each
+	// agent hook file for the binary it names), which a call that tests no
+	// path — an MCP tool, git status — never pays. nil: no surfaces.
+	Protected func() []Surface
 	// FoldCase matches Protected case-insensitively, as a case-insensitive
 	// file system (macOS, Windows, settings.case_insensitive_paths)
 	// resolves .Claude/settings.json.
@@ -131,7 +134,9 @@ type evalEnv struct {
 	exposed     bool // the workspace is /, the home directory or above it: nothing is inside it
 	resolve     func(string) string
 	safe        []string
-	protected   []Surface
+	protected   func() []Surface // Env.Protected, called by surfaces
+	surfaceList []Surface        // what protected returned, folded with foldCase
+	gotSurfaces bool             // surfaceList is set
 	foldCase    bool
 	lookups           // what this call looked up in the index (index.go)
 	err         error // the first rule that failed to decode or compile (lazy policies)
@@ -250,13 +255,6 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 		ev.workspace = ""
 	}
 	ev.exposed = exposedWorkspace(ev.workspace, env.Home)
-	if env.FoldCase && len(ev.protected) > 0 {
-		// Folded once here, not at every path tested (onSurface).
-		ev.protected = slices.Clone(ev.protected)
-		for i := range ev.protected {
-			ev.protected[i].Path = strings.ToLower(ev.protected[i].Path)
-		}
-	}
 	for _, s := range p.Settings.SafePrefixes {
 		if s = expandHome(s, env.Home); s != "" && filepath.IsAbs(s) {
 			ev.safe = append(ev.safe, filepath.Clean(s))

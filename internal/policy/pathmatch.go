@@ -6,6 +6,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -150,7 +151,11 @@ const (
 // or a chmod -R there is everyday work, which the builtin rules ask
 // about rather than deny.
 func (e *evalEnv) onSurface(p string, what int) bool {
-	if len(e.protected) == 0 || !strings.HasPrefix(p, "/") {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	surfaces := e.surfaces()
+	if len(surfaces) == 0 {
 		return false
 	}
 	home, ws := strings.TrimSuffix(e.home, "/"), e.workspace
@@ -165,8 +170,8 @@ func (e *evalEnv) onSurface(p string, what int) bool {
 	if what == onRoot && !atRoot {
 		return false
 	}
-	for i := range e.protected {
-		s := &e.protected[i]
+	for i := range surfaces {
+		s := &surfaces[i]
 		if (what == onSecret || what == onSecretDir) && !s.Secret || what == onBinary && !s.Binary {
 			continue
 		}
@@ -192,6 +197,26 @@ func (e *evalEnv) onSurface(p string, what int) bool {
 		}
 	}
 	return false
+}
+
+// surfaces returns the guard's surfaces (Env.Protected), asked for once
+// per Evaluate and folded to lower case once when paths fold.
+func (e *evalEnv) surfaces() []Surface {
+	if e.gotSurfaces {
+		return e.surfaceList
+	}
+	e.gotSurfaces = true
+	if e.protected == nil {
+		return nil
+	}
+	e.surfaceList = e.protected()
+	if e.foldCase && len(e.surfaceList) > 0 {
+		e.surfaceList = slices.Clone(e.surfaceList)
+		for i := range e.surfaceList {
+			e.surfaceList[i].Path = strings.ToLower(e.surfaceList[i].Path)
+		}
+	}
+	return e.surfaceList
 }
 
 // relInside returns p relative to dir when p is dir or below it.

@@ -45,7 +45,7 @@ func TestOnSurface(t *testing.T) {
 		{path: "/home/u/src/p/.CLAUDE", fold: true, protected: true},
 		{path: "relative/.claude"},
 	} {
-		ev := &evalEnv{home: "/home/u", workspace: "/home/u/src/p", protected: surfaces, foldCase: tc.fold}
+		ev := &evalEnv{home: "/home/u", workspace: "/home/u/src/p", protected: func() []Surface { return surfaces }, foldCase: tc.fold}
 		if got := ev.onSurface(tc.path, onSurface); got != tc.protected {
 			t.Errorf("@protected %s (fold %v): %v, want %v", tc.path, tc.fold, got, tc.protected)
 		}
@@ -107,10 +107,42 @@ func TestCaseInsensitivePathsSetting(t *testing.T) {
 // their directories.
 func TestOnSurfaceBinary(t *testing.T) {
 	t.Parallel()
-	ev := &evalEnv{home: "/home/u", workspace: "/home/u/p", protected: []Surface{{Path: "/usr/local/bin/toolguard", Binary: true}, {Path: "/home/u/.claude/settings.json"}}}
+	ev := &evalEnv{home: "/home/u", workspace: "/home/u/p", protected: func() []Surface {
+		return []Surface{{Path: "/usr/local/bin/toolguard", Binary: true}, {Path: "/home/u/.claude/settings.json"}}
+	}}
 	for p, want := range map[string]bool{"/usr/local/bin/toolguard": true, "/usr/local/bin": false, "/home/u/.claude/settings.json": false} {
 		if got := ev.onSurface(p, onBinary); got != want {
 			t.Errorf("@binary %s: %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestSurfacesAskedOnce: Env.Protected is called the first time a path is
+// tested against the surfaces and never again in that Evaluate; a call
+// that tests no path (MCP, git status) never calls it. Its answer decides
+// as an eager list did.
+func TestSurfacesAskedOnce(t *testing.T) {
+	p := loadDefaults(t)
+	for _, tc := range []struct {
+		name  string
+		c     call.Call
+		calls int
+		want  call.Decision
+	}{
+		{"mcp", call.Call{Kind: call.KindMCP, Tool: "mcp__github__create_issue", MCPServer: "github", MCPTool: "create_issue"}, 0, call.Pass},
+		{"git status", call.Call{Kind: call.KindShell, Tool: "Bash", Command: "git status"}, 0, call.Pass},
+		{"write in the project", call.Call{Kind: call.KindWrite, Tool: "Write", Paths: []call.Path{{Path: CheckWorkspace + "/src/a.go", Op: call.OpWrite}}}, 1, call.Pass},
+		{"write a surface", call.Call{Kind: call.KindWrite, Tool: "Write", Paths: []call.Path{{Path: CheckWorkspace + "/.claude/settings.json", Op: call.OpWrite}}}, 1, call.Deny},
+		{"many targets", call.Call{Kind: call.KindShell, Tool: "Bash", Command: "cp a b c d /usr/local/bin/ && rm -rf build dist && mv x y"}, 1, call.Deny},
+		{"move a binary's directory", call.Call{Kind: call.KindShell, Tool: "Bash", Command: "mv /usr/local/bin /tmp/b"}, 1, call.Deny},
+	} {
+		env := CheckEnv()
+		n := 0
+		env.Protected = func() []Surface { n++; return checkSurfaces() }
+		tc.c.Cwd = CheckWorkspace
+		res := p.Evaluate(tc.c, env)
+		if n != tc.calls || res.Decision != tc.want {
+			t.Errorf("%s: Protected called %d times, decision %s (%s); want %d, %s", tc.name, n, res.Decision, res.Reason, tc.calls, tc.want)
 		}
 	}
 }
