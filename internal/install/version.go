@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolguard/toolguard/internal/protocol"
@@ -15,7 +16,8 @@ import (
 // VersionTimeout bounds one `<cli> --version` run of AgentVersion.
 const VersionTimeout = 5 * time.Second
 
-var reVersion = regexp.MustCompile(`\d+\.\d+\.\d+`)
+// reVersion is compiled on first use (doctor), not at every hook start.
+var reVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+\.\d+\.\d+`) })
 
 // AgentVersion asks provider's CLI for its version, when the CLI named by
 // the per-agent table (internal/protocol/conformance.go, VersionCmd) is
@@ -36,7 +38,7 @@ func AgentVersion(ctx context.Context, provider string) (version, warning string
 	ctx, cancel := context.WithTimeout(ctx, VersionTimeout)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, bin, row.VersionCmd[1:]...).Output()
-	version = reVersion.FindString(firstLine(string(out)))
+	version = reVersion().FindString(firstLine(string(out)))
 	switch {
 	case version == "":
 		if err == nil {

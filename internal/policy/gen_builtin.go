@@ -79,6 +79,11 @@ func GenerateBuiltin() ([]byte, error) {
 	src.WriteString("package policy\n\n")
 	fmt.Fprintf(&src, "// builtinGenHash is the content hash of the defaults.toml that builtinGen was decoded from.\nconst builtinGenHash = %q\n\n", ld.hash)
 	fmt.Fprintf(&src, "// builtinGenPolicyHash is the Hash of the default policy (one layer with\n// exactly that defaults.toml): a deny's audit line need not hash every rule.\nconst builtinGenPolicyHash = %q\n\n", hashPolicy(slow))
+	var digests strings.Builder
+	for _, r := range rules {
+		digests.WriteString(ruleDigest(r))
+	}
+	fmt.Fprintf(&src, "// builtinGenRuleDigests are the ruleDigest of each of builtinGen's rules, in\n// order (hashPolicy).\nconst builtinGenRuleDigests = %q\n\n", digests.String())
 	fmt.Fprintf(&src, "// builtinGenIndex is the index of builtinGen's rules (builtinIndex).\nconst builtinGenIndex = %q\n\n", ixText)
 	fmt.Fprintf(&src, "// builtinGen is defaults.toml, decoded at build time.\nvar builtinGen = %s\n", body)
 	return src.Bytes(), nil

@@ -55,3 +55,38 @@ func lazyOf(p *Policy) *lazyRules {
 	l, _ := p.rules.(*lazyRules)
 	return l
 }
+
+// TestHashLayeredDigests: the defaults + a project layer hash with the
+// generated digests of the default rules is the hash of the same rules
+// compiled; overriding or disabling a default rule changes it.
+func TestHashLayeredDigests(t *testing.T) {
+	load := func(toml string) *Policy {
+		t.Helper()
+		p, err := Load([]Source{{Path: "/p/.toolguard/policy.toml", Data: []byte(toml), Layer: "project"}}, LoadOptions{Lazy: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := load("[[rule]]\nid = \"no-make-deploy\"\ndecision = \"ask\"\ncommand = [\"make deploy\"]\n")
+	if builtinDigests(base.rules.(*lazyRules).docs) == "" {
+		t.Fatal("the layered defaults do not use the generated digests")
+	}
+	compiled := &Policy{Settings: base.Settings, rules: compiledRules(allRules(base))}
+	if got, want := base.Hash(), hashPolicy(compiled); got != want {
+		t.Fatalf("layered hash %s, compiled %s", got, want)
+	}
+	seen := map[string]string{base.Hash(): "base"}
+	for name, toml := range map[string]string{
+		"settings": "[settings]\nmode = \"headless\"\n[[rule]]\nid = \"no-make-deploy\"\ndecision = \"ask\"\ncommand = [\"make deploy\"]\n",
+		"rule":     "[[rule]]\nid = \"no-make-deploy\"\ndecision = \"deny\"\ncommand = [\"make deploy\"]\n",
+		"disable":  "[settings]\ndisable = [\"git-push-force\"]\n[[rule]]\nid = \"no-make-deploy\"\ndecision = \"ask\"\ncommand = [\"make deploy\"]\n",
+		"override": "[[rule]]\nid = \"git-push-force\"\ndecision = \"ask\"\ncommand = [\"git push\"]\nargs = [\"--force\"]\n",
+	} {
+		h := load(toml).Hash()
+		if other, dup := seen[h]; dup {
+			t.Errorf("%s hashes as %s: %s", name, other, h)
+		}
+		seen[h] = name
+	}
+}

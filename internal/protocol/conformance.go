@@ -10,10 +10,14 @@ package protocol
 //
 // Every fact says where it comes from: a probe of the e2e suite on the
 // versions in Conformance.Measured, or Documented (the agent's docs or an
-// issue thread; "documented, not measured"). The table is data only: no
-// init work, looked up by a linear scan of six entries.
+// issue thread; "documented, not measured"). The table is built on first
+// use (an ask, doctor, the docs), looked up by a linear scan.
 
-import "github.com/toolguard/toolguard/internal/call"
+import (
+	"sync"
+
+	"github.com/toolguard/toolguard/internal/call"
+)
 
 // AskRoute is what an ask of toolguard becomes for one agent and mode.
 type AskRoute string
@@ -123,229 +127,232 @@ func probeN(v, p, note string) Fact { return Fact{Value: v, Source: p, Note: not
 // conformance is the table. Probe names are the e2e subtests that
 // measure a fact: TestAgents/<agent>/<scenario> or
 // TestConformance/<agent>/<probe>. The e2e suite fails when a CLI
-// disagrees with a measured fact here.
-var conformance = []Conformance{
-	{
-		Provider: NameClaude, Label: "Claude Code",
-		Measured:   []string{"2.1.197"},
-		VersionCmd: []string{"claude", "--version"},
-		Interactive: Mode{
-			Ask:     doc(string(AskNative)),
-			Choices: []AskRoute{AskNative, AskDenyRequest},
+// disagrees with a measured fact here. Built on first use (an ask, doctor,
+// the docs), not at every hook start.
+var conformance = sync.OnceValue(func() []Conformance {
+	return []Conformance{
+		{
+			Provider: NameClaude, Label: "Claude Code",
+			Measured:   []string{"2.1.197"},
+			VersionCmd: []string{"claude", "--version"},
+			Interactive: Mode{
+				Ask:     doc(string(AskNative)),
+				Choices: []AskRoute{AskNative, AskDenyRequest},
+			},
+			Headless: Mode{
+				Ask: probe(string(AskDenyRequest), "TestAgents/claude/pending-hold"),
+				// defer is offered, never the default: it is honoured only in -p
+				// with one tool call in the batch (otherwise ignored: the normal
+				// permission flow runs the tool under bypassPermissions), and toolguard
+				// does not defer under bypassPermissions (askfallback.go).
+				Choices:  []AskRoute{AskDenyRequest, AskDefer},
+				EndsTurn: probe("no", "TestAgents/claude/pending-hold"),
+			},
+			AllowSkipsPrompt: docN("yes", "the user's own permissions.ask rules still ask (anthropics/claude-code#82451)"),
+			RewriteShell:     probeN("honoured", "TestConformance/claude/rewrite-shell", "measured in -p under bypassPermissions; reported ignored for Bash in anthropics/claude-code#79321 and #81340"),
+			RewriteFile:      probe("honoured", "TestConformance/claude/rewrite-file"),
+			Exit1:            probe(OutcomeRuns, "TestConformance/claude/exit-1"),
+			Crash:            probe(OutcomeRuns, "TestConformance/claude/crash"),
+			Exit2Garbage:     probe(OutcomeBlocked, "TestConformance/claude/exit-2-garbage"),
+			Garbage0:         probe(OutcomeRuns, "TestConformance/claude/garbage-exit-0"),
+			Timeout:          probe(OutcomeRuns, "TestConformance/claude/timeout"),
+			FailClosedKey:    `"onFailure": "block" (from 2.1.295; install writes it)`,
+			FailClosed: probeN("ignored", "TestConformance/claude/fail-closed",
+				"the pinned 2.1.197 ignores the key and still runs the hook; 2.1.332, the latest release on 2026-12-01, blocks the exit-1 hook with it "+
+					"(TestConformance/claude/fail-closed@alt with TOOLGUARD_E2E_ALT_CLI=claude=…; its other failure probes as 2.1.197's)"),
+			FailClosedInstall:   true,
+			DeferBypass:         probe("holds", "TestConformance/claude/defer-bypass"),
+			DeferDefault:        probe("holds", "TestConformance/claude/defer-default"),
+			DeferRoundTrip:      probe("holds", "TestConformance/claude/defer-roundtrip"),
+			SessionStartToModel: probe("yes", "TestAgents/claude/reject-reason"),
 		},
-		Headless: Mode{
-			Ask: probe(string(AskDenyRequest), "TestAgents/claude/pending-hold"),
-			// defer is offered, never the default: it is honoured only in -p
-			// with one tool call in the batch (otherwise ignored: the normal
-			// permission flow runs the tool under bypassPermissions), and toolguard
-			// does not defer under bypassPermissions (askfallback.go).
-			Choices:  []AskRoute{AskDenyRequest, AskDefer},
-			EndsTurn: probe("no", "TestAgents/claude/pending-hold"),
+		{
+			Provider: NameCodeBuddy, Label: "CodeBuddy Code",
+			Measured:   []string{"2.117.0"},
+			VersionCmd: []string{"codebuddy", "--version"},
+			Interactive: Mode{
+				Ask:     doc(string(AskNative)),
+				Choices: []AskRoute{AskNative, AskDenyRequest},
+			},
+			Headless: Mode{
+				Ask:      probe(string(AskDenyRequest), "TestAgents/codebuddy/pending-hold"),
+				Choices:  []AskRoute{AskDenyRequest},
+				EndsTurn: probe("no", "TestAgents/codebuddy/pending-hold"),
+			},
+			// CodeBuddy 2.117 runs the tool after an ask under these modes
+			// (e2e workflow-ask, round 3).
+			NoAskPermissionModes: []string{"bypassPermissions", "dontAsk"},
+			AllowSkipsPrompt:     doc("yes"),
+			RewriteShell:         probe("honoured", "TestConformance/codebuddy/rewrite-shell"),
+			RewriteFile:          probe("honoured", "TestConformance/codebuddy/rewrite-file"),
+			Exit1:                probe(OutcomeRuns, "TestConformance/codebuddy/exit-1"),
+			Crash:                probe(OutcomeRuns, "TestConformance/codebuddy/crash"),
+			Exit2Garbage:         probe(OutcomeBlocked, "TestConformance/codebuddy/exit-2-garbage"),
+			Garbage0:             probe(OutcomeRuns, "TestConformance/codebuddy/garbage-exit-0"),
+			Timeout:              probe(OutcomeBlocked, "TestConformance/codebuddy/timeout"),
+			FailClosed:           doc("none"),
+			SessionStartToModel:  probe("no", "TestAgents/codebuddy/reject-reason"),
 		},
-		AllowSkipsPrompt: docN("yes", "the user's own permissions.ask rules still ask (anthropics/claude-code#82451)"),
-		RewriteShell:     probeN("honoured", "TestConformance/claude/rewrite-shell", "measured in -p under bypassPermissions; reported ignored for Bash in anthropics/claude-code#79321 and #81340"),
-		RewriteFile:      probe("honoured", "TestConformance/claude/rewrite-file"),
-		Exit1:            probe(OutcomeRuns, "TestConformance/claude/exit-1"),
-		Crash:            probe(OutcomeRuns, "TestConformance/claude/crash"),
-		Exit2Garbage:     probe(OutcomeBlocked, "TestConformance/claude/exit-2-garbage"),
-		Garbage0:         probe(OutcomeRuns, "TestConformance/claude/garbage-exit-0"),
-		Timeout:          probe(OutcomeRuns, "TestConformance/claude/timeout"),
-		FailClosedKey:    `"onFailure": "block" (from 2.1.295; install writes it)`,
-		FailClosed: probeN("ignored", "TestConformance/claude/fail-closed",
-			"the pinned 2.1.197 ignores the key and still runs the hook; 2.1.332, the latest release on 2026-12-01, blocks the exit-1 hook with it "+
-				"(TestConformance/claude/fail-closed@alt with TOOLGUARD_E2E_ALT_CLI=claude=…; its other failure probes as 2.1.197's)"),
-		FailClosedInstall:   true,
-		DeferBypass:         probe("holds", "TestConformance/claude/defer-bypass"),
-		DeferDefault:        probe("holds", "TestConformance/claude/defer-default"),
-		DeferRoundTrip:      probe("holds", "TestConformance/claude/defer-roundtrip"),
-		SessionStartToModel: probe("yes", "TestAgents/claude/reject-reason"),
-	},
-	{
-		Provider: NameCodeBuddy, Label: "CodeBuddy Code",
-		Measured:   []string{"2.117.0"},
-		VersionCmd: []string{"codebuddy", "--version"},
-		Interactive: Mode{
-			Ask:     doc(string(AskNative)),
-			Choices: []AskRoute{AskNative, AskDenyRequest},
+		{
+			Provider: NameCodex, Label: "Codex CLI",
+			Measured:   []string{"0.171.0"},
+			VersionCmd: []string{"codex", "--version"},
+			// Codex has no ask: PreToolUse "ask" is unsupported and fails open.
+			Interactive: Mode{
+				Ask:     probe(string(AskDenyRequest), "TestAgents/codex/workflow-ask"),
+				Choices: []AskRoute{AskDenyRequest},
+			},
+			Headless: Mode{
+				Ask:      probe(string(AskDenyRequest), "TestAgents/codex/pending-hold"),
+				Choices:  []AskRoute{AskDenyRequest},
+				EndsTurn: docN("not sent", "continue:false is unsupported for PreToolUse and fails open"),
+			},
+			AllowSkipsPrompt:    doc("yes"),
+			RewriteShell:        probe("honoured", "TestConformance/codex/rewrite-shell"),
+			RewriteFile:         docN("honoured", "apply_patch: not probed (the probe rewrites {file_path, content})"),
+			Exit1:               probe(OutcomeRuns, "TestConformance/codex/exit-1"),
+			Crash:               probe(OutcomeRuns, "TestConformance/codex/crash"),
+			Exit2Garbage:        probeN(OutcomeRuns, "TestConformance/codex/exit-2-garbage", "garbage on stdout, nothing on stderr"),
+			Garbage0:            probe(OutcomeRuns, "TestConformance/codex/garbage-exit-0"),
+			Timeout:             probe(OutcomeRuns, "TestConformance/codex/timeout"),
+			FailClosed:          docN("none", "requested in openai/codex#41979"),
+			SessionStartToModel: probe("yes", "TestAgents/codex/reject-reason"),
 		},
-		Headless: Mode{
-			Ask:      probe(string(AskDenyRequest), "TestAgents/codebuddy/pending-hold"),
-			Choices:  []AskRoute{AskDenyRequest},
-			EndsTurn: probe("no", "TestAgents/codebuddy/pending-hold"),
+		{
+			Provider: NameGemini, Label: "Gemini CLI",
+			Measured:   []string{"0.61.0"},
+			VersionCmd: []string{"gemini", "--version"},
+			Interactive: Mode{
+				Ask:     docN(string(AskNative), `{"decision":"ask"}: undocumented but implemented`),
+				Choices: []AskRoute{AskNative, AskDenyRequest},
+			},
+			Headless: Mode{
+				Ask:      probe(string(AskDenyEndTurn), "TestAgents/gemini/pending-hold"),
+				Choices:  []AskRoute{AskDenyEndTurn},
+				EndsTurn: probe("yes", "TestAgents/gemini/pending-hold"),
+			},
+			AllowSkipsPrompt: doc("yes"),
+			RewriteShell:     probeN("honoured", "TestConformance/gemini/rewrite-shell", "hookSpecificOutput.tool_input"),
+			RewriteFile:      probeN("honoured", "TestConformance/gemini/rewrite-file", "hookSpecificOutput.tool_input"),
+			Exit1:            probe(OutcomeRuns, "TestConformance/gemini/exit-1"),
+			Crash:            probe(OutcomeRuns, "TestConformance/gemini/crash"),
+			Exit2Garbage:     probe(OutcomeBlocked, "TestConformance/gemini/exit-2-garbage"),
+			Garbage0:         probe(OutcomeRuns, "TestConformance/gemini/garbage-exit-0"),
+			Timeout: probeN(OutcomeRuns, "TestConformance/gemini/timeout",
+				"Gemini stops the hook at its timeout but waits for its stdout to close: a child of the hook holding it open delays the call until that child exits"),
+			FailClosed:          doc("none"),
+			SessionStartToModel: probe("yes", "TestAgents/gemini/reject-reason"),
 		},
-		// CodeBuddy 2.117 runs the tool after an ask under these modes
-		// (e2e workflow-ask, round 3).
-		NoAskPermissionModes: []string{"bypassPermissions", "dontAsk"},
-		AllowSkipsPrompt:     doc("yes"),
-		RewriteShell:         probe("honoured", "TestConformance/codebuddy/rewrite-shell"),
-		RewriteFile:          probe("honoured", "TestConformance/codebuddy/rewrite-file"),
-		Exit1:                probe(OutcomeRuns, "TestConformance/codebuddy/exit-1"),
-		Crash:                probe(OutcomeRuns, "TestConformance/codebuddy/crash"),
-		Exit2Garbage:         probe(OutcomeBlocked, "TestConformance/codebuddy/exit-2-garbage"),
-		Garbage0:             probe(OutcomeRuns, "TestConformance/codebuddy/garbage-exit-0"),
-		Timeout:              probe(OutcomeBlocked, "TestConformance/codebuddy/timeout"),
-		FailClosed:           doc("none"),
-		SessionStartToModel:  probe("no", "TestAgents/codebuddy/reject-reason"),
-	},
-	{
-		Provider: NameCodex, Label: "Codex CLI",
-		Measured:   []string{"0.171.0"},
-		VersionCmd: []string{"codex", "--version"},
-		// Codex has no ask: PreToolUse "ask" is unsupported and fails open.
-		Interactive: Mode{
-			Ask:     probe(string(AskDenyRequest), "TestAgents/codex/workflow-ask"),
-			Choices: []AskRoute{AskDenyRequest},
+		{
+			Provider: NameCursor, Label: "Cursor",
+			VersionCmd: []string{"cursor-agent", "--version"},
+			Interactive: Mode{
+				Ask:     docN(string(AskNative), "documented for shell and MCP hooks; beforeReadFile has no ask (a deny)"),
+				Choices: []AskRoute{AskNative, AskDenyRequest},
+			},
+			Headless: Mode{
+				Ask:      doc(string(AskDenyRequest)),
+				Choices:  []AskRoute{AskDenyRequest},
+				EndsTurn: doc("not sent"),
+			},
+			AllowSkipsPrompt:    docN("not documented", "toolguard sends every pass as an allow (failClosed)"),
+			RewriteShell:        docN("honoured", "updated_input on preToolUse"),
+			RewriteFile:         docN("honoured", "updated_input on preToolUse"),
+			Exit1:               docN(OutcomeRuns, "blocked with failClosed"),
+			Crash:               docN(OutcomeRuns, "blocked with failClosed"),
+			Exit2Garbage:        doc(OutcomeBlocked),
+			Garbage0:            docN(OutcomeBlocked, "invalid JSON blocks a permission hook"),
+			Timeout:             docN(OutcomeRuns, "blocked with failClosed"),
+			FailClosedKey:       `"failClosed": true (install sets it; empty output then blocks, so toolguard prints every pass as an allow)`,
+			FailClosed:          doc("works"),
+			FailClosedInstall:   true,
+			SessionStartToModel: doc("no event"),
 		},
-		Headless: Mode{
-			Ask:      probe(string(AskDenyRequest), "TestAgents/codex/pending-hold"),
-			Choices:  []AskRoute{AskDenyRequest},
-			EndsTurn: docN("not sent", "continue:false is unsupported for PreToolUse and fails open"),
+		{
+			Provider: NameCopilot, Label: "Copilot CLI",
+			Measured:   []string{"1.0.102"},
+			VersionCmd: []string{"copilot", "--version"},
+			Interactive: Mode{
+				Ask:     docN(string(AskNative), "autopilot and the cloud agent turn an ask into a deny themselves"),
+				Choices: []AskRoute{AskNative, AskDenyRequest},
+			},
+			Headless: Mode{
+				Ask:      probe(string(AskDenyRequest), "TestAgents/copilot/pending-hold"),
+				Choices:  []AskRoute{AskDenyRequest},
+				EndsTurn: probe("no", "TestAgents/copilot/pending-hold"),
+			},
+			AllowSkipsPrompt:    doc("yes"),
+			RewriteShell:        docN("honoured", "modifiedArgs"),
+			RewriteFile:         doc("honoured"),
+			Exit1:               probe(OutcomeBlocked, "TestConformance/copilot/exit-1"),
+			Crash:               probe(OutcomeBlocked, "TestConformance/copilot/crash"),
+			Exit2Garbage:        probe(OutcomeBlocked, "TestConformance/copilot/exit-2-garbage"),
+			Garbage0:            probe(OutcomeRuns, "TestConformance/copilot/garbage-exit-0"),
+			Timeout:             probe(OutcomeRuns, "TestConformance/copilot/timeout"),
+			FailClosed:          doc("none"),
+			SessionStartToModel: doc("no event"),
 		},
-		AllowSkipsPrompt:    doc("yes"),
-		RewriteShell:        probe("honoured", "TestConformance/codex/rewrite-shell"),
-		RewriteFile:         docN("honoured", "apply_patch: not probed (the probe rewrites {file_path, content})"),
-		Exit1:               probe(OutcomeRuns, "TestConformance/codex/exit-1"),
-		Crash:               probe(OutcomeRuns, "TestConformance/codex/crash"),
-		Exit2Garbage:        probeN(OutcomeRuns, "TestConformance/codex/exit-2-garbage", "garbage on stdout, nothing on stderr"),
-		Garbage0:            probe(OutcomeRuns, "TestConformance/codex/garbage-exit-0"),
-		Timeout:             probe(OutcomeRuns, "TestConformance/codex/timeout"),
-		FailClosed:          docN("none", "requested in openai/codex#41979"),
-		SessionStartToModel: probe("yes", "TestAgents/codex/reject-reason"),
-	},
-	{
-		Provider: NameGemini, Label: "Gemini CLI",
-		Measured:   []string{"0.61.0"},
-		VersionCmd: []string{"gemini", "--version"},
-		Interactive: Mode{
-			Ask:     docN(string(AskNative), `{"decision":"ask"}: undocumented but implemented`),
-			Choices: []AskRoute{AskNative, AskDenyRequest},
+		{
+			// Qwen Code speaks Claude Code's hook protocol (the claude codec under
+			// the name qwen).
+			Provider: NameQwen, Label: "Qwen Code",
+			Measured:   []string{"0.24.4"},
+			VersionCmd: []string{"qwen", "--version"},
+			Interactive: Mode{
+				Ask:     doc(string(AskNative)),
+				Choices: []AskRoute{AskNative, AskDenyRequest},
+			},
+			Headless: Mode{
+				Ask:      probe(string(AskDenyRequest), "TestAgents/qwen/pending-hold"),
+				Choices:  []AskRoute{AskDenyRequest},
+				EndsTurn: probe("no", "TestAgents/qwen/pending-hold"),
+			},
+			AllowSkipsPrompt:    doc("yes"),
+			RewriteShell:        doc("not documented"),
+			RewriteFile:         doc("not documented"),
+			Exit1:               probe(OutcomeRuns, "TestConformance/qwen/exit-1"),
+			Crash:               probe(OutcomeRuns, "TestConformance/qwen/crash"),
+			Exit2Garbage:        probeN(OutcomeRuns, "TestConformance/qwen/exit-2-garbage", "Claude Code blocks here; Qwen Code 0.24.4 runs the tool"),
+			Garbage0:            probe(OutcomeRuns, "TestConformance/qwen/garbage-exit-0"),
+			Timeout:             probe(OutcomeRuns, "TestConformance/qwen/timeout"),
+			FailClosed:          doc("none"),
+			SessionStartToModel: probe("yes", "TestAgents/qwen/reject-reason"),
 		},
-		Headless: Mode{
-			Ask:      probe(string(AskDenyEndTurn), "TestAgents/gemini/pending-hold"),
-			Choices:  []AskRoute{AskDenyEndTurn},
-			EndsTurn: probe("yes", "TestAgents/gemini/pending-hold"),
+		{
+			// opencode has no hook: toolguard's plugin (hooks/opencode) runs the
+			// hook and throws on a deny; it fails closed itself (a crash, garbage,
+			// no decision or its 30 s timeout block the call).
+			Provider: NameOpencode, Label: "opencode (plugin)",
+			Measured:   []string{"1.18.33"},
+			VersionCmd: []string{"opencode", "--version"},
+			Interactive: Mode{
+				Ask:     probe(string(AskDenyRequest), "TestAgents/opencode/workflow-ask"),
+				Choices: []AskRoute{AskDenyRequest},
+			},
+			Headless: Mode{
+				Ask:      probe(string(AskDenyRequest), "TestAgents/opencode/pending-hold"),
+				Choices:  []AskRoute{AskDenyRequest},
+				EndsTurn: doc("not sent"),
+			},
+			AllowSkipsPrompt:    doc("no prompt"),
+			RewriteShell:        doc("no field"),
+			RewriteFile:         doc("no field"),
+			Exit1:               probeN(OutcomeBlocked, "TestConformance/opencode/exit-1", "toolguard's plugin (hooks/opencode) blocks on anything but a reply it can read"),
+			Crash:               probe(OutcomeBlocked, "TestConformance/opencode/crash"),
+			Exit2Garbage:        probe(OutcomeBlocked, "TestConformance/opencode/exit-2-garbage"),
+			Garbage0:            probe(OutcomeBlocked, "TestConformance/opencode/garbage-exit-0"),
+			Timeout:             probeN(OutcomeBlocked, "TestConformance/opencode/timeout", "the plugin's own timeout (30 s as installed)"),
+			FailClosed:          docN("works", "the plugin is the switch: it fails closed by itself"),
+			SessionStartToModel: doc("no event"),
 		},
-		AllowSkipsPrompt: doc("yes"),
-		RewriteShell:     probeN("honoured", "TestConformance/gemini/rewrite-shell", "hookSpecificOutput.tool_input"),
-		RewriteFile:      probeN("honoured", "TestConformance/gemini/rewrite-file", "hookSpecificOutput.tool_input"),
-		Exit1:            probe(OutcomeRuns, "TestConformance/gemini/exit-1"),
-		Crash:            probe(OutcomeRuns, "TestConformance/gemini/crash"),
-		Exit2Garbage:     probe(OutcomeBlocked, "TestConformance/gemini/exit-2-garbage"),
-		Garbage0:         probe(OutcomeRuns, "TestConformance/gemini/garbage-exit-0"),
-		Timeout: probeN(OutcomeRuns, "TestConformance/gemini/timeout",
-			"Gemini stops the hook at its timeout but waits for its stdout to close: a child of the hook holding it open delays the call until that child exits"),
-		FailClosed:          doc("none"),
-		SessionStartToModel: probe("yes", "TestAgents/gemini/reject-reason"),
-	},
-	{
-		Provider: NameCursor, Label: "Cursor",
-		VersionCmd: []string{"cursor-agent", "--version"},
-		Interactive: Mode{
-			Ask:     docN(string(AskNative), "documented for shell and MCP hooks; beforeReadFile has no ask (a deny)"),
-			Choices: []AskRoute{AskNative, AskDenyRequest},
-		},
-		Headless: Mode{
-			Ask:      doc(string(AskDenyRequest)),
-			Choices:  []AskRoute{AskDenyRequest},
-			EndsTurn: doc("not sent"),
-		},
-		AllowSkipsPrompt:    docN("not documented", "toolguard sends every pass as an allow (failClosed)"),
-		RewriteShell:        docN("honoured", "updated_input on preToolUse"),
-		RewriteFile:         docN("honoured", "updated_input on preToolUse"),
-		Exit1:               docN(OutcomeRuns, "blocked with failClosed"),
-		Crash:               docN(OutcomeRuns, "blocked with failClosed"),
-		Exit2Garbage:        doc(OutcomeBlocked),
-		Garbage0:            docN(OutcomeBlocked, "invalid JSON blocks a permission hook"),
-		Timeout:             docN(OutcomeRuns, "blocked with failClosed"),
-		FailClosedKey:       `"failClosed": true (install sets it; empty output then blocks, so toolguard prints every pass as an allow)`,
-		FailClosed:          doc("works"),
-		FailClosedInstall:   true,
-		SessionStartToModel: doc("no event"),
-	},
-	{
-		Provider: NameCopilot, Label: "Copilot CLI",
-		Measured:   []string{"1.0.102"},
-		VersionCmd: []string{"copilot", "--version"},
-		Interactive: Mode{
-			Ask:     docN(string(AskNative), "autopilot and the cloud agent turn an ask into a deny themselves"),
-			Choices: []AskRoute{AskNative, AskDenyRequest},
-		},
-		Headless: Mode{
-			Ask:      probe(string(AskDenyRequest), "TestAgents/copilot/pending-hold"),
-			Choices:  []AskRoute{AskDenyRequest},
-			EndsTurn: probe("no", "TestAgents/copilot/pending-hold"),
-		},
-		AllowSkipsPrompt:    doc("yes"),
-		RewriteShell:        docN("honoured", "modifiedArgs"),
-		RewriteFile:         doc("honoured"),
-		Exit1:               probe(OutcomeBlocked, "TestConformance/copilot/exit-1"),
-		Crash:               probe(OutcomeBlocked, "TestConformance/copilot/crash"),
-		Exit2Garbage:        probe(OutcomeBlocked, "TestConformance/copilot/exit-2-garbage"),
-		Garbage0:            probe(OutcomeRuns, "TestConformance/copilot/garbage-exit-0"),
-		Timeout:             probe(OutcomeRuns, "TestConformance/copilot/timeout"),
-		FailClosed:          doc("none"),
-		SessionStartToModel: doc("no event"),
-	},
-	{
-		// Qwen Code speaks Claude Code's hook protocol (the claude codec under
-		// the name qwen).
-		Provider: NameQwen, Label: "Qwen Code",
-		Measured:   []string{"0.24.4"},
-		VersionCmd: []string{"qwen", "--version"},
-		Interactive: Mode{
-			Ask:     doc(string(AskNative)),
-			Choices: []AskRoute{AskNative, AskDenyRequest},
-		},
-		Headless: Mode{
-			Ask:      probe(string(AskDenyRequest), "TestAgents/qwen/pending-hold"),
-			Choices:  []AskRoute{AskDenyRequest},
-			EndsTurn: probe("no", "TestAgents/qwen/pending-hold"),
-		},
-		AllowSkipsPrompt:    doc("yes"),
-		RewriteShell:        doc("not documented"),
-		RewriteFile:         doc("not documented"),
-		Exit1:               probe(OutcomeRuns, "TestConformance/qwen/exit-1"),
-		Crash:               probe(OutcomeRuns, "TestConformance/qwen/crash"),
-		Exit2Garbage:        probeN(OutcomeRuns, "TestConformance/qwen/exit-2-garbage", "Claude Code blocks here; Qwen Code 0.24.4 runs the tool"),
-		Garbage0:            probe(OutcomeRuns, "TestConformance/qwen/garbage-exit-0"),
-		Timeout:             probe(OutcomeRuns, "TestConformance/qwen/timeout"),
-		FailClosed:          doc("none"),
-		SessionStartToModel: probe("yes", "TestAgents/qwen/reject-reason"),
-	},
-	{
-		// opencode has no hook: toolguard's plugin (hooks/opencode) runs the
-		// hook and throws on a deny; it fails closed itself (a crash, garbage,
-		// no decision or its 30 s timeout block the call).
-		Provider: NameOpencode, Label: "opencode (plugin)",
-		Measured:   []string{"1.18.33"},
-		VersionCmd: []string{"opencode", "--version"},
-		Interactive: Mode{
-			Ask:     probe(string(AskDenyRequest), "TestAgents/opencode/workflow-ask"),
-			Choices: []AskRoute{AskDenyRequest},
-		},
-		Headless: Mode{
-			Ask:      probe(string(AskDenyRequest), "TestAgents/opencode/pending-hold"),
-			Choices:  []AskRoute{AskDenyRequest},
-			EndsTurn: doc("not sent"),
-		},
-		AllowSkipsPrompt:    doc("no prompt"),
-		RewriteShell:        doc("no field"),
-		RewriteFile:         doc("no field"),
-		Exit1:               probeN(OutcomeBlocked, "TestConformance/opencode/exit-1", "toolguard's plugin (hooks/opencode) blocks on anything but a reply it can read"),
-		Crash:               probe(OutcomeBlocked, "TestConformance/opencode/crash"),
-		Exit2Garbage:        probe(OutcomeBlocked, "TestConformance/opencode/exit-2-garbage"),
-		Garbage0:            probe(OutcomeBlocked, "TestConformance/opencode/garbage-exit-0"),
-		Timeout:             probeN(OutcomeBlocked, "TestConformance/opencode/timeout", "the plugin's own timeout (30 s as installed)"),
-		FailClosed:          docN("works", "the plugin is the switch: it fails closed by itself"),
-		SessionStartToModel: doc("no event"),
-	},
-	// From the agents' documentation, not proven with the real clients
-	// (docs/agents.md, "From documentation").
-	docRow(NameAntigravity, "Antigravity CLI", AskNative, OutcomeBlocked), // force_ask; no or bad output is a deny
-	docRow(NameKiro, "Kiro CLI", AskDenyRequest, OutcomeRuns),
-	docRow(NameWindsurf, "Windsurf Cascade", AskDenyRequest, OutcomeRuns),
-	docRow(NameDevin, "Devin CLI", AskDenyRequest, OutcomeRuns),
-}
+		// From the agents' documentation, not proven with the real clients
+		// (docs/agents.md, "From documentation").
+		docRow(NameAntigravity, "Antigravity CLI", AskNative, OutcomeBlocked), // force_ask; no or bad output is a deny
+		docRow(NameKiro, "Kiro CLI", AskDenyRequest, OutcomeRuns),
+		docRow(NameWindsurf, "Windsurf Cascade", AskDenyRequest, OutcomeRuns),
+		docRow(NameDevin, "Devin CLI", AskDenyRequest, OutcomeRuns),
+	}
+})
 
 // docRow is the row of an agent known only from its documentation: what an
 // interactive ask becomes (headless: deny + request), exit 2 blocks, and
@@ -374,7 +381,7 @@ func docRow(provider, label string, ask AskRoute, failed string) Conformance {
 
 // Table returns the per-agent behaviour table (a copy of the slice; the
 // rows share their string slices and must not be changed).
-func Table() []Conformance { return append([]Conformance(nil), conformance...) }
+func Table() []Conformance { return append([]Conformance(nil), conformance()...) }
 
 // ConformanceFor returns the row of provider ("claude" is Claude Code),
 // or false for an agent the table does not cover (the universal reply).
@@ -382,9 +389,10 @@ func ConformanceFor(provider string) (*Conformance, bool) {
 	if provider == "claude" {
 		provider = NameClaude
 	}
-	for i := range conformance {
-		if conformance[i].Provider == provider {
-			return &conformance[i], true
+	rows := conformance()
+	for i := range rows {
+		if rows[i].Provider == provider {
+			return &rows[i], true
 		}
 	}
 	return nil, false
