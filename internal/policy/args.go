@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/internal/shellparse"
 )
@@ -19,7 +20,7 @@ func matchPrefix(prefix []string, name string, args []string) ([]string, bool) {
 	if ok, _ := path.Match(prefix[0], name); !ok {
 		return nil, false
 	}
-	valued := valueOptions[name]
+	valued := valueOptions()[name]
 	i := 0
 	for _, tok := range prefix[1:] {
 		for {
@@ -53,37 +54,42 @@ func matchPrefix(prefix []string, name string, args []string) ([]string, bool) {
 }
 
 // valueOptions lists, per program, the global options that take their
-// value as the next word, so that `git -C dir push` is `git push`.
-var valueOptions = map[string]map[string]bool{
-	"git":       set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds"),
-	"kubectl":   set("-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s", "--server", "--token", "--as", "--as-group", "--request-timeout", "--certificate-authority", "--client-certificate", "--client-key", "--cache-dir", "-v"),
-	"helm":      set("-n", "--namespace", "--kube-context", "--kubeconfig", "--repository-config", "--repository-cache", "--registry-config", "--burst-limit", "--kube-apiserver", "--kube-as-user", "--kube-token"),
-	"docker":    set("-c", "--context", "-H", "--host", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"),
-	"podman":    set("-c", "--connection", "--url", "--root", "--runroot", "--log-level", "--storage-driver"),
-	"aws":       set("--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--ca-bundle"),
-	"gcloud":    set("--project", "--account", "--configuration", "--format", "--verbosity", "--impersonate-service-account", "--billing-project", "--flatten", "--filter"),
-	"az":        set("--subscription", "-o", "--output", "--query"),
-	"npm":       set("--prefix", "-w", "--workspace", "--registry", "--userconfig", "--cache", "--otp", "--tag", "--access"),
-	"pnpm":      set("-C", "--dir", "--filter", "-F", "-w", "--workspace"),
-	"yarn":      set("--cwd"),
-	"cargo":     set("--manifest-path", "-Z", "--config", "-C", "--color", "--target-dir"),
-	"pulumi":    set("-C", "--cwd", "-s", "--stack"),
-	"terraform": set(),
-	"redis-cli": set("-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s", "-r", "-i"),
-	"gh":        set("-R", "--repo"),
-	"systemctl": set("-H", "--host", "-M", "--machine"),
-	// toolguard's own value flags, so that `toolguard approvals --state-dir
-	// D approve ID` is `toolguard approvals approve` (cobra finds the
-	// subcommand past flags and their values).
-	"toolguard": toolguardValueFlags,
-}
+// value as the next word, so that `git -C dir push` is `git push`. Built
+// on the first shell call, not at every hook start (as noneValues).
+var valueOptions = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"git":       set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds"),
+		"kubectl":   set("-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s", "--server", "--token", "--as", "--as-group", "--request-timeout", "--certificate-authority", "--client-certificate", "--client-key", "--cache-dir", "-v"),
+		"helm":      set("-n", "--namespace", "--kube-context", "--kubeconfig", "--repository-config", "--repository-cache", "--registry-config", "--burst-limit", "--kube-apiserver", "--kube-as-user", "--kube-token"),
+		"docker":    set("-c", "--context", "-H", "--host", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"),
+		"podman":    set("-c", "--connection", "--url", "--root", "--runroot", "--log-level", "--storage-driver"),
+		"aws":       set("--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--ca-bundle"),
+		"gcloud":    set("--project", "--account", "--configuration", "--format", "--verbosity", "--impersonate-service-account", "--billing-project", "--flatten", "--filter"),
+		"az":        set("--subscription", "-o", "--output", "--query"),
+		"npm":       set("--prefix", "-w", "--workspace", "--registry", "--userconfig", "--cache", "--otp", "--tag", "--access"),
+		"pnpm":      set("-C", "--dir", "--filter", "-F", "-w", "--workspace"),
+		"yarn":      set("--cwd"),
+		"cargo":     set("--manifest-path", "-Z", "--config", "-C", "--color", "--target-dir"),
+		"pulumi":    set("-C", "--cwd", "-s", "--stack"),
+		"terraform": set(),
+		"redis-cli": set("-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s", "-r", "-i"),
+		"gh":        set("-R", "--repo"),
+		"systemctl": set("-H", "--host", "-M", "--machine"),
+		// toolguard's own value flags, so that `toolguard approvals --state-dir
+		// D approve ID` is `toolguard approvals approve` (cobra finds the
+		// subcommand past flags and their values).
+		"toolguard": toolguardValueFlags(),
+	}
+})
 
 // toolguardValueFlags are toolguard's options that take the next word as
 // their value (cobra/pflag take it even when it starts with "-").
-var toolguardValueFlags = set("--policy", "--layer", "--state-dir", "--provider", "--scope", "--dir", "--command",
-	"--preset", "--reason", "--older-than", "-o", "--output", "--mode", "--workspace", "--audit-log", "--file",
-	"--since", "--key", "--grants-dir", "--listen", "--socket", "--tool", "--path", "--mcp", "--url", "--payload",
-	"--cwd", "-c")
+var toolguardValueFlags = sync.OnceValue(func() map[string]bool {
+	return set("--policy", "--layer", "--state-dir", "--provider", "--scope", "--dir", "--command",
+		"--preset", "--reason", "--older-than", "-o", "--output", "--mode", "--workspace", "--audit-log", "--file",
+		"--since", "--key", "--grants-dir", "--listen", "--socket", "--tool", "--path", "--mcp", "--url", "--payload",
+		"--cwd", "-c")
+})
 
 // argList is a command's arguments after the matched prefix; for programs
 // that end their options at "--" (endsOptions), the words from optEnd on
@@ -101,21 +107,23 @@ type argList struct {
 // --reference --help /` is a recursive chmod of /, not a help request.
 // (args and args_all still see every word: a wrong entry here can only
 // make a rule match more.)
-var noneValues = map[string]map[string]bool{
-	// `toolguard approvals reject ID --reason -h` rejects: -h is the reason.
-	"toolguard": toolguardValueFlags,
-	"go":        toolguardValueFlags, // go run ./cmd/toolguard install --command --dry-run
-	"chmod":     set("--reference"),
-	"chown":     set("--reference", "--from"),
-	"chgrp":     set("--reference"),
-	"git": set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path",
-		"--replace-text", "--replace-message", "--replace-refs", "--paths-from-file", "--path", "--path-glob",
-		"--path-regex", "--path-rename", "--subdirectory-filter", "--to-subdirectory-filter", "--refs",
-		"-m", "--message", "-o", "--push-option", "--repo", "--receive-pack", "--exec", "--source", "-s"),
-	"http":  set("-o", "--output", "-a", "--auth", "--session", "--session-read-only"),
-	"https": set("-o", "--output", "-a", "--auth", "--session", "--session-read-only"),
-	"xh":    set("-o", "--output", "-a", "--auth", "--session"),
-}
+var noneValues = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		// `toolguard approvals reject ID --reason -h` rejects: -h is the reason.
+		"toolguard": toolguardValueFlags(),
+		"go":        toolguardValueFlags(), // go run ./cmd/toolguard install --command --dry-run
+		"chmod":     set("--reference"),
+		"chown":     set("--reference", "--from"),
+		"chgrp":     set("--reference"),
+		"git": set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path",
+			"--replace-text", "--replace-message", "--replace-refs", "--paths-from-file", "--path", "--path-glob",
+			"--path-regex", "--path-rename", "--subdirectory-filter", "--to-subdirectory-filter", "--refs",
+			"-m", "--message", "-o", "--push-option", "--repo", "--receive-pack", "--exec", "--source", "-s"),
+		"http":  set("-o", "--output", "-a", "--auth", "--session", "--session-read-only"),
+		"https": set("-o", "--output", "-a", "--auth", "--session", "--session-read-only"),
+		"xh":    set("-o", "--output", "-a", "--auth", "--session"),
+	}
+})
 
 // endsOptions are the programs whose option parsing stops at "--"
 // wherever it stands. (find and the wrappers are not among them: `find --

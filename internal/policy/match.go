@@ -312,7 +312,7 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 			return false
 		}
 	}
-	args := argList{rest, optionsEnd(cmd.Name, rest), endsOptions[cmd.Name], noneValues[cmd.Name]}
+	args := argList{rest, optionsEnd(cmd.Name, rest), endsOptions[cmd.Name], noneValues()[cmd.Name]}
 	if len(m.args) > 0 && !args.any(m.args) {
 		return false
 	}
