@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/install"
@@ -67,14 +68,15 @@ var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cur
 // settings file that exists; see docs/surfaces.md for the figure.
 func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project string) []policy.Surface {
 	home := sys.home()
-	var out []policy.Surface
-	seen := map[string]bool{}
+	cleanHome, cleanWS := cleanAbs(home), cleanAbs(workspace) // for the Tree test below
+	out := make([]policy.Surface, 0, 128)
+	seen := make(map[string]bool, 128)
 	addSurface := func(s policy.Surface) {
 		if s.Path == "" || !filepath.IsAbs(s.Path) {
 			return
 		}
 		s.Path = filepath.Clean(s.Path)
-		if s.Tree && (s.Path == "/" || above(s.Path, home) || above(s.Path, workspace)) {
+		if s.Tree && (s.Path == "/" || holds(s.Path, cleanHome) || holds(s.Path, cleanWS)) {
 			// A state_dir of "/" or "~" would make every write a locked
 			// deny: a directory that holds the home or the project is
 			// protected as itself, not as everything below it.
@@ -222,6 +224,27 @@ func selfNames(sys *system) []string {
 		}
 	}
 	return names
+}
+
+// cleanAbs is p cleaned when it is absolute, else "".
+func cleanAbs(p string) string {
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	return filepath.Clean(p)
+}
+
+// holds is above for clean absolute paths (p may be ""): a string
+// comparison, where above's filepath.Rel was a tenth of what surfaces
+// cost a call.
+func holds(dir, p string) bool {
+	if p == "" {
+		return false
+	}
+	if runtime.GOOS == "windows" { // case-insensitive, volume names: Rel knows
+		return above(dir, p)
+	}
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir) && p[len(dir)] == '/'
 }
 
 // above reports whether dir is p or a directory above it.

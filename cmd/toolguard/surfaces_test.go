@@ -436,3 +436,13 @@ func TestSurfacesNoBlanketTree(t *testing.T) {
 		}
 	}
 }
+
+// TestHolds: holds, surfaces' string form of above for clean absolute
+// paths, agrees with above.
+func TestHolds(t *testing.T) {
+	for _, c := range [][2]string{{"/a", "/a"}, {"/a", "/a/b"}, {"/a", "/ab"}, {"/", "/x"}, {"/", "/"}, {"/a/b", "/a"}, {"/a", ""}, {"/a/b", "/a/b/c/d"}, {"/a/b", "/a/bc/d"}} {
+		if got, want := holds(c[0], c[1]), above(c[0], c[1]); got != want {
+			t.Errorf("holds(%q, %q) = %v, above says %v", c[0], c[1], got, want)
+		}
+	}
+}
