@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 )
 
@@ -84,6 +85,22 @@ func GenerateBuiltin() ([]byte, error) {
 		digests.WriteString(ruleDigest(r))
 	}
 	fmt.Fprintf(&src, "// builtinGenRuleDigests are the ruleDigest of each of builtinGen's rules, in\n// order (hashPolicy).\nconst builtinGenRuleDigests = %q\n\n", digests.String())
+	src.WriteString("// builtinGenPrefilter returns the prefilter of a regex of the defaults\n// (lazyRegexp), derived at build time so that a hook run parses none.\nfunc builtinGenPrefilter(src string) (prefilter, bool) {\n\tswitch src {\n")
+	seenRe := map[string]bool{}
+	for _, r := range rules {
+		for _, re := range []string{r.Regex, r.Code} {
+			if re == "" || seenRe[re] {
+				continue
+			}
+			seenRe[re] = true
+			t, err := syntax.Parse(re, syntax.Perl)
+			if err != nil {
+				return nil, fmt.Errorf("defaults.toml: rule %q: bad regex: %v", r.ID, err)
+			}
+			fmt.Fprintf(&src, "\tcase %q:\n\t\treturn %s, true\n", re, strings.TrimPrefix(fmt.Sprintf("%#v", buildPrefilter(t)), "policy."))
+		}
+	}
+	src.WriteString("\t}\n\treturn nil, false\n}\n\n")
 	fmt.Fprintf(&src, "// builtinGenIndex is the index of builtinGen's rules (builtinIndex).\nconst builtinGenIndex = %q\n\n", ixText)
 	fmt.Fprintf(&src, "// builtinGen is defaults.toml, decoded at build time.\nvar builtinGen = %s\n", body)
 	return src.Bytes(), nil

@@ -1,0 +1,137 @@
+package policy
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestPrefilter: the literals each regex shape needs.
+func TestPrefilter(t *testing.T) {
+	for _, tc := range []struct {
+		re   string
+		want prefilter
+	}{
+		{`^git (.* )?config`, prefilter{{"git "}, {"config"}}},
+		{`abc|abd`, prefilter{{"ab"}}}, // factored: ab[cd]
+		{`foo|bar`, prefilter{{"foo", "bar"}}},
+		{`a(b|)c`, prefilter{{"a"}, {"c"}}},
+		{`(foo|bar)+z`, prefilter{{"foo", "bar"}, {"z"}}},
+		{`(x|y)+z`, prefilter{{"z"}}}, // a class
+		{`(?i)git push`, nil},
+		{`git (?i:push)`, prefilter{{"git "}}},
+		{`(ab)*c?`, nil},
+		{`(ab){2,}`, prefilter{{"ab"}}},
+		{`(ab){0,3}`, nil},
+		{`[ab]c`, prefilter{{"c"}}},
+		{`.*`, nil},
+		{`a|.*`, nil},
+		{"\uFFFDx", nil},
+		{`(rm|mv) -rf`, prefilter{{"rm", "mv"}, {" -rf"}}},
+	} {
+		re, err := syntax.Parse(tc.re, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := buildPrefilter(re); !slices.EqualFunc(got, tc.want, slices.Equal) {
+			t.Errorf("%s: %q, want %q", tc.re, got, tc.want)
+		}
+	}
+}
+
+// TestPrefilterSound: for every regex and code pattern of the defaults,
+// nothing the regex matches is refused by its prefilter (generated or
+// built), over the rules' examples, the peer corpus (when ../shared is
+// there) and every word-suffix of those.
+func TestPrefilterSound(t *testing.T) {
+	var texts []string
+	var res []string
+	for _, r := range builtinGen.Rules {
+		for _, src := range []string{r.Regex, r.Code} {
+			if src != "" {
+				res = append(res, src)
+			}
+		}
+		for _, e := range append(slices.Clone(r.Examples.Match), r.Examples.NotMatch...) {
+			texts = append(texts, strings.TrimPrefix(e, "shell: "))
+		}
+	}
+	dir := filepath.Join("..", "..", "..", "shared", "corpus")
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl")); len(files) > 0 {
+		for _, f := range files {
+			fh, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := bufio.NewScanner(fh)
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() {
+				var rec struct{ Command string }
+				if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Command != "" {
+					texts = append(texts, rec.Command)
+				}
+			}
+			fh.Close()
+		}
+	} else {
+		t.Logf("no peer corpus at %s (a clone without ../shared): the rules' examples only", dir)
+	}
+	for _, s := range slices.Clone(texts) {
+		words := strings.Fields(s)
+		for i := 1; i < len(words); i++ {
+			texts = append(texts, strings.Join(words[i:], " "))
+		}
+	}
+	matched := 0
+	for _, src := range res {
+		re := regexp.MustCompile(src)
+		gen, ok := builtinGenPrefilter(src)
+		if !ok {
+			t.Errorf("no generated prefilter for %q", src)
+		}
+		parsed, _ := syntax.Parse(src, syntax.Perl)
+		built := buildPrefilter(parsed)
+		if !slices.EqualFunc(gen, built, slices.Equal) {
+			t.Errorf("generated prefilter %q != built %q for %s (run go generate ./internal/policy)", gen, built, src)
+		}
+		for _, s := range texts {
+			if re.MatchString(s) {
+				matched++
+				if !gen.allows(s) {
+					t.Errorf("%q matches %s but its prefilter %q refuses it", s, src, gen)
+				}
+			}
+		}
+	}
+	if matched == 0 {
+		t.Fatal("no text matched any regex: the test proves nothing")
+	}
+	t.Logf("%d regexes, %d texts, %d matches checked", len(res), len(texts), matched)
+}
+
+// FuzzPrefilter: whatever a regex matches, its prefilter allows.
+func FuzzPrefilter(f *testing.F) {
+	f.Add(`^git (.* )?config`, "git -c x config y")
+	f.Add(`(a|b)+c{2,}`, "abcc")
+	f.Add(`(?i)ab|cd`, "AB")
+	f.Add("x\uFFFDy", "x\xffy")
+	f.Fuzz(func(t *testing.T, src, s string) {
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return
+		}
+		parsed, err := syntax.Parse(src, syntax.Perl)
+		if err != nil {
+			return
+		}
+		if re.MatchString(s) && !buildPrefilter(parsed).allows(s) {
+			t.Fatalf("%q matches %q but the prefilter %q refuses it", s, src, buildPrefilter(parsed))
+		}
+	})
+}
