@@ -74,7 +74,7 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	}
 	switch res.Kind {
 	case approval.Granted, approval.Redirect:
-		if res.Edit != nil { // approve --edit (approvedit.go)
+		if res.Edit != nil { // approve --edit (approval_edit.go)
 			applyEditedGrant(sys, o, res)
 			return
 		}
@@ -146,7 +146,7 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 	}
 	then := "Do not retry it until then; wait, or go on with other work."
 	if o.call.SessionID != "" && o.ps.pol.Settings.HoldSessionOnPending {
-		// the pending-decision guard holds the session's other calls (hold.go)
+		// the pending-decision guard holds the session's other calls (headless_hold.go)
 		then = "Do not retry it or work around it until then: this session's other calls are held until it is decided. End your turn and wait."
 	}
 	o.held = true
