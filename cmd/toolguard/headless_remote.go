@@ -100,7 +100,7 @@ func remoteFailed(o *outcome, ask, what string, err error) {
 	}
 }
 
-// remoteAsk is headlessAskWithin (approvals.go) with the approval server
+// remoteAsk is headlessAskWithin (headless.go) with the approval server
 // as the store.
 func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 	ask := o.verdict.Reason
