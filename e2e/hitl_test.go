@@ -503,7 +503,7 @@ func (c *caseEnv) approveEdit(t *testing.T, id, sedExpr string) (string, error) 
 }
 
 // editUnsupported: toolguard's approve --edit rebuilds the call from the snake_case
-// dialects only (cmd/toolguard/approvedit.go rebuildCall); Copilot's camelCase payload is not
+// dialects only (cmd/toolguard/approval_edit.go rebuildCall); Copilot's camelCase payload is not
 // one of them.
 func editUnsupported(t *testing.T, c *caseEnv) {
 	if c.a.provider == protocol.NameCopilot {

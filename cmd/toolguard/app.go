@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -199,4 +200,26 @@ func absFrom(dir, p string) string {
 		return p
 	}
 	return filepath.Join(dir, p)
+}
+
+func writeJSON(sys *system, v any) error {
+	enc := json.NewEncoder(sys.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s wants %d argument(s), got %d", cmd.CommandPath(), n, len(args))
+		}
+		return nil
+	}
+}
+
+// stdinIsTerminal reports whether the process's stdin is a character
+// device (a terminal), with the standard library only.
+func stdinIsTerminal() bool {
+	fi, err := os.Stdin.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,10 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/approval"
-	"github.com/toolguard/toolguard/internal/audit"
-	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/policy"
-	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // Defaults of `approvals approve`.
@@ -26,180 +22,6 @@ const (
 	defaultGrantUses = 1
 )
 
-// headlessAskWithin turns an ask into what an unattended agent needs: the
-// identical call already approved — by a grant whose signature verifies
-// against a trusted approver key — is allowed (the grant consumed once),
-// one rejected is denied with the human's reason, and anything else is
-// denied with the id of a pending request a human can resolve.
-//
-// ctx is the hook's decision deadline: once it is done no use is
-// consumed (approval.Store.Check) and nothing is written to stderr. The
-// hook must pass the context that its deadline cancels, and must not
-// reply allow from an outcome that arrives after it.
-//
-// The reason the model reads names the request and says a human must
-// approve it; the approve command goes only to the request file and to
-// stderr, and to stderr only when the reply is the exit-0 JSON every
-// dialect uses for a deny — on a non-zero exit Claude Code, CodeBuddy,
-// Codex and Gemini (empty stdout) hand stderr to the model.
-func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
-	ask := o.verdict.Reason
-	dir := stateDir(sys, f.stateDir, o.ps.pol)
-	deny := func(reason string) {
-		o.verdict = call.Verdict{Decision: call.Deny, Reason: reason, StopTurn: true,
-			StopReason: "toolguard: a tool call is waiting for human approval"}
-	}
-	if dir == "" {
-		deny(ask + " No human can answer here and no state directory is set, so the call was stopped.")
-		return
-	}
-	st, err := approval.Open(dir)
-	if err != nil {
-		deny(fmt.Sprintf("%s No human can answer here, and the approval store is unavailable (%v), so the call was stopped.", ask, err))
-		return
-	}
-	trusted, problems := trustedKeys(sys, o.ps.pol)
-	st.Trust(trusted)
-	if f.grantsDir != "" {
-		cwd, _ := sys.getwd()
-		st.UseGrants(argPath(f.grantsDir, cwd, sys.home()))
-	}
-	st.ExpirePending(o.ps.pol.Settings.PendingTTL)
-	now := sys.now()
-	key := approval.Key(o.call)
-	res, err := st.CheckCall(ctx, key, now, protocol.Rewrites(o.codec, o.call))
-	if err != nil {
-		deny(fmt.Sprintf("%s The approval store could not be read (%v), so the call was stopped.", ask, err))
-		return
-	}
-	switch res.Kind {
-	case approval.Granted, approval.Redirect:
-		if res.Edit != nil { // approve --edit (approvedit.go)
-			applyEditedGrant(sys, o, res)
-			return
-		}
-		if res.Kind == approval.Redirect {
-			deny(ask + " The approval store gave an edit without its edited input, so the call was stopped.")
-			return
-		}
-		o.approval = res.ID
-		o.verdict = call.Verdict{Decision: call.Allow, Reason: fmt.Sprintf("toolguard: allowed once by approval %s", res.ID)}
-		if res.UsesLeft >= approval.SessionUses/2 {
-			o.verdict.Reason = fmt.Sprintf("toolguard: allowed by approval %s (every identical call of this session until it expires)", res.ID)
-		}
-		return
-	case approval.Rejected:
-		o.approval = res.ID
-		o.verdict = call.Verdict{Decision: call.Deny,
-			Reason: fmt.Sprintf("toolguard: a human rejected this call (request %s): %s Do not retry it; choose another approach.", res.ID, res.Reason)}
-		// rejected with --stop, and the stop not given yet: end the turn
-		if h, err := st.SessionHold(o.call.SessionID, now); err == nil && h.Kind == approval.HoldStop {
-			applyHold(o, h, false)
-		}
-		return
-	case approval.Pending:
-		o.approval = res.ID
-	default:
-		// Not this call's own request: what holds the session (a stop, or
-		// another pending request) comes before a new request.
-		if o.call.SessionID != "" {
-			h, err := st.SessionHold(o.call.SessionID, now)
-			if err != nil {
-				deny(fmt.Sprintf("%s The approval store could not be read (%v), so the call was stopped.", ask, err))
-				return
-			}
-			if applyHold(o, h, false) {
-				return
-			}
-		}
-		// An edit that cannot apply is not put to a human (prevalidate.go).
-		if p := editProblem(o.call, readableBy(sys, o)); p != "" {
-			o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("%s This call would need a human's approval, "+
-				"but it cannot apply as written: %s Fix the call and retry it; no approval request was recorded.", ask, p)}
-			return
-		}
-		rules := []string{}
-		if o.res != nil && o.res.Rule != nil {
-			rules = append(rules, o.res.Rule.ID)
-		}
-		preview := approvalPreview(o)
-		preview.Diff = editDiff(o.call, readableBy(sys, o)) // only from a file the agent may read
-		req, err := st.Create(approval.Request{
-			Key:       key,
-			Summary:   audit.CallSummary(o.call, summaryMax),
-			Tool:      o.call.Tool,
-			Kind:      o.call.Kind.String(),
-			Cwd:       o.call.Cwd,
-			Session:   o.call.SessionID,
-			Provider:  o.call.Provider,
-			Rules:     rules,
-			Reason:    ask,
-			Preview:   preview,
-			ToolInput: editableInput(o.call),  // for approve --edit
-			Approve:   approveCommand("{id}"), // Create puts the new id in
-		}, now)
-		if err != nil {
-			deny(fmt.Sprintf("%s The approval request could not be recorded (%v), so the call was stopped.", ask, err))
-			return
-		}
-		o.approval = req.ID
-	}
-	then := "Do not retry it until then; wait, or go on with other work."
-	if o.call.SessionID != "" && o.ps.pol.Settings.HoldSessionOnPending {
-		// the pending-decision guard holds the session's other calls (hold.go)
-		then = "Do not retry it or work around it until then: this session's other calls are held until it is decided. End your turn and wait."
-	}
-	o.held = true
-	deny(fmt.Sprintf("%s No human can answer here, so the call was stopped and approval request %s was recorded. "+
-		"A human must approve request %s before this call can run. %s",
-		ask, o.approval, o.approval, then))
-	o.verdict.StopReason = fmt.Sprintf("toolguard: a tool call is waiting for human approval (request %s)", o.approval)
-	if ctx.Err() != nil {
-		return
-	}
-	if r := protocol.EncodeFor(o.codec, o.call, o.verdict); r.ExitCode == 0 && len(r.Stdout) > 0 {
-		fmt.Fprintf(sys.stderr, "toolguard: approval request %s recorded; a human allows the call once with: %s\n",
-			o.approval, approveCommand(o.approval))
-		for _, p := range problems {
-			fmt.Fprintf(sys.stderr, "toolguard: %s\n", p)
-		}
-	}
-}
-
-// amendFor proposes, shows and (once confirmed) writes the allow rule for
-// request id; nothing is approved unless it was written.
-func amendFor(sys *system, st *approval.Store, id string, o *approvalsOptions) error {
-	r, err := st.Get(id)
-	if err != nil {
-		return err
-	}
-	ps, err := o.load(sys, projectDir(sys))
-	if err != nil {
-		return fmt.Errorf("--amend: the policy does not load: %w", err)
-	}
-	prop, err := proposeAmend(r, ps.pol)
-	if err != nil {
-		return fmt.Errorf("--amend %s: %w; nothing changed", id, err)
-	}
-	file := o.amendFile
-	if file == "" {
-		file = userPolicyFile(sys)
-	}
-	if file == "" {
-		return errors.New("--amend: no policy file: set --amend-file, XDG_CONFIG_HOME or HOME")
-	}
-	cwd, _ := sys.getwd()
-	file = argPath(file, cwd, sys.home())
-	written, err := amendPolicy(sys, file, prop, o.yes)
-	if err != nil {
-		return err
-	}
-	if !written {
-		return &exitError{code: exitFailure, msg: "--amend: the policy was not changed and the request was not approved"}
-	}
-	return nil
-}
-
 // usesText describes a grant of uses for a human.
 func usesText(uses int, session string) string {
 	if uses == approval.SessionUses {
@@ -207,9 +29,6 @@ func usesText(uses int, session string) string {
 	}
 	return fmt.Sprintf("%d use(s)", uses)
 }
-
-// approveCommand is what a human runs, at a terminal, to approve id.
-func approveCommand(id string) string { return "toolguard approvals approve " + id }
 
 type approvalsOptions struct {
 	policyFlags
@@ -602,20 +421,6 @@ func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions
 	return nil
 }
 
-// warnUntrusted says so when the hook, with the policy in effect here,
-// would not honour grants signed by signer.
-func warnUntrusted(sys *system, st *approval.Store, signer approval.Signer, path string) {
-	pub := signer.Key.Public().(ed25519.PublicKey)
-	if st.Trusts(pub) {
-		return
-	}
-	if path == "" {
-		path = "this key"
-	}
-	fmt.Fprintf(sys.stderr, "toolguard: warning: the hook does not trust %s, so this grant allows nothing;\n"+
-		"add it to settings.approvers of a user or platform policy: approvers = [%q]\n", path, approval.PublicText(pub))
-}
-
 // waitResult is what `approvals wait` prints.
 type waitResult struct {
 	ID       string             `json:"id"`
@@ -705,19 +510,4 @@ func decisionOf(r approval.Request, now time.Time) (waitResult, int, bool) {
 		return res, waitApproved, true
 	}
 	return res, 0, false
-}
-
-func writeJSON(sys *system, v any) error {
-	enc := json.NewEncoder(sys.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-func exactArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usagef("%s wants %d argument(s), got %d", cmd.CommandPath(), n, len(args))
-		}
-		return nil
-	}
 }

@@ -81,7 +81,7 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 	env.ReadScript = scriptReader(pol, &c, o.env)
 	o.res = pol.Evaluate(c, env)
 	o.verdict = call.Verdict{Decision: o.res.Decision, Reason: o.res.Reason}
-	if o.verdict.Decision == call.Ask && askRoute(o) != protocol.AskNative { // askfallback.go
+	if o.verdict.Decision == call.Ask && askRoute(o) != protocol.AskNative { // headless.go
 		if f.dryRun {
 			o.verdict = call.Verdict{Decision: call.Deny, Reason: o.verdict.Reason +
 				" No human can answer here: the hook stops this call and records an approval request (check records none)."}
@@ -93,14 +93,14 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 			return o
 		}
 		if pol.Settings.ApprovalURL != "" {
-			remoteAsk(ctx, sys, o) // the approval server is the store (remoteask.go)
+			remoteAsk(ctx, sys, o) // the approval server is the store (headless_remote.go)
 		} else {
 			headlessAskWithin(ctx, sys, f, o)
 		}
 		deferIfChosen(o)
 	}
 	if !f.dryRun { // check and serve's /v1/check neither read nor spend a session's hold
-		holdSession(ctx, sys, f, o) // approvals: a pending request or a stop holds the session (hold.go)
+		holdSession(ctx, sys, f, o) // approvals: a pending request or a stop holds the session (headless_hold.go)
 	}
 	return o
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // Limits on what the hook reads and holds. The deadline and the memory
-// cap of the whole process are in deadline.go.
+// cap of the whole process are in hook_guard.go.
 const (
 	maxPayload = 16 << 20
 	// hookMemoryLimit is the heap size past which the hook collects
@@ -85,7 +85,7 @@ func runHook(ctx context.Context, sys *system, o *hookOptions) error {
 	g.pace()
 	payload, readErr := readPayload(sys.stdin)
 	if ev, ok := protocol.DecodeTurnEvent(payload); ok && readErr == nil {
-		return runEvent(sys, o, ev, payload) // prompt, session and tool result events: prompt.go (hitl)
+		return runEvent(sys, o, ev, payload) // prompt, session and tool result events: hook_event.go (hitl)
 	}
 	if codec == nil {
 		codec = protocol.Detect(payload)

@@ -381,7 +381,7 @@ func TestServeApprovalsThroughHook(t *testing.T) {
 			if code != 0 || id3 == "" || id3 == id || id3 == id2 {
 				t.Fatalf("another command: %d %s", code, out)
 			}
-			// while id3 is pending the session is held (hold.go); answer it
+			// while id3 is pending the session is held (headless_hold.go); answer it
 			if st, body := s.call(t, "POST", "/v1/approvals/"+id3+"/reject", s.approver, `{"reason":"not now"}`); st != 200 {
 				t.Fatalf("reject %s: %d %s", id3, st, body)
 			}

@@ -170,7 +170,7 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	if f.auditLog != "" || ps.pol != nil && ps.pol.Settings.AuditLog != "" {
 		add(auditPath(sys, f, ps.pol), false, false)
 	}
-	// Remote approvals (remoteask.go): the server's socket — moved aside,
+	// Remote approvals (headless_remote.go): the server's socket — moved aside,
 	// with the agent listening in its place, the agent would sit between
 	// the hook and the server — and the hook's token file.
 	if ps.pol != nil {

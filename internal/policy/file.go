@@ -51,7 +51,7 @@ type fileSettings struct {
 	// fields only adds what is judged: any layer may.
 	ShellFields map[string][]string `toml:"shell_fields" json:"shell_fields,omitempty"`
 	// AskFallback ("native", "defer" or "deny") says what an ask becomes
-	// for every agent, AskFallbackFor per provider name (askfallback.go in
+	// for every agent, AskFallbackFor per provider name (headless.go in
 	// cmd/toolguard). An untrusted layer may only set "deny".
 	AskFallback    *string           `toml:"ask_fallback" json:"ask_fallback,omitempty"`
 	AskFallbackFor map[string]string `toml:"ask_fallback_for" json:"ask_fallback_for,omitempty"`

@@ -85,7 +85,7 @@ type claudeReply struct {
 // tool is blocked whether or not the turn ends.
 //
 // Defer on a deny (Claude Code only) sends permissionDecision "defer"
-// with the reason instead: ask_fallback chose it (cmd/toolguard askfallback.go).
+// with the reason instead: ask_fallback chose it (cmd/toolguard headless.go).
 func (k claudeCodec) Encode(v call.Verdict) Reply {
 	d := decision(v.Decision)
 	switch d {

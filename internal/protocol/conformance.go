@@ -144,7 +144,7 @@ var conformance = sync.OnceValue(func() []Conformance {
 				// defer is offered, never the default: it is honoured only in -p
 				// with one tool call in the batch (otherwise ignored: the normal
 				// permission flow runs the tool under bypassPermissions), and toolguard
-				// does not defer under bypassPermissions (askfallback.go).
+				// does not defer under bypassPermissions (headless.go).
 				Choices:  []AskRoute{AskDenyRequest, AskDefer},
 				EndsTurn: probe("no", "TestAgents/claude/pending-hold"),
 			},

@@ -100,7 +100,7 @@ func remoteFailed(o *outcome, ask, what string, err error) {
 	}
 }
 
-// remoteAsk is headlessAskWithin (approvals.go) with the approval server
+// remoteAsk is headlessAskWithin (headless.go) with the approval server
 // as the store.
 func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 	ask := o.verdict.Reason
@@ -196,7 +196,7 @@ func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 	o.verdict.StopReason = fmt.Sprintf("toolguard: a tool call is waiting for human approval (request %s)", o.approval)
 }
 
-// remoteHold is holdSession (hold.go) with the approval server as the
+// remoteHold is holdSession (headless_hold.go) with the approval server as the
 // store: what holds the session comes from there; no answer is the
 // on_error decision.
 func remoteHold(ctx context.Context, sys *system, o *outcome) {
@@ -219,7 +219,7 @@ func remoteHold(ctx context.Context, sys *system, o *outcome) {
 	applyHold(o, holdOf(h), o.call.Kind == call.KindRead || o.call.Kind == call.KindSearch)
 }
 
-// remoteTold is turnContext (prompt.go) with the approval server as the
+// remoteTold is turnContext (hook_event.go) with the approval server as the
 // store: the session's decisions not told yet, and its pending requests.
 // The event has no deadline context of its own; each request has the
 // client's timeout. A server that does not answer adds nothing (the
@@ -245,7 +245,7 @@ func remoteTold(sys *system, pol *policy.Policy, session string) (string, error)
 	return turnText(t.Decided, t.Pending), nil
 }
 
-// remoteResult is recordResult's (prompt.go) store step with the approval
+// remoteResult is recordResult's (hook_event.go) store step with the approval
 // server as the store: the request whose grant allowed the call takes the
 // result.
 func remoteResult(sys *system, pol *policy.Policy, key string, out protocol.ToolOutcome) (approval.Request, bool, error) {

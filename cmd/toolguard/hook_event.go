@@ -61,7 +61,7 @@ func turnContext(sys *system, o *hookOptions, ev protocol.TurnEvent) (string, er
 		return "", fmt.Errorf("the policy does not load: %w", err)
 	}
 	if ps.pol.Settings.ApprovalURL != "" {
-		return remoteTold(sys, ps.pol, ev.SessionID) // the approval server holds the decisions (remoteask.go)
+		return remoteTold(sys, ps.pol, ev.SessionID) // the approval server holds the decisions (headless_remote.go)
 	}
 	dir := stateDir(sys, o.stateDir, ps.pol)
 	if dir == "" {
@@ -115,7 +115,7 @@ func recordResult(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []
 	var r approval.Request
 	var ok bool
 	if ps.pol.Settings.ApprovalURL != "" {
-		r, ok, err = remoteResult(sys, ps.pol, approval.Key(c), out) // the approval server's request (remoteask.go)
+		r, ok, err = remoteResult(sys, ps.pol, approval.Key(c), out) // the approval server's request (headless_remote.go)
 	} else {
 		dir := stateDir(sys, o.stateDir, ps.pol)
 		if dir == "" {
@@ -171,7 +171,7 @@ func turnText(decided, pending []approval.Request) string {
 				}
 				scope += ", until " + g.Expires.UTC().Format(time.RFC3339)
 			}
-			if e := editOf(r); e != nil { // approve --edit (approvedit.go)
+			if e := editOf(r); e != nil { // approve --edit (approval_edit.go)
 				if _, text, err := editField(r.Kind, []byte(e.Input)); err == nil && r.Kind == call.KindShell.String() {
 					fmt.Fprintf(&b, "- %s: a human approved %s with changes: run exactly this command instead, nothing added, removed or changed (%s):\n%s\n",
 						r.ID, r.Summary, scope, text)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/toolguard/toolguard/internal/approval"
@@ -94,9 +93,16 @@ func trustedKeys(sys *system, pol *policy.Policy) (ring approval.Keyring, proble
 	return ring, problems
 }
 
-// stdinIsTerminal reports whether the process's stdin is a character
-// device (a terminal), with the standard library only.
-func stdinIsTerminal() bool {
-	fi, err := os.Stdin.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+// warnUntrusted says so when the hook, with the policy in effect here,
+// would not honour grants signed by signer.
+func warnUntrusted(sys *system, st *approval.Store, signer approval.Signer, path string) {
+	pub := signer.Key.Public().(ed25519.PublicKey)
+	if st.Trusts(pub) {
+		return
+	}
+	if path == "" {
+		path = "this key"
+	}
+	fmt.Fprintf(sys.stderr, "toolguard: warning: the hook does not trust %s, so this grant allows nothing;\n"+
+		"add it to settings.approvers of a user or platform policy: approvers = [%q]\n", path, approval.PublicText(pub))
 }

@@ -206,3 +206,37 @@ func userPolicyFile(sys *system) string {
 	}
 	return filepath.Join(cfg, "toolguard", "policy.toml")
 }
+
+// amendFor proposes, shows and (once confirmed) writes the allow rule for
+// request id; nothing is approved unless it was written.
+func amendFor(sys *system, st *approval.Store, id string, o *approvalsOptions) error {
+	r, err := st.Get(id)
+	if err != nil {
+		return err
+	}
+	ps, err := o.load(sys, projectDir(sys))
+	if err != nil {
+		return fmt.Errorf("--amend: the policy does not load: %w", err)
+	}
+	prop, err := proposeAmend(r, ps.pol)
+	if err != nil {
+		return fmt.Errorf("--amend %s: %w; nothing changed", id, err)
+	}
+	file := o.amendFile
+	if file == "" {
+		file = userPolicyFile(sys)
+	}
+	if file == "" {
+		return errors.New("--amend: no policy file: set --amend-file, XDG_CONFIG_HOME or HOME")
+	}
+	cwd, _ := sys.getwd()
+	file = argPath(file, cwd, sys.home())
+	written, err := amendPolicy(sys, file, prop, o.yes)
+	if err != nil {
+		return err
+	}
+	if !written {
+		return &exitError{code: exitFailure, msg: "--amend: the policy was not changed and the request was not approved"}
+	}
+	return nil
+}

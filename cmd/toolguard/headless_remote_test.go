@@ -22,7 +22,7 @@ import (
 	"github.com/toolguard/toolguard/internal/serve"
 )
 
-// The hook's side of remote approvals (remoteask.go) through the real
+// The hook's side of remote approvals (headless_remote.go) through the real
 // hook path: the hook's machine (a sandbox) has no approver key and no
 // store; an approval server outside holds both.
 

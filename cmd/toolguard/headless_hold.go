@@ -17,7 +17,7 @@ import (
 // request rather than a question to a human: headless mode, or an agent
 // whose ask reaches no one (Codex; CodeBuddy with its prompts off).
 func unattended(o *outcome) bool {
-	return askRoute(o) != protocol.AskNative // askfallback.go
+	return askRoute(o) != protocol.AskNative // headless.go
 }
 
 // holdSession applies what holds a session to a call headlessAskWithin did not

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/internal/install"
+	"github.com/toolguard/toolguard/internal/policy"
+)
+
+type doctorReport struct {
+	Agents    []doctorAgent `json:"agents"`
+	Policy    *doctorPolicy `json:"policy"`
+	Unguarded []string      `json:"unguarded"`
+	// RequireEnforcement: the policy's settings.require_enforcement is on.
+	RequireEnforcement bool `json:"require_enforcement,omitempty"`
+}
+
+// doctorAgent is what Inspect read plus what running the hooks showed.
+type doctorAgent struct {
+	install.AgentStatus
+	Checks []hookCheck `json:"checks,omitempty"`
+	Proved bool        `json:"proved"` // some pre-tool hook denied the deny probe and passed the pass probe
+	// AgentVersion is what the agent's CLI answered to --version, when it
+	// is on PATH (install.AgentVersion); Warnings say when the conformance
+	// table (docs/agents.md) does not cover it. They do not make the agent
+	// unguarded.
+	AgentVersion string   `json:"agent_version,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
+	Problems     []string `json:"problems"` // why the agent is not guarded, or warnings
+}
+
+// hookCheck is one hook command line, run.
+type hookCheck struct {
+	Command  string                `json:"command"`
+	Files    []string              `json:"files"`
+	Program  string                `json:"program"`            // the word before "hook"
+	Resolved string                `json:"resolved,omitempty"` // where PATH leads, for a program that is not an absolute path
+	Version  string                `json:"version,omitempty"`  // what `PROGRAM version` answered
+	Policies []hookPolicy          `json:"policies,omitempty"` // the --policy files on the line
+	Probes   []install.ProbeResult `json:"probes,omitempty"`
+	Problems []string              `json:"problems"`
+}
+
+type hookPolicy struct {
+	File  string `json:"file"`
+	Loads bool   `json:"loads"`
+	Hash  string `json:"hash,omitempty"`
+	Rules int    `json:"rules,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+type doctorPolicy struct {
+	Layers []policy.Layer `json:"layers"`
+	Hash   string         `json:"hash"`
+	Rules  int            `json:"rules"`
+	Error  string         `json:"error,omitempty"`
+	// Ignored: what an untrusted project policy could not do (trust_ignored.go).
+	Ignored []ignoredPart `json:"ignored,omitempty"`
+	// Nested: .toolguard/policy.toml files below the workspace root, which
+	// are never read (docs/trust.md).
+	Nested []string `json:"nested,omitempty"`
+	// GuardGaps are the locked default rules (self-protection) the policy
+	// does not enforce: docs/surfaces.md.
+	GuardGaps []policy.GuardGap `json:"guard_gaps,omitempty"`
+}
+
+// guarded: the agent runs a toolguard hook that proved itself (or, with
+// --no-probe, is configured), nothing switches hooks off, and Codex does
+// not lack a trust record.
+func (a doctorAgent) guarded() bool {
+	if !a.Detected || !a.Enforceable || a.Disabled || a.CodexTrust == "untrusted" && len(a.Hooks) > 0 {
+		return false
+	}
+	if a.Checks == nil {
+		return a.Guarded
+	}
+	return a.Proved
+}
+
+func judgeAgent(sys *system, o *doctorOptions, st install.AgentStatus, project string, checked map[string]*hookCheck) doctorAgent {
+	a := doctorAgent{AgentStatus: st, Problems: []string{}}
+	switch {
+	case !st.Detected:
+		a.Problems = append(a.Problems, "not detected: no settings of this agent were found")
+		return a
+	case !st.Enforceable:
+		return a
+	case st.Disabled:
+		a.Problems = append(a.Problems, "hooks are switched off by a settings file (see the note)")
+	case len(st.Hooks) == 0:
+		a.Problems = append(a.Problems, "no pre-tool hook runs toolguard")
+	}
+	if st.Agent == "codex" && st.CodexTrust == "untrusted" && len(st.Hooks) > 0 {
+		a.Problems = append(a.Problems, "Codex has no trust record for its hooks: it skips them until trusted in /hooks")
+	}
+	if o.noProbe {
+		return a
+	}
+	if v, warn, found := install.AgentVersion(context.Background(), st.Agent); found {
+		a.AgentVersion = v
+		if warn != "" {
+			a.Warnings = append(a.Warnings, warn)
+		}
+	}
+	byCmd := map[string]int{}
+	for _, h := range st.Hooks {
+		if i, ok := byCmd[h.Command]; ok {
+			if !slices.Contains(a.Checks[i].Files, h.File) {
+				a.Checks[i].Files = append(a.Checks[i].Files, h.File)
+			}
+			continue
+		}
+		key := st.Agent + "\x00" + h.Command
+		c, ok := checked[key]
+		if !ok {
+			c = checkHook(sys, st.Agent, h.Command, project)
+			checked[key] = c
+		}
+		cc := *c
+		cc.Files = []string{h.File}
+		byCmd[h.Command] = len(a.Checks)
+		a.Checks = append(a.Checks, cc)
+		if len(cc.Problems) == 0 {
+			a.Proved = true
+		}
+	}
+	if len(st.Hooks) > 0 && !a.Proved {
+		a.Problems = append(a.Problems, "no hook command proved itself (deny probe denied, pass probe passed)")
+	}
+	return a
+}
+
+// checkHook runs one hook command line the way agent does and reports.
+func checkHook(sys *system, agent, line, project string) *hookCheck {
+	c := &hookCheck{Command: line, Problems: []string{}}
+	words := hookWords(line)
+	c.Program = words.program
+	if c.Program != "" {
+		prog := c.Program
+		if w := install.PathLookup(line); w != "" || !filepath.IsAbs(prog) {
+			if p, err := exec.LookPath(prog); err == nil {
+				c.Resolved = p
+				prog = p
+			}
+			c.Problems = append(c.Problems, fmt.Sprintf("the program %q is found through PATH when the hook runs (now: %s): a toolguard earlier on the agent's PATH takes over the hook", c.Program, orNone(c.Resolved)))
+		}
+		if v, err := askVersion(prog); err != nil {
+			c.Problems = append(c.Problems, "the hook's binary is not toolguard: "+err.Error())
+		} else {
+			c.Version = v
+		}
+	}
+	cwd, _ := sys.getwd()
+	for _, f := range words.policies {
+		hp := hookPolicy{File: f}
+		pf := policyFlags{files: []string{argPath(f, cwd, sys.home())}, noBuiltin: words.noBuiltin}
+		if ps, err := pf.load(sys, project); err != nil {
+			hp.Error = err.Error()
+			c.Problems = append(c.Problems, fmt.Sprintf("policy %s on the hook line does not load (every call is denied): %v", f, err))
+		} else {
+			hp.Loads, hp.Hash, hp.Rules = true, ps.pol.Hash(), ps.pol.RuleCount()
+		}
+		c.Policies = append(c.Policies, hp)
+	}
+	c.Probes = install.Probe(context.Background(), agent, line, project, os.Environ())
+	for _, p := range c.Probes {
+		if !p.OK() {
+			msg := fmt.Sprintf("%s probe (%s): got %s, exit %d", p.Want, p.Call, p.Got, p.Exit)
+			if p.Problem != "" {
+				msg += ": " + p.Problem
+			}
+			if p.Stderr != "" {
+				msg += " (stderr: " + truncateLine(p.Stderr, 160) + ")"
+			}
+			c.Problems = append(c.Problems, msg)
+		}
+	}
+	return c
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "not found"
+	}
+	return s
+}
+
+type hookLine struct {
+	program   string
+	policies  []string
+	noBuiltin bool
+}
+
+// hookWords finds the program before "hook" and the --policy files after
+// it in a hook command line.
+func hookWords(line string) hookLine {
+	var h hookLine
+	words := install.SplitWords(line)
+	for i := 0; i+1 < len(words); i++ {
+		if words[i+1] != "hook" {
+			continue
+		}
+		h.program = words[i]
+		rest := words[i+2:]
+		for j := 0; j < len(rest); j++ {
+			switch w := rest[j]; {
+			case w == "--policy" && j+1 < len(rest):
+				h.policies = append(h.policies, rest[j+1])
+				j++
+			case strings.HasPrefix(w, "--policy="):
+				h.policies = append(h.policies, strings.TrimPrefix(w, "--policy="))
+			case w == "--no-builtin":
+				h.noBuiltin = true
+			}
+		}
+		break
+	}
+	return h
+}
+
+// nestedMax bounds the directories nestedPolicies looks at.
+const nestedMax = 20000
+
+// nestedPolicies lists the .toolguard/policy.toml files below the
+// workspace root (not the root's own), which discovery never reads, for
+// doctor. It looks at most at nestedMax directories and skips .git and
+// node_modules.
+func nestedPolicies(root string) []string {
+	if root == "" {
+		return nil
+	}
+	var out []string
+	seen := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if seen++; seen > nestedMax {
+			return filepath.SkipAll
+		}
+		switch d.Name() {
+		case ".git", "node_modules":
+			return filepath.SkipDir
+		case ".toolguard":
+			if filepath.Dir(p) != root {
+				if _, err := os.Lstat(filepath.Join(p, "policy.toml")); err == nil {
+					out = append(out, filepath.Join(p, "policy.toml"))
+				}
+			}
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out
+}
