@@ -20,7 +20,8 @@ type lazyRegexp struct {
 
 	preOnce sync.Once
 	pre     prefilter
-	preOK   bool // pre was given at construction
+	preOK   bool           // pre was given at construction
+	tree    *syntax.Regexp // the load's parse, until pre is built from it
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -37,18 +38,24 @@ func newLazyRegexp(src string, trusted bool) (*lazyRegexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &lazyRegexp{src: src, pre: buildPrefilter(t), preOK: true}, nil
+	return &lazyRegexp{src: src, tree: t}, nil
 }
 
 // MatchString reports whether s matches. A regex that parsed at load but
 // fails to compile (which RE2 syntax does not allow) matches nothing.
 func (l *lazyRegexp) MatchString(s string) bool {
 	l.preOnce.Do(func() {
-		if !l.preOK {
-			if t, err := syntax.Parse(l.src, syntax.Perl); err == nil {
-				l.pre = buildPrefilter(t)
-			}
+		if l.preOK {
+			return
 		}
+		t := l.tree
+		if t == nil {
+			t, _ = syntax.Parse(l.src, syntax.Perl) // a materialized file's: trusted, not parsed at load
+		}
+		if t != nil {
+			l.pre = buildPrefilter(t)
+		}
+		l.tree = nil
 	})
 	if !l.pre.allows(s) {
 		return false
