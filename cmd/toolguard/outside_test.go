@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Issue 16 item 9: writes outside the workspace ask in the defaults
+// (write-outside-workspace), for file tools and shell targets alike; the
+// safe prefixes, /dev/null and descriptor files, the build tools' caches
+// and the agents' scratch directories pass; a specific rule (the guard's
+// surfaces, system files, shell start-up files) names itself first. Every
+// case goes through the real hook path with the embedded defaults only.
+
+// outsideCase is one hook call: a shell command (cmd) or a file tool call
+// (tool "write", "edit" or "read" on path).
+type outsideCase struct {
+	cwd  string // the payload's cwd (and the workspace); proj when empty
+	cmd  string
+	tool string
+	path string
+	want string // pass, ask or deny
+	rule string // the rule the reason must name (want ask or deny)
+}
+
+const (
+	outsideHome = "/home/user"
+	outsideProj = "/home/user/project"
+)
+
+// outsidePayload builds agent's PreToolUse (BeforeTool) payload for c.
+func outsidePayload(t *testing.T, agent string, c outsideCase) []byte {
+	t.Helper()
+	cwd := c.cwd
+	if cwd == "" {
+		cwd = outsideProj
+	}
+	event := map[string]string{"claude-code": "PreToolUse", "gemini": "BeforeTool"}[agent]
+	var name string
+	var input map[string]string
+	switch {
+	case c.cmd != "":
+		name = map[string]string{"claude-code": "Bash", "gemini": "run_shell_command"}[agent]
+		input = map[string]string{"command": c.cmd}
+	case c.tool == "write":
+		name = map[string]string{"claude-code": "Write", "gemini": "write_file"}[agent]
+		input = map[string]string{"file_path": c.path, "content": "x\n"}
+	case c.tool == "edit":
+		name = map[string]string{"claude-code": "Edit", "gemini": "replace"}[agent]
+		input = map[string]string{"file_path": c.path, "old_string": "a", "new_string": "b"}
+	case c.tool == "read":
+		name = map[string]string{"claude-code": "Read", "gemini": "read_file"}[agent]
+		input = map[string]string{"file_path": c.path}
+	default:
+		t.Fatalf("bad case %+v", c)
+	}
+	b, err := json.Marshal(map[string]any{"session_id": "s1", "transcript_path": outsideHome + "/.claude/projects/p/s1.jsonl",
+		"cwd": cwd, "hook_event_name": event, "tool_name": name, "tool_input": input})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// outsideHook runs one case through `toolguard hook --provider agent`
+// and returns the exit code and the reply bytes.
+func outsideHook(t *testing.T, agent string, c outsideCase, args ...string) (int, string, string) {
+	t.Helper()
+	cwd := c.cwd
+	if cwd == "" {
+		cwd = outsideProj
+	}
+	f, sys := newFake(t, outsidePayload(t, agent, c), map[string]string{"HOME": outsideHome})
+	sys.etc = filepath.Join(t.TempDir(), "etc")
+	sys.getwd = func() (string, error) { return cwd, nil }
+	code := run(context.Background(), append([]string{"hook", "--provider", agent}, args...), sys)
+	return code, f.stdout.String(), f.stderr.String()
+}
+
+func runOutside(t *testing.T, cases []outsideCase, args ...string) {
+	t.Helper()
+	for _, agent := range []string{"claude-code", "gemini"} {
+		for _, c := range cases {
+			name := c.cmd
+			if name == "" {
+				name = c.tool + " " + c.path
+			}
+			if c.cwd != "" {
+				name = "cwd=" + c.cwd + "/" + name
+			}
+			t.Run(agent+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				code, out, errOut := outsideHook(t, agent, c, args...)
+				if code != 0 {
+					t.Fatalf("exit %d, stderr %q", code, errOut)
+				}
+				got, reason := routeDecision(t, agent, out)
+				if got != c.want {
+					t.Fatalf("got %s (%q), want %s", got, reason, c.want)
+				}
+				if c.want == "pass" && out != "" {
+					t.Errorf("a pass must print nothing, got %q", out)
+				}
+				if c.rule != "" && !strings.Contains(reason, " rule "+c.rule+":") {
+					t.Errorf("reason %q does not name rule %s", reason, c.rule)
+				}
+			})
+		}
+	}
+}
+
+func TestOutsideWrites(t *testing.T) {
+	const w = "write-outside-workspace"
+	runOutside(t, []outsideCase{
+		// File tools.
+		{tool: "write", path: "~/.local/bin/x", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/.local/bin/git", want: "ask", rule: w},
+		{tool: "edit", path: "/opt/app/config.yml", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/.config/autostart/x.desktop", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/other-project/main.go", want: "ask", rule: w},
+		{tool: "edit", path: outsideProj + "-old/main.go", want: "ask", rule: w}, // a sibling sharing the prefix
+		{tool: "write", path: outsideProj + "/../other/x.go", want: "ask", rule: w},
+		{tool: "write", path: "/srv/www/index.html", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/.deno/bin/git", want: "ask", rule: w},    // on PATH, not a cache
+		{tool: "write", path: outsideHome + "/.cargo/bin/cargo", want: "ask", rule: w}, // the same
+		{tool: "write", path: outsideHome + "/.bun/bin/bun", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/go/bin/gopls", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/.claude/agents/x.md", want: "ask", rule: w}, // not a scratch dir
+		{tool: "write", path: outsideHome + "/.gemini/GEMINI.md", want: "ask", rule: w},
+		// Shell targets.
+		{cmd: "cp build/app ~/.local/bin/app", want: "ask", rule: w},
+		{cmd: "mv old.txt ../other/output", want: "ask", rule: w},
+		{cmd: "echo '[Desktop Entry]' | tee ~/.config/autostart/x.desktop", want: "ask", rule: w},
+		{cmd: "echo x > /opt/app/config", want: "ask", rule: w},
+		{cmd: "printf 'x\\n' >> ~/notes.txt", want: "ask", rule: w},
+		{cmd: "ln -s $PWD/bin/tool ~/bin/tool", want: "ask", rule: w},
+		{cmd: "install -m755 build/app ~/.local/bin/app", want: "ask", rule: w},
+		{cmd: "rsync -a dist/ /srv/www/", want: "ask", rule: w},
+		{cmd: "tar -xzf dep.tgz -C /opt/dep", want: "ask", rule: w},
+		{cmd: "touch ~/.config/systemd/user/x.service", want: "ask", rule: w},
+		{cmd: "mkdir -p ~/.config/app", want: "ask", rule: w},
+		{cmd: "cd .. && touch x", want: "ask", rule: w},
+		{cmd: "cp x $HOME/.cargo/bin/cargo", want: "ask", rule: w},
+		{cmd: "chmod +x ~/.local/bin/app", want: "ask", rule: w},
+		{cmd: "curl -o ~/Downloads/x.tgz https://example.com/x.tgz", want: "ask", rule: w},
+		{cmd: "sudo cp x /opt/x", want: "ask", rule: w},
+		{cmd: "bash -c 'cp x /opt/x'", want: "ask", rule: w},
+
+		// Look-alikes that pass: the safe prefixes, /dev/null and
+		// descriptors, caches, the agents' scratch directories, writes
+		// inside the workspace, reads outside it, writes nobody names.
+		{tool: "write", path: "/tmp/x", want: "pass"},
+		{tool: "write", path: "/var/tmp/x/y", want: "pass"},
+		{tool: "write", path: outsideProj + "/src/main.go", want: "pass"},
+		{tool: "edit", path: outsideProj + "/README.md", want: "pass"},
+		{tool: "write", path: outsideHome + "/.cache/go-build/ab/x", want: "pass"},
+		{tool: "write", path: outsideHome + "/.claude/plans/p.md", want: "pass"},
+		{tool: "write", path: outsideHome + "/.claude/projects/-home-user-project/memory/MEMORY.md", want: "pass"},
+		{tool: "write", path: outsideHome + "/.gemini/tmp/project/plans/p.md", want: "pass"},
+		{tool: "write", path: outsideHome + "/.gemini/antigravity/brain/5c1e/task.md", want: "pass"},
+		{tool: "write", path: outsideHome + "/.qwen/tmp/185d/x.txt", want: "pass"},
+		{tool: "read", path: "/etc/hosts", want: "pass"},
+		{tool: "read", path: outsideHome + "/other-project/main.go", want: "pass"},
+		{cmd: "echo x > /tmp/x", want: "pass"},
+		{cmd: "cp a /var/tmp/y && mkdir -p /tmp/z", want: "pass"},
+		{cmd: "echo x > \"$TMPDIR/x\"", want: "pass"},
+		{cmd: "echo x > /dev/null", want: "pass"},
+		{cmd: "make 2>/dev/stderr >/dev/stdout", want: "pass"},
+		{cmd: "echo x >&2; echo y | tee /dev/stderr", want: "pass"},
+		{cmd: "exec 3>/dev/fd/1; echo x >/proc/self/fd/2", want: "pass"},
+		{cmd: "cp out.o ~/.cache/go-build/x", want: "pass"},
+		{cmd: "tar -xzf dep.tgz -C ~/go/pkg/mod/cache/download", want: "pass"},
+		{cmd: "cp x.tgz ~/.npm/_cacache/x && cp y ~/.cargo/registry/cache/y", want: "pass"},
+		{cmd: "cp plan.md ~/.claude/plans/p.md", want: "pass"},
+		{cmd: "go build ./... && go test ./...", want: "pass"},
+		{cmd: "go install ./cmd/tool", want: "pass"},
+		{cmd: "npm install && npm run build", want: "pass"},
+		{cmd: "pip install --user requests", want: "pass"},
+		{cmd: "echo hi > src/a.txt && cp src/a.txt dist/", want: "pass"},
+		{cmd: "cp /etc/hosts ./hosts.txt", want: "pass"},
+		{cmd: "cat /etc/hosts", want: "pass"},
+		{cmd: "rsync -n -a dist/ /srv/www/", want: "pass"},
+		{cmd: "rsync --dry-run -a dist/ /srv/www/", want: "pass"},
+		{cmd: "tar -xzf dep.tgz -C build", want: "pass"},
+		{cmd: "ls ~/.local/bin && diff ~/.config/app/a.toml a.toml", want: "pass"},
+	})
+}
+
+// TestOutsideSpecificFirst: a specific rule names itself over the
+// low-priority write-outside-workspace, and the guard's own surfaces stay
+// a locked deny (not an ask).
+func TestOutsideSpecificFirst(t *testing.T) {
+	const self = "toolguard-self-protect"
+	runOutside(t, []outsideCase{
+		{tool: "write", path: outsideHome + "/.claude/settings.json", want: "deny", rule: self},
+		{tool: "edit", path: outsideHome + "/.gemini/settings.json", want: "deny", rule: self},
+		{tool: "write", path: outsideHome + "/.config/toolguard/policy.toml", want: "deny", rule: self},
+		{tool: "write", path: outsideHome + "/.local/bin/toolguard", want: "deny", rule: self},
+		{cmd: "echo '{}' > ~/.claude/settings.json", want: "deny", rule: self},
+		{cmd: "cp evil.toml ~/.config/toolguard/policy.toml", want: "deny", rule: self},
+		{cmd: "ln -sf /tmp/x ~/.codex/hooks.json", want: "deny", rule: self},
+		{cwd: outsideHome, cmd: "echo '{}' > .claude/settings.json", want: "deny", rule: self},
+		{cwd: "/", cmd: "echo '{}' > ~/.claude/settings.json", want: "deny", rule: self},
+
+		{tool: "write", path: "/etc/hosts", want: "ask", rule: "system-file-write"},
+		{cmd: "echo 'export X=1' >> ~/.bashrc", want: "ask", rule: "shell-env-file-write"},
+		{cmd: "echo 'rm -rf ~' > .git/hooks/pre-commit", want: "ask", rule: "git-hook-write"},
+	})
+}
+
+// TestOutsideOwnershipRepair: chown/chmod -R of a tree under the user's
+// home (an ownership repair) asks and is never denied; the home itself
+// and system trees stay denied.
+func TestOutsideOwnershipRepair(t *testing.T) {
+	runOutside(t, []outsideCase{
+		{cmd: "chown -R \"$USER\" ~/.npm", want: "ask", rule: "chmod-recursive-home"},
+		{cmd: "sudo chown -R $(whoami) ~/.npm", want: "ask", rule: "chmod-recursive-home"},
+		{cmd: "chmod -R u+w ~/go/pkg/mod", want: "ask", rule: "chmod-recursive-home"},
+		{cmd: "chown -R user:user ~/.cache/pip", want: "ask", rule: "chmod-recursive-home"},
+		{cwd: outsideHome, cmd: "chmod -R u+w go/pkg/mod", want: "ask", rule: "chmod-recursive-home"},
+		{cmd: "chmod 600 ~/.config/app/x", want: "ask", rule: "write-outside-workspace"},
+		{cmd: "chmod -R 755 dist", want: "pass"},
+		{cmd: "chmod -R 700 ~", want: "deny", rule: "chmod-recursive-system"},
+		{cmd: "chown -R user /usr", want: "deny", rule: "chmod-recursive-system"},
+	})
+}
+
+// TestOutsideExposedWorkspace: an agent started in the home directory or
+// in / with no project around it has home as its inside: only writes
+// outside home ask.
+func TestOutsideExposedWorkspace(t *testing.T) {
+	const w = "write-outside-workspace"
+	runOutside(t, []outsideCase{
+		{cwd: outsideHome, cmd: "cp notes.txt ~/Documents/notes.txt", want: "pass"},
+		{cwd: outsideHome, cmd: "mkdir -p src/x && echo hi > src/x/a.txt", want: "pass"},
+		{cwd: outsideHome, tool: "write", path: outsideHome + "/.config/app/x.toml", want: "pass"},
+		{cwd: outsideHome, cmd: "cp notes.txt /opt/notes.txt", want: "ask", rule: w},
+		{cwd: outsideHome, tool: "write", path: "/srv/www/index.html", want: "ask", rule: w},
+		{cwd: outsideHome, cmd: "echo x > /tmp/x", want: "pass"},
+		{cwd: "/", cmd: "touch /home/user/notes.txt", want: "pass"},
+		{cwd: "/", cmd: "touch /opt/x", want: "ask", rule: w},
+		{cwd: "/", cmd: "cd home/user && touch notes.txt", want: "pass"},
+		// A project below home is a workspace like any other.
+		{cwd: outsideHome + "/src/app", cmd: "cp notes.txt ~/Documents/notes.txt", want: "ask", rule: w},
+	})
+}
+
+// TestOutsideReplyBytes pins the whole reply of an outside write for
+// both dialects, and a pass's empty reply.
+func TestOutsideReplyBytes(t *testing.T) {
+	reason := "toolguard: approval required by rule write-outside-workspace: This writes a file outside the project directory. Write inside the project (or under /tmp), or ask the user. (/opt/app/config is outside the workspace /home/user/project)"
+	cases := []struct {
+		agent string
+		c     outsideCase
+		want  string
+	}{
+		{"claude-code", outsideCase{cmd: "echo x > /opt/app/config"},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"` + reason + `"}}` + "\n"},
+		{"claude-code", outsideCase{tool: "write", path: "/opt/app/config"},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"` + reason + `"}}` + "\n"},
+		{"gemini", outsideCase{cmd: "echo x > /opt/app/config"},
+			`{"decision":"ask","reason":"` + reason + `","systemMessage":"` + reason + `"}` + "\n"},
+		{"gemini", outsideCase{tool: "write", path: "/opt/app/config"},
+			`{"decision":"ask","reason":"` + reason + `","systemMessage":"` + reason + `"}` + "\n"},
+		{"claude-code", outsideCase{cmd: "echo x > /tmp/x"}, ""},
+		{"gemini", outsideCase{tool: "write", path: "/tmp/x"}, ""},
+	}
+	for _, c := range cases {
+		code, out, errOut := outsideHook(t, c.agent, c.c)
+		if code != 0 || out != c.want {
+			t.Errorf("%s %+v: exit %d, reply %q (stderr %q), want exit 0, %q", c.agent, c.c, code, out, errOut, c.want)
+		}
+	}
+}
+
+// TestOutsideStrictPreset: the strict preset layers over the defaults
+// without a second write-outside-workspace: writes ask by the default
+// rule, deletes outside by strict-outside-workspace.
+func TestOutsideStrictPreset(t *testing.T) {
+	pol := filepath.Join(t.TempDir(), "strict.toml")
+	strict, err := os.ReadFile("../../internal/policy/presets/strict.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(strict), `id = "write-outside-workspace"`) {
+		t.Error("strict.toml defines write-outside-workspace again: it would replace the default with a copy")
+	}
+	if err := os.WriteFile(pol, strict, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runOutside(t, []outsideCase{
+		{cmd: "cp build/app ~/.local/bin/app", want: "ask", rule: "write-outside-workspace"},
+		{cmd: "rm /opt/x", want: "ask", rule: "strict-outside-workspace"},
+		{cmd: "cp app ~/.cache/x/app", want: "pass"},
+		{cmd: "echo '{}' > ~/.claude/settings.json", want: "deny", rule: "toolguard-self-protect"},
+	}, "--policy", pol)
+}
