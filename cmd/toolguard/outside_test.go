@@ -299,3 +299,48 @@ func TestOutsideStrictPreset(t *testing.T) {
 		{cmd: "echo '{}' > ~/.claude/settings.json", want: "deny", rule: "toolguard-self-protect"},
 	}, "--policy", pol)
 }
+
+// TestOutsideSymlinkedWorkspace: a workspace reached through a symbolic
+// link (~/code -> /data/code; macOS's /tmp -> /private/tmp) holds the
+// resolved form of a path written inside it, so writes in it pass; a link
+// inside the workspace that points out of it is still outside, and a safe
+// prefix reached through a link is safe under its resolved name too. The
+// directories are real (the hook resolves links on disk); the policy
+// makes /tmp, where t.TempDir lives, an ordinary directory.
+func TestOutsideSymlinkedWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"real/proj/src", "elsewhere", "private-tmp"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"link":           filepath.Join(dir, "real"),
+		"real/proj/out":  filepath.Join(dir, "elsewhere"),
+		"tmplink":        filepath.Join(dir, "private-tmp"),
+		"real/proj/home": "/home/user",
+	}
+	for l, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, l)); err != nil {
+			t.Skipf("symlink: %v", err)
+		}
+	}
+	pol := filepath.Join(dir, "policy.toml")
+	if err := os.WriteFile(pol, []byte("version = 1\n[settings]\nsafe_prefixes = [\"/var/tmp\", \""+filepath.Join(dir, "tmplink")+"\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(dir, "link", "proj")
+	const w = "write-outside-workspace"
+	runOutside(t, []outsideCase{
+		{cwd: ws, cmd: "echo x > out.txt && cp out.txt src/a.txt", want: "pass"},
+		{cwd: ws, tool: "write", path: ws + "/src/a.go", want: "pass"},
+		{cwd: ws, tool: "write", path: filepath.Join(dir, "real/proj/src/a.go"), want: "pass"},
+		{cwd: ws, tool: "write", path: filepath.Join(dir, "tmplink/x"), want: "pass"},
+		{cwd: ws, tool: "write", path: filepath.Join(dir, "private-tmp/x"), want: "pass"},
+		{cwd: ws, tool: "write", path: filepath.Join(dir, "elsewhere/x"), want: "ask", rule: w},
+		{cwd: ws, tool: "write", path: ws + "/out/x", want: "ask", rule: w}, // a link out of the workspace
+		{cwd: ws, cmd: "echo x > out/x", want: "ask", rule: w},
+		{cwd: ws, tool: "write", path: "/tmp/x", want: "ask", rule: w}, // /tmp is not safe in this policy
+		{cwd: ws, cmd: "echo '{}' > home/.claude/settings.json", want: "deny", rule: "toolguard-self-protect"},
+	}, "--policy", pol, "--workspace", ws)
+}

@@ -131,6 +131,7 @@ type evalEnv struct {
 	exposed     bool // the workspace is /, the home directory or above it: nothing is inside it
 	resolve     func(string) string
 	safe        []string
+	real        *realDirs // the workspace, home and safe prefixes resolved (realDirs), on first need
 	protected   []Surface
 	foldCase    bool
 	lookups           // what this call looked up in the index (index.go)
@@ -180,8 +181,63 @@ func exposedWorkspace(ws, home string) bool {
 	return home != "." && filepath.IsAbs(home) && above
 }
 
+// realDirs are the workspace, the home directory and the safe prefixes
+// with their symbolic links resolved (env.Resolve), each "" when it
+// resolves to itself: a workspace reached through a link
+// (~/code -> /data/code, macOS /tmp -> /private/tmp) holds the resolved
+// form of a path written inside it.
+type realDirs struct {
+	workspace, home string
+	safe            []string
+}
+
+// realDirs resolves them once per Evaluate, and only when a resolved
+// path form falls outside their written forms.
+func (e *evalEnv) realDirs() *realDirs {
+	if e.real != nil {
+		return e.real
+	}
+	r := &realDirs{}
+	if e.resolve != nil {
+		one := func(d string) string {
+			if d == "" || !filepath.IsAbs(d) {
+				return ""
+			}
+			if x := e.resolve(d); x != "" && x != d && filepath.IsAbs(x) {
+				return filepath.Clean(x)
+			}
+			return ""
+		}
+		r.workspace, r.home = one(e.workspace), one(filepath.Clean(e.home))
+		for _, s := range e.safe {
+			if x := one(s); x != "" {
+				r.safe = append(r.safe, x)
+			}
+		}
+	}
+	e.real = r
+	return r
+}
+
+// within reports whether p is dir or below it, dir taken as written or as
+// resolved (real, "" for none).
+func within(dir, real, p string) bool {
+	if dir == "" {
+		return false
+	}
+	if _, in := relInside(dir, p); in {
+		return true
+	}
+	_, in := relInside(real, p)
+	return real != "" && in
+}
+
 // outside reports whether any form of a path is outside the workspace (or
-// the workspace is exposed) and not under a safe prefix.
+// the workspace is exposed) and not under a safe prefix. A form is inside
+// when it is below the workspace or a safe prefix as written or as
+// resolved: a path whose link inside the workspace points out of it is
+// outside (its resolved form is below neither), a path written inside a
+// workspace reached through a link is not.
 func (e *evalEnv) outside(forms []string) bool {
 	if e.workspace == "" {
 		return false
@@ -199,6 +255,19 @@ func (e *evalEnv) outside(forms []string) bool {
 				safe = true
 				break
 			}
+		}
+		if safe {
+			continue
+		}
+		if e.resolve == nil {
+			return true
+		}
+		r := e.realDirs()
+		if !e.exposed && within(r.workspace, "", f) {
+			continue
+		}
+		for _, s := range r.safe {
+			safe = safe || within(s, "", f)
 		}
 		if !safe {
 			return true
@@ -221,6 +290,9 @@ func (e *evalEnv) outsideProject(forms []string) bool {
 			continue
 		}
 		if _, in := relInside(home, f); in && filepath.IsAbs(home) {
+			continue
+		}
+		if e.resolve != nil && filepath.IsAbs(home) && within(e.realDirs().home, "", f) {
 			continue
 		}
 		if !e.outside([]string{f}) {
