@@ -368,3 +368,53 @@ func TestOutsideSymlinkedWorkspace(t *testing.T) {
 		{cwd: ws, cmd: "echo '{}' > home/.claude/settings.json", want: "deny", rule: "toolguard-self-protect"},
 	}, "--policy", pol, "--workspace", ws)
 }
+
+// TestOutsideCodex: Codex has no ask, so an outside write is a deny that
+// records an approval request (and holds the session, like every ask);
+// its apply_patch headers are read like a file tool's path.
+func TestOutsideCodex(t *testing.T) {
+	cases := []struct {
+		tool, input string
+		want        string // "pass", or a substring of the deny reason
+	}{
+		{"apply_patch", "*** Begin Patch\n*** Add File: /opt/x.conf\n+x\n*** End Patch\n", "rule write-outside-workspace:"},
+		{"apply_patch", "*** Begin Patch\n*** Add File: ../other/x.go\n+x\n*** End Patch\n", "rule write-outside-workspace:"},
+		{"Bash", "cp build/app ~/.local/bin/app", "rule write-outside-workspace:"},
+		{"apply_patch", "*** Begin Patch\n*** Add File: src/a.go\n+x\n*** End Patch\n", "pass"},
+		{"Bash", "cp app ~/.cache/x/app && echo x > /tmp/y", "pass"},
+		{"apply_patch", "*** Begin Patch\n*** Add File: ~/.codex/hooks.json\n+{}\n*** End Patch\n", "rule toolguard-self-protect:"},
+	}
+	for i, c := range cases {
+		// Home is not under t.TempDir (/tmp is a safe prefix); the
+		// approval requests go to a temporary state directory.
+		home, proj := outsideHome, outsideProj
+		payload, err := json.Marshal(map[string]any{"session_id": "s" + string(rune('a'+i)), "turn_id": "t1", "transcript_path": nil,
+			"cwd": proj, "hook_event_name": "PreToolUse", "model": "m", "permission_mode": "default",
+			"tool_name": c.tool, "tool_input": map[string]string{"command": c.input}, "tool_use_id": "c1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, sys := newFake(t, payload, map[string]string{"HOME": home, "XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()})
+		sys.etc = filepath.Join(t.TempDir(), "etc")
+		sys.getwd = func() (string, error) { return proj, nil }
+		code := run(context.Background(), []string{"hook", "--provider", "codex"}, sys)
+		out := f.stdout.String()
+		if code != 0 {
+			t.Errorf("%s %q: exit %d, stderr %q", c.tool, c.input, code, f.stderr.String())
+			continue
+		}
+		if c.want == "pass" {
+			if out != "" {
+				t.Errorf("%s %q: reply %q, want none (pass)", c.tool, c.input, out)
+			}
+			continue
+		}
+		got, reason := routeDecision(t, "claude-code", out) // Codex replies in Claude's shape
+		if got != "deny" || !strings.Contains(reason, c.want) {
+			t.Errorf("%s %q: %s %q, want deny naming %q", c.tool, c.input, got, reason, c.want)
+		}
+		if strings.Contains(c.want, "write-outside-workspace") && !strings.Contains(reason, "approval request req_") {
+			t.Errorf("%s %q: the deny records no approval request: %q", c.tool, c.input, reason)
+		}
+	}
+}
