@@ -74,7 +74,10 @@ func outsideHook(t *testing.T, agent string, c outsideCase, args ...string) (int
 	if cwd == "" {
 		cwd = outsideProj
 	}
-	f, sys := newFake(t, outsidePayload(t, agent, c), map[string]string{"HOME": outsideHome})
+	// The audit log and state go to temporary directories, not under the
+	// (fictional) home.
+	f, sys := newFake(t, outsidePayload(t, agent, c), map[string]string{"HOME": outsideHome,
+		"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()})
 	sys.etc = filepath.Join(t.TempDir(), "etc")
 	sys.getwd = func() (string, error) { return cwd, nil }
 	code := run(context.Background(), append([]string{"hook", "--provider", agent}, args...), sys)
