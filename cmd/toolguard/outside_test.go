@@ -421,3 +421,33 @@ func TestOutsideCodex(t *testing.T) {
 		}
 	}
 }
+
+// TestOutsideHardLinks: a hard link to a file outside the workspace is a
+// second name for it inside the project, through which the next call's
+// write (naming only the inside path) changes the outside file; making
+// one asks. Symbolic links pass (a write through one is resolved), and
+// hard links inside the project or from /tmp pass.
+func TestOutsideHardLinks(t *testing.T) {
+	runOutside(t, []outsideCase{
+		{cmd: "ln ~/.bashrc b", want: "ask", rule: "hard-link-outside"},
+		{cmd: "ln ~/notes.txt notes", want: "ask", rule: "hard-link-outside"},
+		{cmd: "ln -f ../other/main.go main.go", want: "ask", rule: "hard-link-outside"},
+		{cmd: "ln -P ~/x y", want: "ask", rule: "hard-link-outside"},
+		{cmd: "ln -v ~/x ~/y", want: "ask"}, // the link itself is outside too
+		{cmd: "cp -l ~/.bashrc b", want: "ask", rule: "hard-link-outside-cp"},
+		{cmd: "cp -al ~/other/src ./src", want: "ask", rule: "hard-link-outside-cp"},
+		{cmd: "cp --link ~/x y", want: "ask", rule: "hard-link-outside-cp"},
+		{cmd: "ln ~/.claude/settings.json x", want: "deny", rule: "toolguard-self-protect-ln"},
+
+		{cmd: "ln -s ~/notes.txt notes", want: "pass"},
+		{cmd: "ln -sf ~/x y", want: "pass"},
+		{cmd: "ln -fs ~/x y", want: "pass"},
+		{cmd: "ln -nsf ~/x y", want: "pass"},
+		{cmd: "ln --symbolic ~/x y", want: "pass"},
+		{cmd: "ln a b", want: "pass"},
+		{cmd: "ln /tmp/a b", want: "pass"},
+		{cmd: "cp ~/x y && cp -r ~/other/src ./src && cp -L ~/x z", want: "pass"},
+		{cmd: "cp -l a b", want: "pass"},
+		{cwd: outsideHome, cmd: "ln notes.txt Documents/notes.txt", want: "pass"},
+	})
+}
