@@ -134,6 +134,7 @@ func TestOutsideWrites(t *testing.T) {
 		{tool: "write", path: outsideHome + "/go/bin/gopls", want: "ask", rule: w},
 		{tool: "write", path: outsideHome + "/.claude/agents/x.md", want: "ask", rule: w}, // not a scratch dir
 		{tool: "write", path: outsideHome + "/.gemini/GEMINI.md", want: "ask", rule: w},
+		{tool: "write", path: "/var/folders/zz/abc123/C/x", want: "ask", rule: w}, // not the T (temp) directory
 		// Shell targets.
 		{cmd: "cp build/app ~/.local/bin/app", want: "ask", rule: w},
 		{cmd: "mv old.txt ../other/output", want: "ask", rule: w},
@@ -190,6 +191,8 @@ func TestOutsideWrites(t *testing.T) {
 		{tool: "write", path: outsideHome + "/.gemini/tmp/project/plans/p.md", want: "pass"},
 		{tool: "write", path: outsideHome + "/.gemini/antigravity/brain/5c1e/task.md", want: "pass"},
 		{tool: "write", path: outsideHome + "/.qwen/tmp/185d/x.txt", want: "pass"},
+		{tool: "write", path: "/var/folders/zz/abc123/T/tmp.x/out.txt", want: "pass"}, // macOS's $TMPDIR
+		{tool: "write", path: "/private/var/folders/zz/abc123/T/x", want: "pass"},
 		{tool: "read", path: "/etc/hosts", want: "pass"},
 		{tool: "read", path: outsideHome + "/other-project/main.go", want: "pass"},
 		{cmd: "echo x > /tmp/x", want: "pass"},
