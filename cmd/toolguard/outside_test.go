@@ -117,58 +117,59 @@ func runOutside(t *testing.T, cases []outsideCase, args ...string) {
 }
 
 func TestOutsideWrites(t *testing.T) {
-	const w = "write-outside-workspace"
+	// A directory on PATH or an autostart location names its own rule.
+	const w, b = "write-outside-workspace", "user-bin-autostart-write"
 	runOutside(t, []outsideCase{
 		// File tools.
-		{tool: "write", path: "~/.local/bin/x", want: "ask", rule: w},
-		{tool: "write", path: outsideHome + "/.local/bin/git", want: "ask", rule: w},
+		{tool: "write", path: "~/.local/bin/x", want: "ask", rule: b},
+		{tool: "write", path: outsideHome + "/.local/bin/git", want: "ask", rule: b},
 		{tool: "edit", path: "/opt/app/config.yml", want: "ask", rule: w},
-		{tool: "write", path: outsideHome + "/.config/autostart/x.desktop", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/.config/autostart/x.desktop", want: "ask", rule: b},
 		{tool: "write", path: outsideHome + "/other-project/main.go", want: "ask", rule: w},
 		{tool: "edit", path: outsideProj + "-old/main.go", want: "ask", rule: w}, // a sibling sharing the prefix
 		{tool: "write", path: outsideProj + "/../other/x.go", want: "ask", rule: w},
 		{tool: "write", path: "/srv/www/index.html", want: "ask", rule: w},
-		{tool: "write", path: outsideHome + "/.deno/bin/git", want: "ask", rule: w},    // on PATH, not a cache
-		{tool: "write", path: outsideHome + "/.cargo/bin/cargo", want: "ask", rule: w}, // the same
-		{tool: "write", path: outsideHome + "/.bun/bin/bun", want: "ask", rule: w},
-		{tool: "write", path: outsideHome + "/go/bin/gopls", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/.deno/bin/git", want: "ask", rule: b},    // on PATH, not a cache
+		{tool: "write", path: outsideHome + "/.cargo/bin/cargo", want: "ask", rule: b}, // the same
+		{tool: "write", path: outsideHome + "/.bun/bin/bun", want: "ask", rule: b},
+		{tool: "write", path: outsideHome + "/go/bin/gopls", want: "ask", rule: b},
 		{tool: "write", path: outsideHome + "/.claude/agents/x.md", want: "ask", rule: w}, // not a scratch dir
 		{tool: "write", path: outsideHome + "/.gemini/GEMINI.md", want: "ask", rule: w},
 		{tool: "write", path: "/var/folders/zz/abc123/C/x", want: "ask", rule: w}, // not the T (temp) directory
 		// Shell targets.
-		{cmd: "cp build/app ~/.local/bin/app", want: "ask", rule: w},
+		{cmd: "cp build/app ~/.local/bin/app", want: "ask", rule: b},
 		{cmd: "mv old.txt ../other/output", want: "ask", rule: w},
-		{cmd: "echo '[Desktop Entry]' | tee ~/.config/autostart/x.desktop", want: "ask", rule: w},
+		{cmd: "echo '[Desktop Entry]' | tee ~/.config/autostart/x.desktop", want: "ask", rule: b},
 		{cmd: "echo x > /opt/app/config", want: "ask", rule: w},
 		{cmd: "printf 'x\\n' >> ~/notes.txt", want: "ask", rule: w},
-		{cmd: "ln -s $PWD/bin/tool ~/bin/tool", want: "ask", rule: w},
-		{cmd: "install -m755 build/app ~/.local/bin/app", want: "ask", rule: w},
+		{cmd: "ln -s $PWD/bin/tool ~/bin/tool", want: "ask", rule: b},
+		{cmd: "install -m755 build/app ~/.local/bin/app", want: "ask", rule: b},
 		{cmd: "rsync -a dist/ /srv/www/", want: "ask", rule: w},
 		{cmd: "tar -xzf dep.tgz -C /opt/dep", want: "ask", rule: w},
-		{cmd: "touch ~/.config/systemd/user/x.service", want: "ask", rule: w},
+		{cmd: "touch ~/.config/systemd/user/x.service", want: "ask", rule: b},
 		{cmd: "mkdir -p ~/.config/app", want: "ask", rule: w},
 		{cmd: "cd .. && touch x", want: "ask", rule: w},
-		{cmd: "cp x $HOME/.cargo/bin/cargo", want: "ask", rule: w},
-		{cmd: "chmod +x ~/.local/bin/app", want: "ask", rule: w},
+		{cmd: "cp x $HOME/.cargo/bin/cargo", want: "ask", rule: b},
+		{cmd: "chmod +x ~/.local/bin/app", want: "ask", rule: b},
 		{cmd: "curl -o ~/Downloads/x.tgz https://example.com/x.tgz", want: "ask", rule: w},
 		{cmd: "sudo cp x /opt/x", want: "ask", rule: w},
 		{cmd: "bash -c 'cp x /opt/x'", want: "ask", rule: w},
 		// The same writes spelled other ways.
-		{cmd: "cp -t ~/.local/bin app", want: "ask", rule: w},
+		{cmd: "cp -t ~/.local/bin app", want: "ask", rule: b},
 		{cmd: "mv -t /opt app", want: "ask", rule: w},
-		{cmd: "install -D -t ~/.local/bin app", want: "ask", rule: w},
+		{cmd: "install -D -t ~/.local/bin app", want: "ask", rule: b},
 		{cmd: "dd if=app of=/opt/app", want: "ask", rule: w},
 		{cmd: "sed -i 's/a/b/' ~/.config/app.toml", want: "ask", rule: w},
 		{cmd: "sort -o ~/x.txt a.txt", want: "ask", rule: w},
 		{cmd: "unzip -d /opt/x a.zip", want: "ask", rule: w},
 		{cmd: "tar -C /opt -xzf a.tgz", want: "ask", rule: w},
-		{cmd: "wget -O ~/.local/bin/x https://example.com/x", want: "ask", rule: w},
+		{cmd: "wget -O ~/.local/bin/x https://example.com/x", want: "ask", rule: b},
 		{cmd: "echo hi &> ~/log.txt", want: "ask", rule: w},
 		{cmd: "exec > ~/log.txt", want: "ask", rule: w},
 		{cmd: "printf x >| /opt/x", want: "ask", rule: w},
-		{cmd: "cp x \"${HOME}/.local/bin/x\"", want: "ask", rule: w},
-		{cmd: "cd ~ && cp x .local/bin/x", want: "ask", rule: w},
-		{cmd: "pushd ~/.local/bin && cp ~/project/x .", want: "ask", rule: w},
+		{cmd: "cp x \"${HOME}/.local/bin/x\"", want: "ask", rule: b},
+		{cmd: "cd ~ && cp x .local/bin/x", want: "ask", rule: b},
+		{cmd: "pushd ~/.local/bin && cp ~/project/x .", want: "ask", rule: b},
 		{cmd: "env -C /opt cp ~/project/x .", want: "ask", rule: w},
 		{cmd: "python3 -c 'open(\"/opt/x\",\"w\").write(\"x\")'", want: "ask", rule: w},
 		{cmd: "node -e 'require(\"fs\").writeFileSync(\"/opt/x\",\"x\")'", want: "ask", rule: w},
@@ -269,6 +270,14 @@ func TestOutsideExposedWorkspace(t *testing.T) {
 		{cwd: outsideHome, cmd: "mkdir -p src/x && echo hi > src/x/a.txt", want: "pass"},
 		{cwd: outsideHome, tool: "write", path: outsideHome + "/.config/app/x.toml", want: "pass"},
 		{cwd: outsideHome, cmd: "cp notes.txt /opt/notes.txt", want: "ask", rule: w},
+		// PATH directories and autostart locations are not sheltered by home.
+		{cwd: outsideHome, cmd: "cp build/app ~/.local/bin/git", want: "ask", rule: "user-bin-autostart-write"},
+		{cwd: outsideHome, cmd: "cp build/app .local/bin/git", want: "ask", rule: "user-bin-autostart-write"},
+		{cwd: outsideHome, tool: "write", path: outsideHome + "/.config/autostart/x.desktop", want: "ask", rule: "user-bin-autostart-write"},
+		{cwd: "/", cmd: "touch /home/user/.config/systemd/user/x.service", want: "ask", rule: "user-bin-autostart-write"},
+		{cwd: outsideHome, cmd: "ls ~/.local/bin && cat ~/bin/tool", want: "pass"},
+		// A project inside such a directory is its own inside.
+		{cwd: outsideHome + "/bin", cmd: "echo x > tool.sh && chmod +x tool.sh", want: "pass"},
 		{cwd: outsideHome, tool: "write", path: "/srv/www/index.html", want: "ask", rule: w},
 		{cwd: outsideHome, cmd: "echo x > /tmp/x", want: "pass"},
 		{cwd: "/", cmd: "touch /home/user/notes.txt", want: "pass"},
@@ -323,7 +332,8 @@ func TestOutsideStrictPreset(t *testing.T) {
 		t.Fatal(err)
 	}
 	runOutside(t, []outsideCase{
-		{cmd: "cp build/app ~/.local/bin/app", want: "ask", rule: "write-outside-workspace"},
+		{cmd: "cp build/app ~/.local/bin/app", want: "ask", rule: "user-bin-autostart-write"},
+		{cmd: "cp build/app ~/.config/app/app", want: "ask", rule: "write-outside-workspace"},
 		{cmd: "rm /opt/x", want: "ask", rule: "strict-outside-workspace"},
 		{cmd: "cp app ~/.cache/x/app", want: "pass"},
 		{cmd: "echo '{}' > ~/.claude/settings.json", want: "deny", rule: "toolguard-self-protect"},
@@ -385,7 +395,8 @@ func TestOutsideCodex(t *testing.T) {
 	}{
 		{"apply_patch", "*** Begin Patch\n*** Add File: /opt/x.conf\n+x\n*** End Patch\n", "rule write-outside-workspace:"},
 		{"apply_patch", "*** Begin Patch\n*** Add File: ../other/x.go\n+x\n*** End Patch\n", "rule write-outside-workspace:"},
-		{"Bash", "cp build/app ~/.local/bin/app", "rule write-outside-workspace:"},
+		{"Bash", "cp build/app ~/.config/app/app", "rule write-outside-workspace:"},
+		{"Bash", "cp build/app ~/.local/bin/app", "rule user-bin-autostart-write:"},
 		{"apply_patch", "*** Begin Patch\n*** Add File: src/a.go\n+x\n*** End Patch\n", "pass"},
 		{"Bash", "cp app ~/.cache/x/app && echo x > /tmp/y", "pass"},
 		{"apply_patch", "*** Begin Patch\n*** Add File: ~/.codex/hooks.json\n+{}\n*** End Patch\n", "rule toolguard-self-protect:"},
@@ -419,7 +430,7 @@ func TestOutsideCodex(t *testing.T) {
 		if got != "deny" || !strings.Contains(reason, c.want) {
 			t.Errorf("%s %q: %s %q, want deny naming %q", c.tool, c.input, got, reason, c.want)
 		}
-		if strings.Contains(c.want, "write-outside-workspace") && !strings.Contains(reason, "approval request req_") {
+		if !strings.Contains(c.want, "self-protect") && !strings.Contains(reason, "approval request req_") {
 			t.Errorf("%s %q: the deny records no approval request: %q", c.tool, c.input, reason)
 		}
 	}
