@@ -465,3 +465,39 @@ func TestOutsideHardLinks(t *testing.T) {
 		{cwd: outsideHome, cmd: "ln notes.txt Documents/notes.txt", want: "pass"},
 	})
 }
+
+// TestOutsideReplaceDisable: write-outside-workspace is an ordinary
+// (unlocked) default: a later layer's rule with the same id replaces it,
+// and disable switches it off; the locked self-protection stays either way.
+func TestOutsideReplaceDisable(t *testing.T) {
+	dir := t.TempDir()
+	replaced := filepath.Join(dir, "replaced.toml")
+	disabled := filepath.Join(dir, "disabled.toml")
+	if err := os.WriteFile(replaced, []byte(`version = 1
+[[rule]]
+id = "write-outside-workspace"
+description = "A copy that only asks for /srv."
+decision = "ask"
+path = ["/srv/**"]
+op = ["write"]
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(disabled, []byte("version = 1\n[settings]\ndisable = [\"write-outside-workspace\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("replaced", func(t *testing.T) {
+		runOutside(t, []outsideCase{
+			{cmd: "echo x > /opt/x", want: "pass"},
+			{cmd: "echo x > /srv/x", want: "ask", rule: "write-outside-workspace"},
+			{cmd: "echo '{}' > ~/.claude/settings.json", want: "deny", rule: "toolguard-self-protect"},
+		}, "--policy", replaced)
+	})
+	t.Run("disabled", func(t *testing.T) {
+		runOutside(t, []outsideCase{
+			{cmd: "echo x > /opt/x", want: "pass"},
+			{cmd: "cp app ~/.local/bin/app", want: "ask", rule: "user-bin-autostart-write"},
+			{cmd: "echo '{}' > ~/.claude/settings.json", want: "deny", rule: "toolguard-self-protect"},
+		}, "--policy", disabled)
+	})
+}
