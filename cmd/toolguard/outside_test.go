@@ -25,6 +25,7 @@ type outsideCase struct {
 	path string
 	want string // pass, ask or deny
 	rule string // the rule the reason must name (want ask or deny)
+	home string // HOME; outsideHome when empty
 }
 
 const (
@@ -76,7 +77,11 @@ func outsideHook(t *testing.T, agent string, c outsideCase, args ...string) (int
 	}
 	// The audit log and state go to temporary directories, not under the
 	// (fictional) home.
-	f, sys := newFake(t, outsidePayload(t, agent, c), map[string]string{"HOME": outsideHome,
+	home := c.home
+	if home == "" {
+		home = outsideHome
+	}
+	f, sys := newFake(t, outsidePayload(t, agent, c), map[string]string{"HOME": home,
 		"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()})
 	sys.etc = filepath.Join(t.TempDir(), "etc")
 	sys.getwd = func() (string, error) { return cwd, nil }
@@ -500,4 +505,29 @@ op = ["write"]
 			{cmd: "echo '{}' > ~/.claude/settings.json", want: "deny", rule: "toolguard-self-protect"},
 		}, "--policy", disabled)
 	})
+}
+
+// TestOutsideWorkspaceLinkToHome: a workspace that is a link to the home
+// directory does not make home inside through its resolved name (home
+// would otherwise shelter everything the exposed-workspace logic keeps
+// outside).
+func TestOutsideWorkspaceLinkToHome(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(filepath.Join(home, ".config", "app"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(home, filepath.Join(dir, "ws")); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	pol := filepath.Join(dir, "policy.toml")
+	if err := os.WriteFile(pol, []byte("version = 1\n[settings]\nsafe_prefixes = [\"/var/tmp\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(dir, "ws")
+	runOutside(t, []outsideCase{
+		{home: home, cwd: ws, tool: "write", path: ws + "/.config/app/x.toml", want: "ask", rule: "write-outside-workspace"},
+		{home: home, cwd: ws, tool: "write", path: home + "/.config/app/x.toml", want: "ask", rule: "write-outside-workspace"},
+		{home: home, cwd: ws, tool: "write", path: home + "/.local/bin/git", want: "ask", rule: "user-bin-autostart-write"},
+	}, "--policy", pol, "--workspace", ws)
 }

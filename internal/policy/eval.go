@@ -185,7 +185,9 @@ func exposedWorkspace(ws, home string) bool {
 // with their symbolic links resolved (env.Resolve), each "" when it
 // resolves to itself: a workspace reached through a link
 // (~/code -> /data/code, macOS /tmp -> /private/tmp) holds the resolved
-// form of a path written inside it.
+// form of a path written inside it. A workspace or safe prefix that
+// resolves to /, the home directory or above it is left out: a link to ~
+// must not make all of home inside.
 type realDirs struct {
 	workspace, home string
 	safe            []string
@@ -208,9 +210,15 @@ func (e *evalEnv) realDirs() *realDirs {
 			}
 			return ""
 		}
-		r.workspace, r.home = one(e.workspace), one(filepath.Clean(e.home))
+		r.home = one(filepath.Clean(e.home))
+		shelters := func(x string) bool { // x is not /, home or above it
+			return x != "" && !exposedWorkspace(x, e.home) && (r.home == "" || !exposedWorkspace(x, r.home))
+		}
+		if x := one(e.workspace); shelters(x) {
+			r.workspace = x
+		}
 		for _, s := range e.safe {
-			if x := one(s); x != "" {
+			if x := one(s); shelters(x) {
 				r.safe = append(r.safe, x)
 			}
 		}
@@ -219,17 +227,10 @@ func (e *evalEnv) realDirs() *realDirs {
 	return r
 }
 
-// within reports whether p is dir or below it, dir taken as written or as
-// resolved (real, "" for none).
-func within(dir, real, p string) bool {
-	if dir == "" {
-		return false
-	}
-	if _, in := relInside(dir, p); in {
-		return true
-	}
-	_, in := relInside(real, p)
-	return real != "" && in
+// belowDir reports whether p is dir or below it (false for dir "").
+func belowDir(dir, p string) bool {
+	_, in := relInside(dir, p)
+	return dir != "" && in
 }
 
 // outside reports whether any form of a path is outside the workspace (or
@@ -263,11 +264,11 @@ func (e *evalEnv) outside(forms []string) bool {
 			return true
 		}
 		r := e.realDirs()
-		if !e.exposed && within(r.workspace, "", f) {
+		if !e.exposed && belowDir(r.workspace, f) {
 			continue
 		}
 		for _, s := range r.safe {
-			safe = safe || within(s, "", f)
+			safe = safe || belowDir(s, f)
 		}
 		if !safe {
 			return true
@@ -292,7 +293,7 @@ func (e *evalEnv) outsideProject(forms []string) bool {
 		if _, in := relInside(home, f); in && filepath.IsAbs(home) {
 			continue
 		}
-		if e.resolve != nil && filepath.IsAbs(home) && within(e.realDirs().home, "", f) {
+		if e.resolve != nil && filepath.IsAbs(home) && belowDir(e.realDirs().home, f) {
 			continue
 		}
 		if !e.outside([]string{f}) {
