@@ -140,6 +140,8 @@ func TestOutsideWrites(t *testing.T) {
 		{tool: "write", path: outsideHome + "/go/bin/gopls", want: "ask", rule: b},
 		{tool: "write", path: outsideHome + "/.claude/agents/x.md", want: "ask", rule: w}, // not a scratch dir
 		{tool: "write", path: outsideHome + "/.gemini/GEMINI.md", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/.copilot/session-state/3cfe/extensions/x/extension.mjs", want: "ask", rule: w}, // code copilot loads
+		{tool: "write", path: outsideHome + "/.copilot/extensions/x/extension.mjs", want: "ask", rule: w},
 		{tool: "write", path: "/var/folders/zz/abc123/C/x", want: "ask", rule: w}, // not the T (temp) directory
 		// Shell targets.
 		{cmd: "cp build/app ~/.local/bin/app", want: "ask", rule: b},
@@ -197,6 +199,8 @@ func TestOutsideWrites(t *testing.T) {
 		{tool: "write", path: outsideHome + "/.gemini/tmp/project/plans/p.md", want: "pass"},
 		{tool: "write", path: outsideHome + "/.gemini/antigravity/brain/5c1e/task.md", want: "pass"},
 		{tool: "write", path: outsideHome + "/.qwen/tmp/185d/x.txt", want: "pass"},
+		{tool: "write", path: outsideHome + "/.copilot/session-state/3cfe/plan.md", want: "pass"},
+		{tool: "edit", path: outsideHome + "/.copilot/session-state/3cfe/files/notes.md", want: "pass"},
 		{tool: "write", path: "/var/folders/zz/abc123/T/tmp.x/out.txt", want: "pass"}, // macOS's $TMPDIR
 		{tool: "write", path: "/private/var/folders/zz/abc123/T/x", want: "pass"},
 		{tool: "read", path: "/etc/hosts", want: "pass"},
