@@ -35,7 +35,7 @@ func newInitCmd(sys *system) *cobra.Command {
 $XDG_CONFIG_HOME/toolguard/policy.toml (scope user) — the places the hook looks.
 
   standard    the embedded defaults and an example rule
-  strict      unreadable or dynamic commands denied; MCP and unknown tools, and writes
+  strict      unreadable or dynamic commands denied; MCP and unknown tools, and deletes
               outside the workspace, asked about
   headless    for unattended agents: ask becomes a deny with an approval request
   allow-list  everything not explicitly allowed is asked about

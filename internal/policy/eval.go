@@ -134,6 +134,7 @@ type evalEnv struct {
 	exposed     bool // the workspace is /, the home directory or above it: nothing is inside it
 	resolve     func(string) string
 	safe        []string
+	real        *realDirs        // the workspace, home and safe prefixes resolved (realDirs), on first need
 	protected   func() []Surface // Env.Protected, called by surfaces
 	surfaceList []Surface        // what protected returned, folded with foldCase
 	gotSurfaces bool             // surfaceList is set
@@ -185,8 +186,64 @@ func exposedWorkspace(ws, home string) bool {
 	return home != "." && filepath.IsAbs(home) && above
 }
 
+// realDirs are the workspace, the home directory and the safe prefixes
+// with their symbolic links resolved (env.Resolve), each "" when it
+// resolves to itself: a workspace reached through a link
+// (~/code -> /data/code, macOS /tmp -> /private/tmp) holds the resolved
+// form of a path written inside it. A workspace or safe prefix that
+// resolves to /, the home directory or above it is left out: a link to ~
+// must not make all of home inside.
+type realDirs struct {
+	workspace, home string
+	safe            []string
+}
+
+// realDirs resolves them once per Evaluate, and only when a resolved
+// path form falls outside their written forms.
+func (e *evalEnv) realDirs() *realDirs {
+	if e.real != nil {
+		return e.real
+	}
+	r := &realDirs{}
+	if e.resolve != nil {
+		one := func(d string) string {
+			if d == "" || !filepath.IsAbs(d) {
+				return ""
+			}
+			if x := e.resolve(d); x != "" && x != d && filepath.IsAbs(x) {
+				return filepath.Clean(x)
+			}
+			return ""
+		}
+		r.home = one(filepath.Clean(e.home))
+		shelters := func(x string) bool { // x is not /, home or above it
+			return x != "" && !exposedWorkspace(x, e.home) && (r.home == "" || !exposedWorkspace(x, r.home))
+		}
+		if x := one(e.workspace); shelters(x) {
+			r.workspace = x
+		}
+		for _, s := range e.safe {
+			if x := one(s); shelters(x) {
+				r.safe = append(r.safe, x)
+			}
+		}
+	}
+	e.real = r
+	return r
+}
+
+// belowDir reports whether p is dir or below it (false for dir "").
+func belowDir(dir, p string) bool {
+	_, in := relInside(dir, p)
+	return dir != "" && in
+}
+
 // outside reports whether any form of a path is outside the workspace (or
-// the workspace is exposed) and not under a safe prefix.
+// the workspace is exposed) and not under a safe prefix. A form is inside
+// when it is below the workspace or a safe prefix as written or as
+// resolved: a path whose link inside the workspace points out of it is
+// outside (its resolved form is below neither), a path written inside a
+// workspace reached through a link is not.
 func (e *evalEnv) outside(forms []string) bool {
 	if e.workspace == "" {
 		return false
@@ -204,6 +261,19 @@ func (e *evalEnv) outside(forms []string) bool {
 				safe = true
 				break
 			}
+		}
+		if safe {
+			continue
+		}
+		if e.resolve == nil {
+			return true
+		}
+		r := e.realDirs()
+		if !e.exposed && belowDir(r.workspace, f) {
+			continue
+		}
+		for _, s := range r.safe {
+			safe = safe || belowDir(s, f)
 		}
 		if !safe {
 			return true
@@ -226,6 +296,9 @@ func (e *evalEnv) outsideProject(forms []string) bool {
 			continue
 		}
 		if _, in := relInside(home, f); in && filepath.IsAbs(home) {
+			continue
+		}
+		if e.resolve != nil && filepath.IsAbs(home) && belowDir(e.realDirs().home, f) {
 			continue
 		}
 		if !e.outside([]string{f}) {

@@ -11,10 +11,16 @@ import (
 // false positives beyond them fails. The issue's targets (recall ≥ 97%,
 // FP ≤ 3%) are reported by `go run ./tools/corpus`, not asserted: see
 // docs/corpus.md for why the gap remains.
+//
+// nah's FP ceiling moved 31.7 → 34.2 in round 6 by exactly the ten allow
+// records write-outside-workspace (now a default) flags, 10/411 = 2.4
+// points: eight run with their cwd outside the project root (the corpus's
+// setup, every relative write is outside), two write outside it for real
+// (docs/corpus.md "Round 6: writes outside the workspace in the defaults").
 var floors = map[string]struct{ recall, fp float64 }{
 	"cc-safety-net.jsonl":       {recall: 85.9, fp: 10.8},
 	"cc-safety-net-paths.jsonl": {recall: 80.3, fp: 8.8},
-	"nah.jsonl":                 {recall: 95.0, fp: 31.7},
+	"nah.jsonl":                 {recall: 95.0, fp: 34.2},
 	"nah-paths.jsonl":           {recall: 99.5, fp: 20.5},
 }
 

@@ -117,6 +117,7 @@ var fpReasons = map[string]string{
 	"mail-send":                    "piping content to mail sends it off the machine (env | mail x@y): ask",
 	"shell-rename-program":         "hash -p renames a program for later commands; toolguard asks rather than model the hash table",
 	"terminal-multiplexer-command": "tmux runs its command where toolguard cannot see it: ask",
+	"write-outside-workspace":      "a write outside the workspace and the safe prefixes asks, as Claude Code asks for its own file tools (a record run with its cwd at /workspace/outside and the project root at /workspace/project writes its relative files outside the project; docs/corpus.md, round 6)",
 }
 
 func missReason(category string) string {
