@@ -72,6 +72,7 @@ func decideCall(ctx context.Context, sys *system, f *decideFlags, ps *policySet,
 		Resolve:   resolveExisting,
 		Glob:      expandGlob,
 		FoldCase:  foldCase(ps.pol),
+		TempDir:   sys.getenv("TMPDIR"),
 	}
 	env.SelfNames = selfNames(sys)
 	// Derived the first time a path is tested against them: an MCP call

@@ -26,6 +26,7 @@ type outsideCase struct {
 	want string // pass, ask or deny
 	rule string // the rule the reason must name (want ask or deny)
 	home string // HOME; outsideHome when empty
+	tmp  string // TMPDIR; unset when empty
 }
 
 const (
@@ -81,8 +82,11 @@ func outsideHook(t *testing.T, agent string, c outsideCase, args ...string) (int
 	if home == "" {
 		home = outsideHome
 	}
-	f, sys := newFake(t, outsidePayload(t, agent, c), map[string]string{"HOME": home,
-		"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()})
+	env := map[string]string{"HOME": home, "XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
+	if c.tmp != "" {
+		env["TMPDIR"] = c.tmp
+	}
+	f, sys := newFake(t, outsidePayload(t, agent, c), env)
 	sys.etc = filepath.Join(t.TempDir(), "etc")
 	sys.getwd = func() (string, error) { return cwd, nil }
 	code := run(context.Background(), append([]string{"hook", "--provider", agent}, args...), sys)
@@ -534,4 +538,26 @@ func TestOutsideWorkspaceLinkToHome(t *testing.T) {
 		{home: home, cwd: ws, tool: "write", path: home + "/.config/app/x.toml", want: "ask", rule: "write-outside-workspace"},
 		{home: home, cwd: ws, tool: "write", path: home + "/.local/bin/git", want: "ask", rule: "user-bin-autostart-write"},
 	}, "--policy", pol, "--workspace", ws)
+}
+
+// TestOutsideTempDir: the "$TMPDIR" safe prefix is the hook's $TMPDIR; a
+// TMPDIR of /, the home directory or above it shelters nothing.
+func TestOutsideTempDir(t *testing.T) {
+	const w = "write-outside-workspace"
+	runOutside(t, []outsideCase{
+		{tool: "write", path: "/scratch/tmp/x.txt", tmp: "/scratch/tmp", want: "pass"},
+		{tool: "write", path: "/scratch/tmp/a/b.txt", tmp: "/scratch/tmp/", want: "pass"},
+		{cmd: "cp build/app /scratch/tmp/app", tmp: "/scratch/tmp", want: "pass"},
+		{cmd: "echo x > \"$TMPDIR/x\"", tmp: "/scratch/tmp", want: "pass"}, // docs/defaults.md: a $TMPDIR/ target is temp
+		// Look-alikes and bad values.
+		{tool: "write", path: "/scratch/tmp-other/x.txt", tmp: "/scratch/tmp", want: "ask", rule: w},
+		{tool: "write", path: "/scratch/x.txt", tmp: "/scratch/tmp", want: "ask", rule: w},
+		{tool: "write", path: "/scratch/tmp/x.txt", want: "ask", rule: w}, // no TMPDIR
+		{tool: "write", path: "/opt/x.conf", tmp: "/", want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/notes.txt", tmp: outsideHome, want: "ask", rule: w},
+		{tool: "write", path: outsideHome + "/notes.txt", tmp: "/home", want: "ask", rule: w},
+		{tool: "write", path: "/scratch/tmp/x.txt", tmp: "scratch/tmp", want: "ask", rule: w}, // relative: ignored
+		// A guard surface under TMPDIR stays the locked deny.
+		{tool: "write", path: outsideHome + "/.claude/settings.json", tmp: outsideHome + "/.claude", want: "deny", rule: "toolguard-self-protect"},
+	})
 }

@@ -43,6 +43,10 @@ type Env struct {
 	// itself (the running binary's name, the binaries the hook commands
 	// name): a command named so is matched as toolguard.
 	SelfNames []string
+	// TempDir is the hook's $TMPDIR, which the "$TMPDIR" safe prefix
+	// stands for ("" leaves it out). A TempDir that is /, the home
+	// directory or above it is ignored: it would make every write safe.
+	TempDir string
 	// Glob expands a path a shell command names with unexpanded
 	// wildcards (cat .env*, cp ~/.ssh/* dst) to the existing paths it
 	// names (the hook's is expandGlob, cmd/toolguard/glob.go: policy reads
@@ -329,6 +333,12 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 	}
 	ev.exposed = exposedWorkspace(ev.workspace, env.Home)
 	for _, s := range p.Settings.SafePrefixes {
+		if s == "$TMPDIR" {
+			if t := filepath.Clean(env.TempDir); filepath.IsAbs(t) && !exposedWorkspace(t, env.Home) {
+				ev.safe = append(ev.safe, t)
+			}
+			continue
+		}
 		if s = expandHome(s, env.Home); s != "" && filepath.IsAbs(s) {
 			ev.safe = append(ev.safe, filepath.Clean(s))
 		}
@@ -443,7 +453,7 @@ func (p *Policy) policyError(res *Result, err error) *Result {
 func expandHome(s, home string) string {
 	switch {
 	case s == "$TMPDIR":
-		return "" // the caller adds the real TMPDIR to SafePrefixes when set
+		return "" // Env.TempDir (evaluate)
 	case home != "" && (s == "~" || strings.HasPrefix(s, "~/")):
 		return home + s[1:]
 	case home != "" && (s == "$HOME" || strings.HasPrefix(s, "$HOME/")):

@@ -103,6 +103,9 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		src  []string
 		dst  *[]pathPattern
 	}{{"path", fr.Path, &m.paths}, {"path_none", fr.PathNone, &m.pathNone}} {
+		if len(f.src) > 0 {
+			*f.dst = make([]pathPattern, 0, len(f.src)) // write-outside-workspace's 40 exempt globs: no regrowth
+		}
 		for _, p := range f.src {
 			pp, err := compilePath(p)
 			if err != nil {
