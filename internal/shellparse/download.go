@@ -86,7 +86,7 @@ func fetcher(c *Command) string {
 	if classify(c) == SourceDecoder {
 		return c.Name
 	}
-	if network[c.Name] {
+	if network(c.Name) {
 		if c.Name == "curl" && slices.ContainsFunc(c.Args, func(s string) bool { return strings.HasPrefix(s, "file://") }) &&
 			!slices.ContainsFunc(c.Args, func(s string) bool { return strings.Contains(s, "://") && !strings.HasPrefix(s, "file://") }) {
 			return "" // a local copy

@@ -87,7 +87,7 @@ type pathRule func(args []field, add pathAdder)
 // pathsFor returns the paths the program name writes, deletes or reads
 // given its arguments.
 func pathsFor(name string, args []field, sc *scope) []PathRef {
-	rule, ok := pathRules[name]
+	rule, ok := pathRules.get()[name]
 	if !ok || (name == "git" && gitSubcommand(args) == "") {
 		return nil // most git commands name no working-tree file
 	}
@@ -165,16 +165,18 @@ func defaultAlt(f field, sc *scope) (field, bool) {
 	return alt, true
 }
 
-var pathRules map[string]pathRule
+// pathRules is built on first use: a process that analyzes no shell
+// command does not pay for it.
+var pathRules = lazy[map[string]pathRule]{build: buildPathRules}
 
-func init() {
+func buildPathRules() map[string]pathRule {
 	del := operands(optSpec{}, call.OpDelete)
 	read := operands(optSpec{}, call.OpRead)
 	headTail := operands(optSpec{short: "ncs", long: []string{"--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"}}, call.OpRead)
 	grep := grepPaths(optSpec{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count",
 		"--after-context", "--before-context", "--context", "--devices", "--directories", "--label",
 		"--binary-files", "--exclude", "--include", "--exclude-dir", "--exclude-from"}})
-	pathRules = map[string]pathRule{
+	rules := map[string]pathRule{
 		"rm":       del,
 		"rmdir":    del,
 		"unlink":   del,
@@ -245,9 +247,10 @@ func init() {
 	compress := operands(optSpec{short: "SoDTM", long: []string{"--suffix", "--output", "--threads", "--memlimit", "--memory", "--format", "--patch-from"}}, call.OpRead)
 	for _, n := range []string{"gzip", "gunzip", "zcat", "gzcat", "pigz", "unpigz", "bzip2", "bunzip2", "bzcat", "pbzip2",
 		"xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat", "zstd", "unzstd", "zstdcat", "pzstd"} {
-		pathRules[n] = compress
+		rules[n] = compress
 	}
-	addWriteRules(pathRules)
+	addWriteRules(rules)
+	return rules
 }
 
 // xargsPaths: xargs -a/--arg-file FILE reads FILE and passes its words to
@@ -688,7 +691,7 @@ func findPaths(args []field, add pathAdder) {
 			if j+1 < len(args) {
 				add(args[j+1], call.OpWrite)
 			}
-			j += findValues[f.s]
+			j += findValues(f.s)
 		case "-exec", "-execdir", "-ok", "-okdir":
 			// find DIR -exec rm … {} deletes what it finds under DIR.
 			if findExecDeletes(args[j+1:]) {
@@ -697,7 +700,7 @@ func findPaths(args []field, add pathAdder) {
 			for j++; j < len(args) && !(args[j].lit && (args[j].s == ";" || args[j].s == "+")); j++ {
 			}
 		default:
-			n := findValues[f.s] // a test's value is not an action: -name -delete
+			n := findValues(f.s) // a test's value is not an action: -name -delete
 			if n == 0 && len(f.s) == len("-newerXY") && strings.HasPrefix(f.s, "-newer") {
 				n = 1
 			}
@@ -713,14 +716,20 @@ func findPaths(args []field, add pathAdder) {
 }
 
 // findValues are the find primaries that take arguments, and how many.
-var findValues = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
-	"-regex": 1, "-iregex": 1, "-lname": 1, "-ilname": 1, "-regextype": 1,
-	"-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1, "-size": 1, "-type": 1, "-xtype": 1,
-	"-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1, "-cmin": 1, "-used": 1,
-	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-samefile": 1, "-inum": 1, "-links": 1,
-	"-fstype": 1, "-context": 1, "-maxdepth": 1, "-mindepth": 1, "-files0-from": 1,
-	"-printf": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2,
+func findValues(p string) int {
+	switch p {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+		"-regex", "-iregex", "-lname", "-ilname", "-regextype",
+		"-user", "-group", "-uid", "-gid", "-perm", "-size", "-type", "-xtype",
+		"-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used",
+		"-newer", "-anewer", "-cnewer", "-samefile", "-inum", "-links",
+		"-fstype", "-context", "-maxdepth", "-mindepth", "-files0-from",
+		"-printf", "-fprint", "-fprint0", "-fls":
+		return 1
+	case "-fprintf":
+		return 2
+	}
+	return 0
 }
 
 // findExecDeletes reports an -exec command that deletes: rm, rmdir,

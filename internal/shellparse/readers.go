@@ -2,7 +2,6 @@ package shellparse
 
 import (
 	"strings"
-	"sync"
 )
 
 // Programs that print or pack the files they are given, which the path
@@ -12,7 +11,10 @@ import (
 
 // readerSpecs are the value-taking options of each reader, and how many
 // leading operands are not files (jq's filter, zip's archive).
-var readerSpecs = sync.OnceValue(func() map[string]struct {
+var readerSpecs = lazy[map[string]struct {
+	opts optSpec
+	skip int
+}]{build: func() map[string]struct {
 	opts optSpec
 	skip int
 } {
@@ -56,7 +58,7 @@ var readerSpecs = sync.OnceValue(func() map[string]struct {
 			"--theme", "--tabs", "--wrap", "--terminal-width", "--file-name", "--diff-context", "--pager", "--color", "--italic-text",
 			"--decorations", "--paging", "--ignored-suffix", "--binary", "--squeeze-limit", "--strip-ansi", "--nonprintable-notation"}}},
 	}
-})
+}}
 
 // readerInners returns the files a reader program reads, as cat of them.
 func readerInners(name string, args []field) []inner {
@@ -68,7 +70,7 @@ func readerInners(name string, args []field) []inner {
 	case "jq", "gojq", "jaq", "yq":
 		files = jqFiles(name, args)
 	default:
-		spec, ok := readerSpecs()[name]
+		spec, ok := readerSpecs.get()[name]
 		if !ok {
 			return nil
 		}

@@ -3,7 +3,6 @@ package shellparse
 import (
 	"sort"
 	"strings"
-	"sync"
 )
 
 // roSpec is what one program (or git/go subcommand) may be given and
@@ -52,8 +51,8 @@ func longs(spec string) map[string]int {
 // ReadOnlyPrograms lists the programs of the read-only table, sorted (for
 // docs and tests).
 func ReadOnlyPrograms() []string {
-	out := make([]string, 0, len(readOnlyTable()))
-	for n := range readOnlyTable() {
+	out := make([]string, 0, len(readOnlyTable.get()))
+	for n := range readOnlyTable.get() {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -78,7 +77,7 @@ var gitLogDiff = "oneline graph decorate decorate= all stat stat= shortstat nums
 
 // readOnlyTable is built on first use (an analysis with auto_allow on): the
 // hook pays nothing for it at start-up otherwise.
-var readOnlyTable = sync.OnceValue(func() map[string]*roSpec {
+var readOnlyTable = lazy[map[string]*roSpec]{build: func() map[string]*roSpec {
 	grepLong := grepLongOpts()
 	return map[string]*roSpec{
 		"ls":    {flags: "aAlhRrtSdFG1icsunmgopqQxXUvLHBk", valFlags: "Iw", long: longs("all almost-all human-readable recursive reverse sort= time= full-time classify color color= group-directories-first ignore= hide= directory inode size numeric-uid-gid literal quoting-style= format= width= si dereference indicator-style= time-style=")},
@@ -158,15 +157,15 @@ var readOnlyTable = sync.OnceValue(func() map[string]*roSpec {
 		"python":  {flags: "V", maxPos: -1, long: longs("version")},
 		"python3": {flags: "V", maxPos: -1, long: longs("version")},
 	}
-})
+}}
 
 // jqOpts and yqOpts are the options of jq and yq (checkJq, checkYq);
 // not jq -f (a filter file the proof cannot read for env).
 var (
-	jqOpts = sync.OnceValue(func() *roSpec {
+	jqOpts = lazy[*roSpec]{build: func() *roSpec {
 		return &roSpec{flags: "rcnesSjaMCRz", long: longs("raw-output compact-output null-input exit-status slurp sort-keys join-output ascii-output monochrome-output color-output raw-input tab indent= arg== argjson== seq stream raw-output0")}
-	})
-	yqOpts = sync.OnceValue(func() *roSpec {
+	}}
+	yqOpts = lazy[*roSpec]{build: func() *roSpec {
 		return &roSpec{flags: "rePjNMCv", valFlags: "opI", long: longs("output-format= input-format= prettyPrint unwrapScalar exit-status no-colors colors indent= no-doc null-input")}
-	})
+	}}
 )

@@ -11,19 +11,27 @@ import (
 )
 
 // network are the programs whose output comes from the network.
-var network = map[string]bool{
-	"curl": true, "wget": true, "wget2": true, "fetch": true, "http": true, "https": true,
-	"xh": true, "xhs": true, "curlie": true, "aria2c": true, "nc": true, "ncat": true,
-	"netcat": true, "socat": true, "lwp-request": true, "lwp-download": true, "GET": true,
-	"POST": true, "HEAD": true, "ftp": true, "tftp": true, "sftp": true, "telnet": true,
-	"ssh": true, "dig": true, "nslookup": true, "host": true, "gsutil": true, "s3cmd": true,
+func network(name string) bool {
+	switch name {
+	case "curl", "wget", "wget2", "fetch", "http", "https",
+		"xh", "xhs", "curlie", "aria2c", "nc", "ncat",
+		"netcat", "socat", "lwp-request", "lwp-download", "GET",
+		"POST", "HEAD", "ftp", "tftp", "sftp", "telnet",
+		"ssh", "dig", "nslookup", "host", "gsutil", "s3cmd":
+		return true
+	}
+	return false
 }
 
 // decoders are the programs that always decode or decompress their input.
-var decoders = map[string]bool{
-	"uudecode": true, "gunzip": true, "zcat": true, "gzcat": true, "bzcat": true, "bunzip2": true,
-	"xzcat": true, "unxz": true, "lzcat": true, "unlzma": true, "zstdcat": true, "unzstd": true,
-	"lz4cat": true, "unlz4": true, "rev": true, "tr": true,
+func decoder(name string) bool {
+	switch name {
+	case "uudecode", "gunzip", "zcat", "gzcat", "bzcat", "bunzip2",
+		"xzcat", "unxz", "lzcat", "unlzma", "zstdcat", "unzstd",
+		"lz4cat", "unlz4", "rev", "tr":
+		return true
+	}
+	return false
 }
 
 // classify says whether c's output comes from the network or a decoder.
@@ -32,7 +40,7 @@ var decoders = map[string]bool{
 func classify(c *Command) SourceClass {
 	name := c.Name
 	switch {
-	case network[name]:
+	case network(name):
 		if quietNetwork(name, c.Args) {
 			return SourceOther
 		}
@@ -56,7 +64,7 @@ func classify(c *Command) SourceClass {
 				return SourceDecoder
 			}
 		}
-	case decoders[name]:
+	case decoder(name):
 		return SourceDecoder
 	case name == "base64" || name == "base32" || name == "basenc":
 		if hasFlag(c.Args, "d", "--decode") || (name == "base64" && hasFlag(c.Args, "D", "")) {

@@ -834,7 +834,13 @@ func progName(s string) string {
 
 // caseSensitiveNames are upper-case program names that exist as such
 // (lwp-request's GET, POST, HEAD aliases; R).
-var caseSensitiveNames = set("GET", "POST", "HEAD", "PUT", "R")
+func caseSensitiveName(s string) bool {
+	switch s {
+	case "GET", "POST", "HEAD", "PUT", "R":
+		return true
+	}
+	return false
+}
 
 // foldUpper lower-cases a name written in capitals only (RM, GIT.EXE):
 // on a case-insensitive filesystem it runs the same program. Mixed-case
@@ -848,7 +854,7 @@ func foldUpper(s string) string {
 		}
 		upper = upper || (c >= 'A' && c <= 'Z')
 	}
-	if !upper || caseSensitiveNames[s] {
+	if !upper || caseSensitiveName(s) {
 		return s
 	}
 	return strings.ToLower(s)
@@ -1062,13 +1068,15 @@ func (x runCtx) with(label string) runCtx {
 	return x
 }
 
-var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
-	"yash": true, "posh": true, "rbash": true, "fish": true, "ksh93": true, "pdksh": true, "oksh": true,
-	"loksh": true, "hush": true, "tcsh": true, "csh": true,
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash",
+		"yash", "posh", "rbash", "fish", "ksh93", "pdksh", "oksh",
+		"loksh", "hush", "tcsh", "csh":
+		return true
+	}
+	return false
 }
-
-func isShell(name string) bool { return shells[name] }
 
 // shell analyzes a shell invocation: the -c script, the script fed on
 // standard input, or the script file it runs (which stays unseen).
