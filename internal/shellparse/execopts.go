@@ -138,9 +138,6 @@ func gitConfigExec(key string, val field, name string, rest []field) []inner {
 	return nil
 }
 
-var gitGlobalValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true,
-	"--namespace": true, "--config-env": true, "--super-prefix": true, "--attr-source": true}
-
 // unwrapGit finds what a git call runs besides git: -c settings that are
 // commands, aliases, ext:: transports, rebase --exec, bisect run,
 // submodule foreach, difftool --extcmd, filter-branch filters and the
@@ -165,7 +162,7 @@ func unwrapGit(args []field) []inner {
 			kvs = append(kvs, args[i])
 		case strings.HasPrefix(s, "-c") && !strings.HasPrefix(s, "--"):
 			kvs = append(kvs, sub(f, s[2:]))
-		case gitGlobalValue[name] && !eq && len(s) == len(name):
+		case (s == "-C" || gitGlobalOpts.takesValue(s)) && !eq:
 			i++
 		case name == "--exec-path" && eq:
 			// git runs its subcommands from that directory.
@@ -888,17 +885,17 @@ func unwrapHidden(name string, args []field) []inner {
 func clusterValued(name string) string {
 	switch name {
 	case "tar":
-		return "fCIFTXbgKLNVH"
+		return tarOpts.short
 	case "rsync":
-		return "eTfBM"
+		return rsyncOpts.short
 	case "ssh":
 		return sshOpts.short
 	case "scp":
-		return "cDFiJloPS"
+		return scpOpts.short
 	case "sftp":
-		return "BbcDFiJloPRS"
+		return sftpOpts.short
 	case "man":
-		return "PHMmLCSpKRe"
+		return manShort
 	}
 	return ""
 }

@@ -189,59 +189,53 @@ func buildPathRules() map[string]pathRule {
 		"mv":       noClobber(copySpec, copyPaths(copySpec, call.OpDelete)),
 		"install":  installPaths,
 		"ln":       lnPaths,
-		"rsync": remoteCopyPaths(optSpec{short: "eBfTM", long: []string{"--rsh", "--filter", "--exclude",
-			"--include", "--exclude-from", "--include-from", "--files-from", "--password-file", "--log-file",
-			"--temp-dir", "--backup-dir", "--block-size", "--port", "--timeout", "--remote-option",
-			"--partial-dir", "--compare-dest", "--link-dest", "--copy-dest", "--suffix", "--max-size",
-			"--min-size", "--bwlimit", "--out-format", "--info", "--debug", "--chmod", "--chown",
-			"--usermap", "--groupmap", "--rsync-path", "--sockopts", "--modify-window", "--contimeout",
-			"--address", "--iconv", "--checksum-choice", "--compress-choice", "--max-delete"}}, "-n", "--dry-run", "--list-only"),
-		"scp":     remoteCopyPaths(optSpec{short: "cDFiJlmoPSX"}),
-		"sed":     sedPaths,
-		"perl":    perlPaths,
-		"dd":      ddPaths,
-		"chmod":   modePaths("cfvR"),
-		"chown":   modePaths("cfvRhHLP"),
-		"chgrp":   modePaths("cfvRhHLP"),
-		"chattr":  chattrPaths,
-		"setfacl": operands(optSpec{short: "mMxX", long: []string{"--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"}}, call.OpWrite),
-		"find":    findPaths,
-		"cat":     read,
-		"tac":     read,
-		"less":    lessPaths,
-		"awk":     awkPaths,
-		"gawk":    awkPaths,
-		"mawk":    awkPaths,
-		"nawk":    awkPaths,
-		"more":    read,
-		"nl":      operands(optSpec{short: "bdfhilnsvw"}, call.OpRead),
-		"wc":      wcPaths,
-		"xargs":   xargsPaths,
-		"head":    headTail,
-		"tail":    headTail,
-		"grep":    grep,
-		"egrep":   grep,
-		"fgrep":   grep,
-		"rg":      grepPaths(optSpec{short: "efgtTmABCjMr", long: []string{"--regexp", "--file", "--glob", "--type", "--type-not", "--max-count", "--after-context", "--before-context", "--context", "--threads", "--max-columns", "--replace"}}),
-		"source":  sourcePaths,
-		".":       sourcePaths,
-		"base64":  operands(optSpec{short: "w", long: []string{"--wrap"}}, call.OpRead),
-		"xxd":     xxdPaths,
-		"strings": operands(optSpec{short: "ntTe", long: []string{"--bytes", "--radix", "--target", "--encoding"}}, call.OpRead),
-		"od":      operands(optSpec{short: "AjNtS", optional: "w", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--format", "--strings"}}, call.OpRead),
-		"sort":    sortPaths,
-		"curl":    curlPaths,
-		"wget":    wgetPaths,
-		"tar":     tarPaths,
-		"bsdtar":  tarPaths,
-		"gtar":    tarPaths,
-		"openssl": opensslPaths,
-		"python":  scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
-		"python2": scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
-		"python3": scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
-		"ruby":    scriptPaths(optSpec{short: "eIrECTFKWx"}, "e"),
-		"node":    scriptPaths(optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}, "ep"),
-		"date":    optionValues(optSpec{short: "fdr", long: []string{"--file", "--date", "--reference"}}, "-f", "--file", "-r", "--reference"),
+		"rsync":    remoteCopyPaths(rsyncOpts, "-n", "--dry-run", "--list-only"),
+		"scp":      remoteCopyPaths(scpOpts),
+		"sed":      sedPaths,
+		"perl":     perlPaths,
+		"dd":       ddPaths,
+		"chmod":    modePaths("cfvR"),
+		"chown":    modePaths("cfvRhHLP"),
+		"chgrp":    modePaths("cfvRhHLP"),
+		"chattr":   chattrPaths,
+		"setfacl":  operands(optSpec{short: "mMxX", long: []string{"--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"}}, call.OpWrite),
+		"find":     findPaths,
+		"cat":      read,
+		"tac":      read,
+		"less":     lessPaths,
+		"awk":      awkPaths,
+		"gawk":     awkPaths,
+		"mawk":     awkPaths,
+		"nawk":     awkPaths,
+		"more":     read,
+		"nl":       operands(optSpec{short: "bdfhilnsvw"}, call.OpRead),
+		"wc":       wcPaths,
+		"xargs":    xargsPaths,
+		"head":     headTail,
+		"tail":     headTail,
+		"grep":     grep,
+		"egrep":    grep,
+		"fgrep":    grep,
+		"rg":       grepPaths(optSpec{short: "efgtTmABCjMr", long: []string{"--regexp", "--file", "--glob", "--type", "--type-not", "--max-count", "--after-context", "--before-context", "--context", "--threads", "--max-columns", "--replace"}}),
+		"source":   sourcePaths,
+		".":        sourcePaths,
+		"base64":   operands(optSpec{short: "w", long: []string{"--wrap"}}, call.OpRead),
+		"xxd":      xxdPaths,
+		"strings":  operands(optSpec{short: "ntTe", long: []string{"--bytes", "--radix", "--target", "--encoding"}}, call.OpRead),
+		"od":       operands(optSpec{short: "AjNtS", optional: "w", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--format", "--strings"}}, call.OpRead),
+		"sort":     sortPaths,
+		"curl":     curlPaths,
+		"wget":     wgetPaths,
+		"tar":      tarPaths,
+		"bsdtar":   tarPaths,
+		"gtar":     tarPaths,
+		"openssl":  opensslPaths,
+		"python":   scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
+		"python2":  scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
+		"python3":  scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
+		"ruby":     scriptPaths(optSpec{short: "eIrECTFKWx"}, "e"),
+		"node":     scriptPaths(optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}, "ep"),
+		"date":     optionValues(optSpec{short: "fdr", long: []string{"--file", "--date", "--reference"}}, "-f", "--file", "-r", "--reference"),
 	}
 	// Compressors read their operands (gzip -c .env | zcat prints it).
 	compress := operands(optSpec{short: "SoDTM", long: []string{"--suffix", "--output", "--threads", "--memlimit", "--memory", "--format", "--patch-from"}}, call.OpRead)
@@ -277,11 +271,7 @@ func tarPaths(args []field, add pathAdder) {
 		a.s = "-" + a.s
 		args = append([]field{a}, args[1:]...)
 	}
-	spec := optSpec{short: "fCTXbKNLgHV", long: []string{"--file", "--directory", "--files-from", "--exclude-from",
-		"--exclude", "--blocking-factor", "--format", "--transform", "--xform", "--owner", "--group", "--mode",
-		"--mtime", "--newer", "--after-date", "--label", "--use-compress-program", "--to-command", "--info-script",
-		"--new-volume-script", "--rsh-command", "--volno-file", "--listed-incremental", "--strip-components"}}
-	opts, ops := spec.parse(args)
+	opts, ops := tarOpts.parse(args)
 	create := false
 	for _, o := range opts {
 		switch {
@@ -801,13 +791,6 @@ func sortPaths(args []field, add pathAdder) {
 	}
 }
 
-var curlOpts = optSpec{short: "AbcCdDeEFHKmoPQrTuUwxXyYz", long: []string{"--output", "--upload-file",
-	"--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "--json", "--form",
-	"--form-string", "--config", "--cookie", "--cookie-jar", "--dump-header", "--header", "--user-agent",
-	"--user", "--proxy", "--request", "--referer", "--max-time", "--connect-timeout", "--retry", "--url",
-	"--cacert", "--cert", "--key", "--output-dir", "--write-out", "--range", "--resolve", "--trace",
-	"--trace-ascii", "--stderr", "--netrc-file"}}
-
 // fileURLPath returns the local path of a literal file:// URL (file:///p,
 // file://localhost/p), which curl reads like cat.
 func fileURLPath(f field) (string, bool) {
@@ -824,11 +807,13 @@ func fileURLPath(f field) (string, bool) {
 	return "/" + tail, true
 }
 
-// curlPaths: -o and -c/-D write; -T, -K, @file data and file:// URLs are
-// read.
+// curlPaths: -o and -c/-D write; -T, -K, @file data (-d, -F, --json,
+// --data-urlencode, --url-query, -H, --variable) and file:// URLs are
+// read. Options are read with curlOpts, the table quietNetwork and
+// remoteNames use.
 func curlPaths(args []field, add pathAdder) {
-	opts, ops := curlOpts.parse(args)
-	for _, u := range append(ops, values(opts, "--url")...) {
+	opts, urls := curlArgs(args)
+	for _, u := range urls {
 		if p, ok := fileURLPath(u); ok {
 			add(litField(p, u.pos), call.OpRead)
 		}
@@ -839,7 +824,8 @@ func curlPaths(args []field, add pathAdder) {
 		}
 		v := *o.val
 		switch o.name {
-		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr":
+		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr",
+			"--libcurl", "--etag-save", "--hsts", "--alt-svc":
 			if !(v.lit && v.s == "-") {
 				add(v, call.OpWrite)
 			}
@@ -847,12 +833,14 @@ func curlPaths(args []field, add pathAdder) {
 			if !(v.lit && v.s == "-") {
 				add(v, call.OpRead)
 			}
-		case "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form":
+		case "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--url-query", "--json", "-F", "--form",
+			"-H", "--header", "--proxy-header", "--variable":
 			if !v.lit {
 				continue
 			}
 			s := v.s
-			if o.name == "-F" || o.name == "--form" {
+			switch o.name {
+			case "-F", "--form":
 				_, after, ok := strings.Cut(s, "=")
 				if !ok {
 					continue
@@ -861,10 +849,17 @@ func curlPaths(args []field, add pathAdder) {
 					after = "@" + rest
 				}
 				s = after
-			} else if o.name == "--data-urlencode" {
-				if at := strings.IndexByte(s, '@'); at > 0 {
+			case "--data-urlencode", "--url-query":
+				if at := strings.IndexByte(s, '@'); at > 0 && !strings.Contains(s[:at], "=") {
 					s = s[at:]
 				}
+			case "--variable":
+				// [%]name@file (name[START-END]@file), or name=text.
+				at := strings.IndexByte(s, '@')
+				if eq := strings.IndexByte(s, '='); at < 0 || (eq >= 0 && eq < at) {
+					continue
+				}
+				s = s[at:]
 			}
 			if f, ok := strings.CutPrefix(s, "@"); ok && f != "-" && f != "" {
 				if semi := strings.IndexByte(f, ';'); semi >= 0 && (o.name == "-F" || o.name == "--form") {
@@ -876,14 +871,9 @@ func curlPaths(args []field, add pathAdder) {
 	}
 }
 
-var wgetOpts = optSpec{short: "OoaPiBetTwUQlARDXI", long: []string{"--output-document", "--output-file",
-	"--append-output", "--directory-prefix", "--input-file", "--post-file", "--body-file", "--header",
-	"--user-agent", "--user", "--password", "--post-data", "--base", "--execute", "--tries", "--timeout",
-	"--wait", "--quota", "--level", "--accept", "--reject", "--domains", "--exclude-directories",
-	"--include-directories", "--method", "--body-data", "--load-cookies", "--save-cookies"}}
-
 // wgetPaths: -O, -o, -a, -P and --save-cookies write; --post-file,
-// --body-file, -i and --load-cookies are read.
+// --body-file, -i and --load-cookies are read. Options are read with
+// wgetOpts, the table quietNetwork and remoteNames use.
 func wgetPaths(args []field, add pathAdder) {
 	opts, _ := wgetOpts.parse(args)
 	for _, o := range opts {

@@ -395,13 +395,14 @@ func printfFormat(format string, args []string) (string, bool) {
 	return b.String(), true
 }
 
-// curlValued are curl's short options that take a value.
-const curlValued = "ACDEFHKPQTUXYbcdemortuwxyz"
-
 // quietNetwork reports a network program whose standard output carries
 // nothing from the network: --version and --help; curl saving its one URL
 // to a file (-o FILE, -O) or reading only file:// URLs; wget without -O -
-// (it writes a file); httpie --download or --offline; nc -z.
+// (it writes a file); httpie --download or --offline; nc -z. The options
+// are read with the program's table (curlOpts, wgetOpts), the one its
+// path extraction uses. What the server controls and curl prints anyway
+// (-w, -D -, --trace, -v) and a config file (-K, wget --config, -e
+// output_document=-) make it not quiet.
 func quietNetwork(name string, args []string) bool {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "--help") {
 		return true // only first: `curl -H --help URL` gives -H the value --help
@@ -411,83 +412,44 @@ func quietNetwork(name string, args []string) bool {
 		if len(args) == 1 && (args[0] == "-V" || args[0] == "-h") {
 			return true
 		}
-		var urls []string
-		toFile, toStdout := false, false
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			switch {
-			case a == "-o" || a == "--output":
-				if i+1 < len(args) {
-					i++
-					if args[i] == "-" || args[i] == "/dev/stdout" {
-						toStdout = true
-					} else {
-						toFile = true
-					}
-				}
-			case a == "-O" || a == "--remote-name" || a == "--remote-name-all":
-				toFile = true
-			case a == "--url":
-				if i+1 < len(args) {
-					i++
-					urls = append(urls, args[i])
-				}
-			case strings.HasPrefix(a, "--"):
-				if !strings.Contains(a, "=") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !strings.Contains(args[i+1], "://") {
-					i++ // most long options take a value; a URL is not one
-				}
-			case len(a) > 1 && a[0] == '-':
-				if strings.IndexByte(curlValued, a[len(a)-1]) >= 0 {
-					if a[len(a)-1] == 'o' && i+1 < len(args) {
-						if args[i+1] == "-" {
-							toStdout = true
-						} else {
-							toFile = true
-						}
-					}
-					i++
-				}
-				if strings.ContainsRune(a[1:len(a)-1], 'O') || a[len(a)-1] == 'O' {
-					toFile = true
-				}
-			default:
-				urls = append(urls, a)
+		opts, urls := curlArgs(argFields(args))
+		if len(urls) == 0 || has(opts, "-K", "--config", "-w", "--write-out", "--trace", "--trace-ascii", "-v", "--verbose") {
+			return false
+		}
+		for _, v := range values(opts, "-D", "--dump-header") {
+			if toTerminal(v) {
+				return false
 			}
 		}
-		if len(urls) == 0 {
-			return false
+		toFile, toStdout := has(opts, "-O", "--remote-name", "--remote-name-all"), false
+		for _, v := range values(opts, "-o", "--output") {
+			if toTerminal(v) {
+				toStdout = true
+			} else {
+				toFile = true
+			}
 		}
 		local := true
 		for _, u := range urls {
-			local = local && strings.HasPrefix(strings.ToLower(u), "file://")
+			local = local && u.lit && strings.HasPrefix(strings.ToLower(u.s), "file://")
 		}
 		return local || (toFile && !toStdout && len(urls) == 1)
 	case "wget", "wget2":
-		for i, a := range args {
-			switch {
-			case a == "-O" || a == "--output-document":
-				if i+1 < len(args) && (args[i+1] == "-" || args[i+1] == "/dev/stdout") {
-					return false
-				}
-			case strings.HasPrefix(a, "--o"):
-				// --output-document and its abbreviations (--output-doc=-)
-				v, ok := strings.CutPrefix(a[strings.IndexByte(a+"=", '='):], "=")
-				if !ok && i+1 < len(args) {
-					v = args[i+1]
-				}
-				if v == "-" || v == "/dev/stdout" {
-					return false
-				}
-			case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "O"):
-				// -qO- / -O- / -qO (value next)
-				k := strings.IndexByte(a, 'O')
-				v := a[k+1:]
-				if v == "" && i+1 < len(args) {
-					v = args[i+1]
-				}
-				if v == "-" || v == "/dev/stdout" {
-					return false
-				}
+		opts, _ := wgetOpts.parse(argFields(args))
+		if has(opts, "--config") {
+			return false
+		}
+		for _, v := range values(opts, "-O", "--output-document") {
+			if toTerminal(v) {
+				return false
+			}
+		}
+		for _, v := range values(opts, "-e", "--execute") {
+			// A wgetrc command: output_document = - (any case, - or _).
+			k, val, _ := strings.Cut(v.s, "=")
+			k = strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(strings.TrimSpace(k)))
+			if !v.lit || (k == "outputdocument" && toTerminal(litField(strings.TrimSpace(val), v.pos))) {
+				return false
 			}
 		}
 		return true

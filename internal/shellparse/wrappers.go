@@ -840,8 +840,6 @@ func unwrapScript(args []field) []inner {
 	return nil
 }
 
-var sshOpts = optSpec{short: "bcDEeFIiJLlmOopQRSWwB"}
-
 // unwrapSSH handles ssh [options] HOST [CMD…]: the words after the host are
 // joined and run by the remote user's shell.
 func unwrapSSH(args []field) []inner {

@@ -450,8 +450,10 @@ func gitCommandIndex(args []field, dir **field) int {
 				i++
 				*dir = &args[i]
 			}
-		case "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds":
-			i++
+		default:
+			if !strings.Contains(f.s, "=") && (f.s == "-c" || gitGlobalOpts.takesValue(f.s)) {
+				i++
+			}
 		}
 	}
 	return i

