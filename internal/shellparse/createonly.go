@@ -3,9 +3,8 @@ package shellparse
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/toolguard/toolguard/internal/call"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Writes that cannot change what an existing file holds are reported as

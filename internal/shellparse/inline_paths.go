@@ -3,9 +3,8 @@ package shellparse
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/toolguard/toolguard/internal/call"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // The paths an interpreter one-liner opens, deletes or moves when it names

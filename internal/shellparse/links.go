@@ -5,9 +5,8 @@ import (
 	"path"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/toolguard/toolguard/internal/call"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // What the string does to the filesystem that later commands in it see:

@@ -5,9 +5,8 @@ import (
 	"path"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/toolguard/toolguard/internal/call"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // resolve turns a path operand into a PathRef: absolute paths are cleaned,
