@@ -1,3 +1,41 @@
+// Files, by stage of the analysis (one line each; tests sit beside them):
+//
+//	doc.go             this map and the package contract
+//	types.go           the public types: Options, Result, Command, PathRef, errors
+//	analyze.go         entry point: Analyze, the analyzer's state, limits, emit
+//	walk.go            the syntax walk: statements, redirections, compounds, pipelines
+//	scope.go           variables in scope: constant propagation, exports, cd
+//	arrays.go          arrays and their expansion
+//	alias.go           alias definitions and their expansion
+//	fold.go            word folding: quoting, parameter expansion, tilde, $(…) values
+//	braces.go          brace expansion
+//	text.go            text utilities: escapes, word splitting, Quote, globs
+//	run.go             running a command: argv resolution, builtins, wrapper dispatch
+//	wrappers.go        wrappers (sudo, env, xargs, find -exec, ssh, docker …) and their tables
+//	deferred.go        deferred execution: at, crontab, screen, tmux, expect
+//	execopts.go        commands hidden in options and config (git -c, vim -c, tar --to-command …)
+//	readers.go         programs that print the files they are given (jq, zip …)
+//	nested.go          nested shells: bash -c, eval, a shell's stdin, source, sourced scripts
+//	links.go           cross-statement state: links, written files, scripts run or read
+//	inline.go          interpreter one-liners (python -c, node -e …)
+//	codecalls.go       shell calls inside interpreter code (os.system, child_process …)
+//	codehome.go        the home directory spelled inside interpreter code
+//	inline_paths.go    files opened by interpreter code
+//	awk.go             awk programs: system(), pipes, getline, files
+//	sources.go         source classes: network, decoders (where a command's data comes from)
+//	download.go        downloads executed later (curl -o x.sh && bash x.sh)
+//	output.go          simulated output: what echo, printf, cat, base64 -d … print
+//	paths.go           path extraction per program (reads, writes, deletes)
+//	writes.go          writes beyond plain operands: destinations, extraction, editors, git
+//	createonly.go      copies and guards that only create (cp -n, [ -e P ] ||)
+//	options.go         the option parser (optSpec: values, clusters, prefixes)
+//	opttables.go       option tables shared by several stages (curl, wget, git, tar, rsync, ssh …)
+//	tables.go          static tables without init cost: lazy, named, lookup
+//	forkbomb.go        fork bombs: recursion into background jobs
+//	readonly.go        ProveReadOnly: the read-only proof
+//	readonly_check.go  the read-only proof's per-program checks
+//	readonly_table.go  the read-only proof's program table
+
 // Package shellparse finds every command a shell string would run.
 //
 // Analyze parses a string as bash (mvdan.cc/sh/v3) and walks the whole
@@ -260,6 +298,32 @@
 // backtick…) or is "-". xargs running only echo/printf-like programs
 // likewise. A shell or an interpreter reading its program from the pipe
 // keeps them.
+//
+// # Option tables
+//
+// A program whose options several stages read has one table of the
+// options that take a value (opttables.go), and every stage parses with
+// it: curl's path extraction, its quiet check and its downloads read the
+// same curlOpts, so -XPOST is -X POST everywhere (not -X -P -O -S -T), and
+// a flag (--insecure) never swallows a URL. curl and wget take a unique
+// prefix of a long option (curl --upl FILE is --upload-file FILE, wget
+// --output-doc=- is --output-document=-); a prefix of several options is
+// left as written, as they refuse it. curl 8's options are matched only
+// in full (curl 8 takes no prefixes). curl --expand-X is X, with a value
+// holding {{variables}} unknown (a dynamic path). What is not quiet,
+// besides the cases above: curl with -K/--config (the file names URLs and
+// outputs), -w/--write-out (the server's headers), -v, --trace, -D to
+// standard output, -o to standard output or a device (-, /dev/stdout,
+// /dev/fd/1, /dev/stderr, /proc/…; not /dev/null) or to an unknown word;
+// wget with --config, -O to standard output or a device, or -e
+// output_document=- (a wgetrc command). Reads: curl -T, -K, --netrc-file,
+// @file values of -d/--data*/--json/-F/--url-query/-H/--proxy-header and
+// --variable NAME@FILE. Tables: curlOpts (curl 7.88's --help all, plus
+// curl 8's), wgetOpts (wget 1.21), gitGlobalOpts (git.c: -C, -c,
+// --git-dir, --work-tree, --namespace, --config-env, --super-prefix,
+// --attr-source; --exec-path and --list-cmds take =VALUE only), tarOpts,
+// rsyncOpts, sshOpts, scpOpts, sftpOpts. Not read: a ~/.curlrc or
+// ~/.wgetrc an earlier call wrote (curl reads ~/.curlrc unless -q).
 //
 // # Inline code
 //
