@@ -137,6 +137,30 @@ var (
 // manShort are man's short options that take a value.
 const manShort = "CeHKLMmPpRS"
 
+// Programs that both the path rules (paths.go) and the read-only proof
+// (readonly_table.go) read. The proof lists the options it allows; each
+// must take a value here exactly when it takes one there
+// (TestReadOnlyAgreesWithPaths).
+var (
+	grepOpts = optSpec{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count",
+		"--after-context", "--before-context", "--context", "--devices", "--directories", "--label",
+		"--binary-files", "--exclude", "--include", "--exclude-dir", "--exclude-from"}}
+	rgOpts = optSpec{short: "ABCdEefgjMmrTt", long: []string{"--regexp", "--file", "--glob", "--type", "--type-not",
+		"--max-count", "--after-context", "--before-context", "--context", "--threads", "--max-columns", "--replace",
+		"--max-depth", "--encoding", "--sort", "--sortr", "--color", "--colors", "--engine", "--iglob",
+		"--max-filesize", "--pre", "--pre-glob", "--ignore-file", "--type-add", "--type-clear", "--path-separator",
+		"--context-separator", "--field-match-separator", "--field-context-separator", "--dfa-size-limit",
+		"--regex-size-limit", "--hostname-bin", "--hyperlink-format", "--generate"}}
+	headTailOpts = optSpec{short: "ncs", long: []string{"--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"}}
+	nlOpts       = optSpec{short: "bdfhilnsvw", long: []string{"--body-numbering", "--section-delimiter",
+		"--footer-numbering", "--header-numbering", "--line-increment", "--join-blank-lines", "--number-format",
+		"--number-separator", "--starting-line-number", "--number-width"}}
+	stringsOpts = optSpec{short: "ntTe", long: []string{"--bytes", "--radix", "--target", "--encoding"}}
+	odOpts      = optSpec{short: "AjNtS", optional: "w", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--format", "--strings"}}
+	dateOpts    = optSpec{short: "fdrs", optional: "I", long: []string{"--file", "--date", "--reference", "--rfc-3339", "--set"}}
+	awkOpts     = optSpec{short: "Fvfi", long: []string{"--field-separator", "--assign", "--file", "--include", "--load"}}
+)
+
 // curlArgs parses curl's arguments with curlOpts: the options (--expand-X
 // read as X, its value unknown when it holds a {{variable}}) and the URLs
 // (operands and --url values).

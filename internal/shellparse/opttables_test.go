@@ -75,3 +75,74 @@ func TestOptionDrift(t *testing.T) {
 		{"git -c x=y rm f", []string{"git -c x=y rm f paths=delete:/w/f"}},
 	})
 }
+
+// TestReadOnlyAgreesWithPaths: the read-only proof's table and the path
+// rules read a program's options alike. An option the proof takes as a
+// value but the program as a flag would hide the file after it from the
+// proof's reads (od -w FILE); the reverse reads a value as a file.
+func TestReadOnlyAgreesWithPaths(t *testing.T) {
+	for name, spec := range map[string]optSpec{
+		"grep": grepOpts, "egrep": grepOpts, "fgrep": grepOpts, "rg": rgOpts, "head": headTailOpts,
+		"tail": headTailOpts, "nl": nlOpts, "strings": stringsOpts, "od": odOpts, "date": dateOpts,
+		"awk": awkOpts, "gawk": awkOpts, "mawk": awkOpts, "nawk": awkOpts,
+	} {
+		ro, ok := readOnlyTable.get()[name]
+		if !ok {
+			t.Errorf("%s: not in the read-only table", name)
+			continue
+		}
+		for i := range len(ro.valFlags) {
+			if c := ro.valFlags[i]; strings.IndexByte(spec.short, c) < 0 {
+				t.Errorf("%s: the proof reads -%c VALUE, the path rule -%c as a flag", name, c, c)
+			}
+		}
+		for i := range len(ro.optFlags) {
+			if c := ro.optFlags[i]; strings.IndexByte(spec.optional, c) < 0 {
+				t.Errorf("%s: the proof reads -%cVALUE, the path rule does not", name, c)
+			}
+		}
+		for i := range len(ro.flags) {
+			if c := ro.flags[i]; strings.IndexByte(spec.short, c) >= 0 {
+				t.Errorf("%s: the proof reads -%c as a flag, the path rule -%c VALUE", name, c, c)
+			}
+		}
+		for l, n := range ro.long {
+			if valued := spec.takesValue("--" + l); (n > 0) != valued {
+				t.Errorf("%s: --%s: the proof takes %d values, the path rule %v", name, l, n, valued)
+			}
+		}
+	}
+}
+
+// TestReadOnlyDrift: rows where the proof and the path rules read a
+// program's options differently before they shared a table.
+func TestReadOnlyDrift(t *testing.T) {
+	for s, want := range map[string][]string{
+		"od -w /home/u/notes":   {"/home/u/notes"}, // -w takes no next word
+		"od -w16 -c a":          {"/ws/a"},
+		"od --width /etc/x":     {"/etc/x"},
+		"date -I":               nil,
+		"date -Iseconds":        nil,
+		"rg -d 1 foo /home/u/x": {"/home/u/x"},
+	} {
+		r := ProveReadOnly(s, Options{Cwd: "/ws", Home: "/home/u"})
+		if !r.OK {
+			t.Errorf("%q: not proven: %s", s, r.Why)
+			continue
+		}
+		for _, w := range want {
+			if !slices.Contains(r.Reads, w) {
+				t.Errorf("%q: reads %q, want %q among them", s, r.Reads, w)
+			}
+		}
+	}
+	t.Run("paths", func(t *testing.T) {
+		runCases(t, []analyzeCase{
+			{"rg -d 1 foo dir", []string{"rg -d 1 foo dir paths=read:/w/dir"}},
+			{"rg --sort path foo dir", []string{"rg --sort path foo dir paths=read:/w/dir"}},
+			{"nl --number-width 3 f", []string{"nl --number-width 3 f paths=read:/w/f"}},
+			{"od -w f", []string{"od -w f paths=read:/w/f"}},
+			{"date --rfc-3339 seconds", []string{"date --rfc-3339 seconds"}},
+		})
+	})
+}

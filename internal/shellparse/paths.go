@@ -171,10 +171,8 @@ var pathRules = lazy[map[string]pathRule]{build: buildPathRules}
 func buildPathRules() map[string]pathRule {
 	del := operands(optSpec{}, call.OpDelete)
 	read := operands(optSpec{}, call.OpRead)
-	headTail := operands(optSpec{short: "ncs", long: []string{"--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"}}, call.OpRead)
-	grep := grepPaths(optSpec{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count",
-		"--after-context", "--before-context", "--context", "--devices", "--directories", "--label",
-		"--binary-files", "--exclude", "--include", "--exclude-dir", "--exclude-from"}})
+	headTail := operands(headTailOpts, call.OpRead)
+	grep := grepPaths(grepOpts)
 	rules := map[string]pathRule{
 		"rm":       del,
 		"rmdir":    del,
@@ -207,7 +205,7 @@ func buildPathRules() map[string]pathRule {
 		"mawk":     awkPaths,
 		"nawk":     awkPaths,
 		"more":     read,
-		"nl":       operands(optSpec{short: "bdfhilnsvw"}, call.OpRead),
+		"nl":       operands(nlOpts, call.OpRead),
 		"wc":       wcPaths,
 		"xargs":    xargsPaths,
 		"head":     headTail,
@@ -215,13 +213,13 @@ func buildPathRules() map[string]pathRule {
 		"grep":     grep,
 		"egrep":    grep,
 		"fgrep":    grep,
-		"rg":       grepPaths(optSpec{short: "efgtTmABCjMr", long: []string{"--regexp", "--file", "--glob", "--type", "--type-not", "--max-count", "--after-context", "--before-context", "--context", "--threads", "--max-columns", "--replace"}}),
+		"rg":       grepPaths(rgOpts),
 		"source":   sourcePaths,
 		".":        sourcePaths,
 		"base64":   operands(optSpec{short: "w", long: []string{"--wrap"}}, call.OpRead),
 		"xxd":      xxdPaths,
-		"strings":  operands(optSpec{short: "ntTe", long: []string{"--bytes", "--radix", "--target", "--encoding"}}, call.OpRead),
-		"od":       operands(optSpec{short: "AjNtS", optional: "w", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--format", "--strings"}}, call.OpRead),
+		"strings":  operands(stringsOpts, call.OpRead),
+		"od":       operands(odOpts, call.OpRead),
 		"sort":     sortPaths,
 		"curl":     curlPaths,
 		"wget":     wgetPaths,
@@ -234,7 +232,7 @@ func buildPathRules() map[string]pathRule {
 		"python3":  scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
 		"ruby":     scriptPaths(optSpec{short: "eIrECTFKWx"}, "e"),
 		"node":     scriptPaths(optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}, "ep"),
-		"date":     optionValues(optSpec{short: "fdr", long: []string{"--file", "--date", "--reference"}}, "-f", "--file", "-r", "--reference"),
+		"date":     optionValues(dateOpts, "-f", "--file", "-r", "--reference"),
 	}
 	// Compressors read their operands (gzip -c .env | zcat prints it).
 	compress := operands(optSpec{short: "SoDTM", long: []string{"--suffix", "--output", "--threads", "--memlimit", "--memory", "--format", "--patch-from"}}, call.OpRead)
@@ -909,7 +907,7 @@ func lessPaths(args []field, add pathAdder) {
 // are read); var=value operands are assignments; the other operands are
 // read, or written under gawk -i inplace.
 func awkPaths(args []field, add pathAdder) {
-	opts, ops := optSpec{short: "Fvfi", long: []string{"--field-separator", "--assign", "--file", "--include", "--load"}}.parse(args)
+	opts, ops := awkOpts.parse(args)
 	files := values(opts, "-f", "--file")
 	for _, f := range files {
 		add(f, call.OpRead)

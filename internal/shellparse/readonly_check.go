@@ -115,6 +115,10 @@ func (p *roProver) parseOpts(name string, spec *roSpec, args []string) (opts map
 				opts["-"+string(c)] = true
 				continue
 			}
+			if strings.IndexByte(spec.optFlags, c) >= 0 {
+				opts["-"+string(c)] = true
+				break // the rest of the word, if any, is the value
+			}
 			if strings.IndexByte(spec.valFlags, c) >= 0 {
 				opts["-"+string(c)] = true
 				val := a[j+1:]

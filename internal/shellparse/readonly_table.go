@@ -10,6 +10,7 @@ import (
 type roSpec struct {
 	flags    string          // short flags taking no value ("lahR")
 	valFlags string          // short flags taking a value (-n 5, -n5)
+	optFlags string          // short flags whose value is only the rest of the word (od -w16, date -Iseconds)
 	pathVals string          // … of which the value is a file read (grep -f F)
 	long     map[string]int  // long options: the number of values they take (--lines=N counts as given)
 	pathLong map[string]bool // long options whose value is a file read
@@ -113,7 +114,7 @@ var readOnlyTable = lazy[map[string]*roSpec]{build: func() map[string]*roSpec {
 		"fold":      {flags: "bs", valFlags: "w", long: longs("bytes spaces width=")},
 		"rev":       {},
 		"strings":   {flags: "afw", valFlags: "nte", numeric: true, long: longs("all bytes= radix= encoding=")},
-		"od":        {flags: "bcdfiloxsv", valFlags: "AjNtw", long: longs("address-radix= skip-bytes= read-bytes= format= output-duplicates width=")},
+		"od":        {flags: "bcdfiloxsv", valFlags: "AjNt", optFlags: "w", long: longs("address-radix= skip-bytes= read-bytes= format= output-duplicates width width=")},
 		"hexdump":   {flags: "bcCdovx", valFlags: "nse"},
 		"xxd":       {flags: "pui", valFlags: "clsg", maxPos: 1}, // not -r; a second operand is written
 		"md5sum":    {flags: "bctwz", long: longs("binary check tag text quiet status strict warn zero")},
@@ -132,7 +133,7 @@ var readOnlyTable = lazy[map[string]*roSpec]{build: func() map[string]*roSpec {
 		"pwd":       {flags: "LP", maxPos: -1},
 		"echo":      {echo: true},
 		"printf":    {check: checkPrintf},
-		"date":      {flags: "uR", valFlags: "dI", noPaths: true, long: longs("utc universal rfc-email iso-8601 iso-8601= rfc-3339= date= reference="), check: checkDate},
+		"date":      {flags: "uR", valFlags: "d", optFlags: "I", noPaths: true, long: longs("utc universal rfc-email iso-8601 iso-8601= rfc-3339= date= reference="), check: checkDate},
 		"uname":     {flags: "asnrvmpio", maxPos: -1, long: longs("all kernel-name nodename kernel-release kernel-version machine processor hardware-platform operating-system")},
 		"id":        {flags: "ugGnrz", noPaths: true, maxPos: 1, long: longs("user group groups name real zero")},
 		"whoami":    {maxPos: -1},
