@@ -86,8 +86,8 @@ type pathRule func(args []field, add pathAdder)
 // pathsFor returns the paths the program name writes, deletes or reads
 // given its arguments.
 func pathsFor(name string, args []field, sc *scope) []PathRef {
-	rule, ok := pathRules.get()[name]
-	if !ok || (name == "git" && gitSubcommand(args) == "") {
+	rule := pathRuleOf(name)
+	if rule == nil || (name == "git" && gitSubcommand(args) == "") {
 		return nil // most git commands name no working-tree file
 	}
 	var out []PathRef
@@ -164,85 +164,130 @@ func defaultAlt(f field, sc *scope) (field, bool) {
 	return alt, true
 }
 
-// pathRules is built on first use: a process that analyzes no shell
-// command does not pay for it.
-var pathRules = lazy[map[string]pathRule]{build: buildPathRules}
+// Specs of the programs only the path rules read (the shared ones are in
+// opttables.go).
+var (
+	shredOpts    = optSpec{short: "ns", long: []string{"--iterations", "--size", "--random-source"}}
+	truncateOpts = optSpec{short: "sr", long: []string{"--size", "--reference"}}
+	touchOpts    = optSpec{short: "rdt", long: []string{"--reference", "--date"}}
+	mkdirOpts    = optSpec{short: "m", long: []string{"--mode", "--context"}}
+	setfaclOpts  = optSpec{short: "mMxX", long: []string{"--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"}}
+	base64Opts   = optSpec{short: "w", long: []string{"--wrap"}}
+	pythonOpts   = optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}
+	rubyOpts     = optSpec{short: "eIrECTFKWx"}
+	nodeOpts     = optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}
+	compressOpts = optSpec{short: "SoDTM", long: []string{"--suffix", "--output", "--threads", "--memlimit", "--memory", "--format", "--patch-from"}}
+)
 
-func buildPathRules() map[string]pathRule {
-	del := operands(optSpec{}, call.OpDelete)
-	read := operands(optSpec{}, call.OpRead)
-	headTail := operands(headTailOpts, call.OpRead)
-	grep := grepPaths(grepOpts)
-	rules := map[string]pathRule{
-		"rm":       del,
-		"rmdir":    del,
-		"unlink":   del,
-		"shred":    operands(optSpec{short: "ns", long: []string{"--iterations", "--size", "--random-source"}}, call.OpDelete),
-		"truncate": operands(optSpec{short: "sr", long: []string{"--size", "--reference"}}, call.OpDelete),
-		"tee":      operands(optSpec{}, call.OpWrite),
-		"touch":    operands(optSpec{short: "rdt", long: []string{"--reference", "--date"}}, call.OpCreate),
-		"mkdir":    operands(optSpec{short: "m", long: []string{"--mode", "--context"}}, call.OpWrite),
-		"cp":       noClobber(copySpec, copyPaths(copySpec, call.OpRead)),
-		"mv":       noClobber(copySpec, copyPaths(copySpec, call.OpDelete)),
-		"install":  installPaths,
-		"ln":       lnPaths,
-		"rsync":    remoteCopyPaths(rsyncOpts, "-n", "--dry-run", "--list-only"),
-		"scp":      remoteCopyPaths(scpOpts),
-		"sed":      sedPaths,
-		"perl":     perlPaths,
-		"dd":       ddPaths,
-		"chmod":    modePaths("cfvR"),
-		"chown":    modePaths("cfvRhHLP"),
-		"chgrp":    modePaths("cfvRhHLP"),
-		"chattr":   chattrPaths,
-		"setfacl":  operands(optSpec{short: "mMxX", long: []string{"--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"}}, call.OpWrite),
-		"find":     findPaths,
-		"cat":      read,
-		"tac":      read,
-		"less":     lessPaths,
-		"awk":      awkPaths,
-		"gawk":     awkPaths,
-		"mawk":     awkPaths,
-		"nawk":     awkPaths,
-		"more":     read,
-		"nl":       operands(nlOpts, call.OpRead),
-		"wc":       wcPaths,
-		"xargs":    xargsPaths,
-		"head":     headTail,
-		"tail":     headTail,
-		"grep":     grep,
-		"egrep":    grep,
-		"fgrep":    grep,
-		"rg":       grepPaths(rgOpts),
-		"source":   sourcePaths,
-		".":        sourcePaths,
-		"base64":   operands(optSpec{short: "w", long: []string{"--wrap"}}, call.OpRead),
-		"xxd":      xxdPaths,
-		"strings":  operands(stringsOpts, call.OpRead),
-		"od":       operands(odOpts, call.OpRead),
-		"sort":     sortPaths,
-		"curl":     curlPaths,
-		"wget":     wgetPaths,
-		"tar":      tarPaths,
-		"bsdtar":   tarPaths,
-		"gtar":     tarPaths,
-		"openssl":  opensslPaths,
-		"python":   scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
-		"python2":  scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
-		"python3":  scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
-		"ruby":     scriptPaths(optSpec{short: "eIrECTFKWx"}, "e"),
-		"node":     scriptPaths(optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}, "ep"),
-		"date":     optionValues(dateOpts, "-f", "--file", "-r", "--reference"),
+// pathRuleOf is the path rule of the program name, nil when it has none.
+// A switch of functions that capture nothing: no table is built, at
+// start or on first use. The rules of writes.go come from writeRuleOf.
+func pathRuleOf(name string) pathRule {
+	switch name {
+	case "rm", "rmdir", "unlink":
+		return func(args []field, add pathAdder) { operands(optSpec{}, call.OpDelete, args, add) }
+	case "shred":
+		return func(args []field, add pathAdder) { operands(shredOpts, call.OpDelete, args, add) }
+	case "truncate":
+		return func(args []field, add pathAdder) { operands(truncateOpts, call.OpDelete, args, add) }
+	case "tee":
+		return func(args []field, add pathAdder) { operands(optSpec{}, call.OpWrite, args, add) }
+	case "touch":
+		return func(args []field, add pathAdder) { operands(touchOpts, call.OpCreate, args, add) }
+	case "mkdir":
+		return func(args []field, add pathAdder) { operands(mkdirOpts, call.OpWrite, args, add) }
+	case "cp":
+		return func(args []field, add pathAdder) { noClobber(copySpec, cpPaths, args, add) }
+	case "mv":
+		return func(args []field, add pathAdder) { noClobber(copySpec, mvPaths, args, add) }
+	case "install":
+		return installPaths
+	case "ln":
+		return lnPaths
+	case "rsync":
+		return func(args []field, add pathAdder) {
+			remoteCopyPaths(rsyncOpts, args, add, "-n", "--dry-run", "--list-only")
+		}
+	case "scp":
+		return func(args []field, add pathAdder) { remoteCopyPaths(scpOpts, args, add) }
+	case "sed":
+		return sedPaths
+	case "perl":
+		return perlPaths
+	case "dd":
+		return ddPaths
+	case "chmod":
+		return func(args []field, add pathAdder) { modePaths("cfvR", args, add) }
+	case "chown", "chgrp":
+		return func(args []field, add pathAdder) { modePaths("cfvRhHLP", args, add) }
+	case "chattr":
+		return chattrPaths
+	case "setfacl":
+		return func(args []field, add pathAdder) { operands(setfaclOpts, call.OpWrite, args, add) }
+	case "find":
+		return findPaths
+	case "cat", "tac", "more":
+		return func(args []field, add pathAdder) { operands(optSpec{}, call.OpRead, args, add) }
+	case "less":
+		return lessPaths
+	case "awk", "gawk", "mawk", "nawk":
+		return awkPaths
+	case "nl":
+		return func(args []field, add pathAdder) { operands(nlOpts, call.OpRead, args, add) }
+	case "wc":
+		return wcPaths
+	case "xargs":
+		return xargsPaths
+	case "head", "tail":
+		return func(args []field, add pathAdder) { operands(headTailOpts, call.OpRead, args, add) }
+	case "grep", "egrep", "fgrep":
+		return func(args []field, add pathAdder) { grepPaths(grepOpts, args, add) }
+	case "rg":
+		return func(args []field, add pathAdder) { grepPaths(rgOpts, args, add) }
+	case "source", ".":
+		return sourcePaths
+	case "base64":
+		return func(args []field, add pathAdder) { operands(base64Opts, call.OpRead, args, add) }
+	case "xxd":
+		return xxdPaths
+	case "strings":
+		return func(args []field, add pathAdder) { operands(stringsOpts, call.OpRead, args, add) }
+	case "od":
+		return func(args []field, add pathAdder) { operands(odOpts, call.OpRead, args, add) }
+	case "sort":
+		return sortPaths
+	case "curl":
+		return curlPaths
+	case "wget":
+		return wgetPaths
+	case "tar", "bsdtar", "gtar":
+		return tarPaths
+	case "openssl":
+		return opensslPaths
+	case "python", "python2", "python3":
+		return func(args []field, add pathAdder) { scriptPaths(pythonOpts, "cm", args, add) }
+	case "ruby":
+		return func(args []field, add pathAdder) { scriptPaths(rubyOpts, "e", args, add) }
+	case "node":
+		return func(args []field, add pathAdder) {
+			scriptPaths(nodeOpts, "ep", args, add)
+			envFileValues(args, add)
+		}
+	case "date":
+		return func(args []field, add pathAdder) {
+			optionValues(dateOpts, args, add, "-f", "--file", "-r", "--reference")
+		}
+	case "gzip", "gunzip", "zcat", "gzcat", "pigz", "unpigz", "bzip2", "bunzip2", "bzcat", "pbzip2",
+		"xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat", "zstd", "unzstd", "zstdcat", "pzstd":
+		// Compressors read their operands (gzip -c .env | zcat prints it).
+		return func(args []field, add pathAdder) { operands(compressOpts, call.OpRead, args, add) }
 	}
-	// Compressors read their operands (gzip -c .env | zcat prints it).
-	compress := operands(optSpec{short: "SoDTM", long: []string{"--suffix", "--output", "--threads", "--memlimit", "--memory", "--format", "--patch-from"}}, call.OpRead)
-	for _, n := range []string{"gzip", "gunzip", "zcat", "gzcat", "pigz", "unpigz", "bzip2", "bunzip2", "bzcat", "pbzip2",
-		"xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat", "zstd", "unzstd", "zstdcat", "pzstd"} {
-		rules[n] = compress
-	}
-	addWriteRules(rules)
-	return rules
+	return writeRuleOf(name)
 }
+
+// cpPaths and mvPaths are cp's and mv's rules under noClobber.
+func cpPaths(args []field, add pathAdder) { copyPaths(copySpec, call.OpRead, args, add) }
+func mvPaths(args []field, add pathAdder) { copyPaths(copySpec, call.OpDelete, args, add) }
 
 // xargsPaths: xargs -a/--arg-file FILE reads FILE and passes its words to
 // the command (xargs -a .env echo prints it). Only xargs' own options, up
@@ -319,26 +364,24 @@ func opensslPaths(args []field, add pathAdder) {
 
 // scriptPaths: an interpreter running a script file reads it (unless code
 // comes from one of the options in code, such as -c or -m).
-func scriptPaths(spec optSpec, code string) pathRule {
-	return func(args []field, add pathAdder) {
-		i := spec.first(args)
-		for j, f := range args[:i] {
-			if f.lit && len(f.s) > 1 && f.s[0] == '-' {
-				inline := false
-				if f.s[1] == '-' {
-					inline = f.s == "--eval" || f.s == "--print" || strings.HasPrefix(f.s, "--eval=") || strings.HasPrefix(f.s, "--print=")
-				} else {
-					inline = strings.ContainsAny(f.s[1:], code)
-				}
-				if inline {
-					codeOperands(args, j, add)
-					return
-				}
+func scriptPaths(spec optSpec, code string, args []field, add pathAdder) {
+	i := spec.first(args)
+	for j, f := range args[:i] {
+		if f.lit && len(f.s) > 1 && f.s[0] == '-' {
+			inline := false
+			if f.s[1] == '-' {
+				inline = f.s == "--eval" || f.s == "--print" || strings.HasPrefix(f.s, "--eval=") || strings.HasPrefix(f.s, "--print=")
+			} else {
+				inline = strings.ContainsAny(f.s[1:], code)
+			}
+			if inline {
+				codeOperands(args, j, add)
+				return
 			}
 		}
-		if i < len(args) && !(args[i].lit && args[i].s == "-") {
-			add(args[i], call.OpRead)
-		}
+	}
+	if i < len(args) && !(args[i].lit && args[i].s == "-") {
+		add(args[i], call.OpRead)
 	}
 }
 
@@ -366,22 +409,18 @@ func codeOperands(args []field, j int, add pathAdder) {
 }
 
 // optionValues reads the values of the given options.
-func optionValues(spec optSpec, names ...string) pathRule {
-	return func(args []field, add pathAdder) {
-		opts, _ := spec.parse(args)
-		for _, f := range values(opts, names...) {
-			add(f, call.OpRead)
-		}
+func optionValues(spec optSpec, args []field, add pathAdder, names ...string) {
+	opts, _ := spec.parse(args)
+	for _, f := range values(opts, names...) {
+		add(f, call.OpRead)
 	}
 }
 
 // operands gives every operand op.
-func operands(spec optSpec, op call.Op) pathRule {
-	return func(args []field, add pathAdder) {
-		_, ops := spec.parse(args)
-		for _, f := range ops {
-			add(f, op)
-		}
+func operands(spec optSpec, op call.Op, args []field, add pathAdder) {
+	_, ops := spec.parse(args)
+	for _, f := range ops {
+		add(f, op)
 	}
 }
 
@@ -404,20 +443,18 @@ func wcPaths(args []field, add pathAdder) {
 // copyPaths handles cp and mv: the destination (-t DIR or the last operand)
 // is written, and so is DEST/base(SOURCE) for each source (destWrites);
 // the sources get srcOp.
-func copyPaths(spec optSpec, srcOp call.Op) pathRule {
-	return func(args []field, add pathAdder) {
-		opts, ops := spec.parse(args)
-		if t := values(opts, "-t", "--target-directory"); len(t) > 0 {
-			destWrites(t[len(t)-1], ops, false, add)
-		} else if len(ops) >= 2 {
-			destWrites(ops[len(ops)-1], ops[:len(ops)-1], has(opts, "-T", "--no-target-directory"), add)
-			ops = ops[:len(ops)-1]
-		} else {
-			return
-		}
-		for _, f := range ops {
-			add(f, srcOp)
-		}
+func copyPaths(spec optSpec, srcOp call.Op, args []field, add pathAdder) {
+	opts, ops := spec.parse(args)
+	if t := values(opts, "-t", "--target-directory"); len(t) > 0 {
+		destWrites(t[len(t)-1], ops, false, add)
+	} else if len(ops) >= 2 {
+		destWrites(ops[len(ops)-1], ops[:len(ops)-1], has(opts, "-T", "--no-target-directory"), add)
+		ops = ops[:len(ops)-1]
+	} else {
+		return
+	}
+	for _, f := range ops {
+		add(f, srcOp)
 	}
 }
 
@@ -430,7 +467,7 @@ func installPaths(args []field, add pathAdder) {
 		}
 		return
 	}
-	copyPaths(spec, call.OpRead)(args, add)
+	copyPaths(spec, call.OpRead, args, add)
 }
 
 func lnPaths(args []field, add pathAdder) {
@@ -455,21 +492,19 @@ func lnPaths(args []field, add pathAdder) {
 
 // remoteCopyPaths handles rsync and scp: operands on another host
 // (host:path) are skipped.
-func remoteCopyPaths(spec optSpec, dryRun ...string) pathRule {
-	return func(args []field, add pathAdder) {
-		opts, ops := spec.parse(args)
-		if len(ops) < 2 {
-			return
-		}
-		dest := ops[len(ops)-1]
-		if !isRemotePath(dest.s) && !has(opts, dryRun...) {
-			// rsync -n/--dry-run/--list-only writes nothing.
-			destWrites(dest, ops[:len(ops)-1], false, add)
-		}
-		for _, f := range ops[:len(ops)-1] {
-			if !isRemotePath(f.s) {
-				add(f, call.OpRead)
-			}
+func remoteCopyPaths(spec optSpec, args []field, add pathAdder, dryRun ...string) {
+	opts, ops := spec.parse(args)
+	if len(ops) < 2 {
+		return
+	}
+	dest := ops[len(ops)-1]
+	if !isRemotePath(dest.s) && !has(opts, dryRun...) {
+		// rsync -n/--dry-run/--list-only writes nothing.
+		destWrites(dest, ops[:len(ops)-1], false, add)
+	}
+	for _, f := range ops[:len(ops)-1] {
+		if !isRemotePath(f.s) {
+			add(f, call.OpRead)
 		}
 	}
 }
@@ -584,40 +619,38 @@ func ddPaths(args []field, add pathAdder) {
 // or owner (unless --reference), the others are written. flags are the
 // program's single-letter options; for chmod anything else starting with
 // "-" is a mode (chmod -x file).
-func modePaths(flags string) pathRule {
-	return func(args []field, add pathAdder) {
-		skipMode := false
-		for i := 0; i < len(args); i++ {
-			f := args[i]
-			s := f.s
-			if f.lit && s == "--" {
-				for _, g := range args[i+1:] {
-					if !skipMode {
-						skipMode = true
-						continue
-					}
-					add(g, call.OpWrite)
-				}
-				return
-			}
-			if f.lit && strings.HasPrefix(s, "--") {
-				if strings.HasPrefix(s, "--reference") {
+func modePaths(flags string, args []field, add pathAdder) {
+	skipMode := false
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		if f.lit && s == "--" {
+			for _, g := range args[i+1:] {
+				if !skipMode {
 					skipMode = true
-					if !strings.Contains(s, "=") {
-						i++
-					}
+					continue
 				}
-				continue
+				add(g, call.OpWrite)
 			}
-			if f.lit && len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], flags) == "" {
-				continue
-			}
-			if !skipMode {
-				skipMode = true
-				continue
-			}
-			add(f, call.OpWrite)
+			return
 		}
+		if f.lit && strings.HasPrefix(s, "--") {
+			if strings.HasPrefix(s, "--reference") {
+				skipMode = true
+				if !strings.Contains(s, "=") {
+					i++
+				}
+			}
+			continue
+		}
+		if f.lit && len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], flags) == "" {
+			continue
+		}
+		if !skipMode {
+			skipMode = true
+			continue
+		}
+		add(f, call.OpWrite)
 	}
 }
 
@@ -739,18 +772,16 @@ func findExecDeletes(argv []field) bool {
 
 // grepPaths: the first operand is the pattern unless -e or -f gave one;
 // the others and -f files are read.
-func grepPaths(spec optSpec) pathRule {
-	return func(args []field, add pathAdder) {
-		opts, ops := spec.parse(args)
-		for _, f := range values(opts, "-f", "--file", "--exclude-from") {
-			add(f, call.OpRead)
-		}
-		if !has(opts, "-e", "--regexp", "-f", "--file", "--files") && len(ops) > 0 { // rg --files: no pattern
-			ops = ops[1:]
-		}
-		for _, f := range ops {
-			add(f, call.OpRead)
-		}
+func grepPaths(spec optSpec, args []field, add pathAdder) {
+	opts, ops := spec.parse(args)
+	for _, f := range values(opts, "-f", "--file", "--exclude-from") {
+		add(f, call.OpRead)
+	}
+	if !has(opts, "-e", "--regexp", "-f", "--file", "--files") && len(ops) > 0 { // rg --files: no pattern
+		ops = ops[1:]
+	}
+	for _, f := range ops {
+		add(f, call.OpRead)
 	}
 }
 

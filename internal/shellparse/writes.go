@@ -11,31 +11,36 @@ import (
 // directory destinations, archives extracted into a directory, in-place
 // editors and filters, git's working-tree commands.
 
-// addWriteRules registers the path rules of this file (called from the
-// init of paths.go, so that the table exists).
-func addWriteRules(rules map[string]pathRule) {
-	rules["sponge"] = operands(optSpec{}, call.OpWrite)
-	rules["yq"] = yqPaths
-	rules["unzip"] = unzipPaths
-	rules["ed"] = editorPaths
-	rules["red"] = editorPaths
-	rules["ex"] = editorPaths
-	rules["vi"] = editorPaths
-	rules["vim"] = editorPaths
-	rules["nvim"] = editorPaths
-	rules["view"] = func(args []field, add pathAdder) { // vim -R
-		editorPaths(append([]field{litField("-R", fieldPos(args))}, args...), add)
+// writeRuleOf is the path rule of a program of this file, nil when it has
+// none (pathRuleOf asks it last).
+func writeRuleOf(name string) pathRule {
+	switch name {
+	case "sponge":
+		return func(args []field, add pathAdder) { operands(optSpec{}, call.OpWrite, args, add) }
+	case "yq":
+		return yqPaths
+	case "unzip":
+		return unzipPaths
+	case "ed", "red", "ex", "vi", "vim", "nvim",
+		"nano", "pico", "micro", "mcedit", "joe", "jed", "kak", "hx", "helix":
+		return editorPaths // visited files are edited; -c/-S values mostly mean nothing there
+	case "view":
+		return viewPaths
+	case "emacs":
+		return emacsPaths
+	case "git":
+		return gitPaths
+	case "dotenv":
+		return dotenvPaths
+	case "docker", "podman", "nerdctl", "bun", "deno":
+		return envFileValues
 	}
-	rules["emacs"] = emacsPaths
-	for _, n := range []string{"nano", "pico", "micro", "mcedit", "joe", "jed", "kak", "hx", "helix"} {
-		rules[n] = editorPaths // visited files are edited; -c/-S values mostly mean nothing there
-	}
-	rules["git"] = gitPaths
-	rules["dotenv"] = dotenvPaths
-	for _, n := range []string{"docker", "podman", "nerdctl", "bun", "deno"} {
-		rules[n] = envFileValues
-	}
-	rules["node"] = withEnvFile(rules["node"])
+	return nil
+}
+
+// viewPaths: view is vim -R.
+func viewPaths(args []field, add pathAdder) {
+	editorPaths(append([]field{litField("-R", fieldPos(args))}, args...), add)
 }
 
 // envFileValues: --env-file FILE (docker/podman run and compose, node,
@@ -74,15 +79,6 @@ func dotenvPaths(args []field, add pathAdder) {
 	}
 	for _, f := range files {
 		add(f, call.OpRead)
-	}
-}
-
-func withEnvFile(rule pathRule) pathRule {
-	return func(args []field, add pathAdder) {
-		if rule != nil {
-			rule(args, add)
-		}
-		envFileValues(args, add)
 	}
 }
 
