@@ -786,6 +786,7 @@ var hiddenOpts = []named[[]hiddenOpt]{
 	{"rsync", []hiddenOpt{{names: []string{"--rsync-path"}, remote: true}, {names: []string{"-e", "--rsh"}, argv: true}}},
 	{"scp", []hiddenOpt{{names: []string{"-o"}}, {names: []string{"-S"}, argv: true}}},
 	{"sftp", []hiddenOpt{{names: []string{"-o"}}, {names: []string{"-S"}, argv: true}}},
+	{"split", []hiddenOpt{{names: []string{"--filter"}}}}, // split --filter=COMMAND: $SHELL -c COMMAND per piece
 	{"ssh", []hiddenOpt{{names: []string{"-o"}}}},
 	{"tar", []hiddenOpt{{names: []string{"--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "-I", "-F"}},
 		{names: []string{"--checkpoint-action"}}}},

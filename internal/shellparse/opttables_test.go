@@ -146,3 +146,50 @@ func TestReadOnlyDrift(t *testing.T) {
 		})
 	})
 }
+
+// TestReadOnlyAgreesWithReaders: the same check for the readers
+// (readers.go) the proof also knows.
+func TestReadOnlyAgreesWithReaders(t *testing.T) {
+	for _, r := range readerTable {
+		ro, ok := readOnlyTable.get()[r.name]
+		if !ok || ro.check != nil {
+			continue
+		}
+		spec := r.v.opts
+		for i := range len(ro.valFlags) {
+			if c := ro.valFlags[i]; strings.IndexByte(spec.short, c) < 0 {
+				t.Errorf("%s: the proof reads -%c VALUE, the reader -%c as a flag", r.name, c, c)
+			}
+		}
+		for i := range len(ro.flags) {
+			if c := ro.flags[i]; strings.IndexByte(spec.short, c) >= 0 {
+				t.Errorf("%s: the proof reads -%c as a flag, the reader -%c VALUE", r.name, c, c)
+			}
+		}
+		for l, n := range ro.long {
+			if valued := spec.takesValue("--" + l); (n > 0) != valued {
+				t.Errorf("%s: --%s: the proof takes %d values, the reader %v", r.name, l, n, valued)
+			}
+		}
+	}
+}
+
+// TestReaderOptions: reader options as the programs read them. Each read
+// was missed when a flag or an optional value was taken for a value that
+// swallows the next word: column -t, zip -X, pr -s/-e, diff --color,
+// split --numeric-suffixes.
+func TestReaderOptions(t *testing.T) {
+	t.Parallel()
+	k := "/home/u/.ssh/id_rsa"
+	runCases(t, []analyzeCase{
+		{"column -t ~/.aws/credentials", []string{"column -t /home/u/.aws/credentials", "cat -- /home/u/.aws/credentials <- column reads paths=read:/home/u/.aws/credentials"}},
+		{"column -t -s , f", []string{"column -t -s , f", "cat -- f <- column reads paths=read:/w/f"}},
+		{"zip -X out.zip " + k, []string{"zip -X out.zip " + k, "cat -- " + k + " <- zip reads paths=read:" + k}},
+		{"pr -s " + k, []string{"pr -s " + k, "cat -- " + k + " <- pr reads paths=read:" + k}},
+		{"pr -e8 -h title " + k, []string{"pr -e8 -h title " + k, "cat -- " + k + " <- pr reads paths=read:" + k}},
+		{"diff --color " + k + " /dev/null", []string{"diff --color " + k + " /dev/null", "cat -- " + k + " /dev/null <- diff reads paths=read:" + k + ",read:/dev/null"}},
+		{"split --numeric-suffixes " + k + " out", []string{"split --numeric-suffixes " + k + " out", "cat -- " + k + " <- split reads paths=read:" + k}},
+		{"ack -C foo " + k, []string{"ack -C foo " + k, "cat -- " + k + " <- ack reads paths=read:" + k}},
+		{"split --filter='sh -c \"rm -rf ~\"' f", []string{"split \"--filter=sh -c \\\"rm -rf ~\\\"\" f", "cat -- f <- split reads paths=read:/w/f", "sh -c \"rm -rf ~\" <- split --filter", "rm -rf /home/u <- split --filter/sh -c paths=delete:/home/u"}},
+	})
+}

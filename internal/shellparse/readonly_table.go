@@ -96,7 +96,7 @@ var readOnlyTable = lazy[map[string]*roSpec]{build: func() map[string]*roSpec {
 		// (hidden and ignored files such as .env); ag likewise (-f, -u, -U,
 		// --hidden); grep not -R (follows symlinks).
 		"rg":        {flags: "nNilcvwxFSsoqHIaP0", valFlags: "egtTmABCrdM", long: longs("line-number no-line-number ignore-case smart-case case-sensitive files-with-matches files-without-match count count-matches invert-match word-regexp line-regexp fixed-strings no-heading heading files type-list json vimgrep only-matching quiet with-filename no-filename glob= iglob= type= type-not= max-count= after-context= before-context= context= replace= max-depth= sort= sortr= color= colors= regexp= multiline multiline-dotall no-messages trim column byte-offset stats pcre2 crlf null text binary max-columns= max-filesize= threads= engine=")},
-		"ag":        {flags: "ilLcvwQsSa0", valFlags: "gGmABC", long: longs("ignore= literal nocolor color depth= ignore-case smart-case case-sensitive files-with-matches files-without-matches count invert-match word-regexp max-count= after= before= context= filename nofilename column noheading heading vimgrep")},
+		"ag":        {flags: "ilLcvwQsSa0", valFlags: "gGmABC", long: longs("ignore= literal nocolor color depth= ignore-case smart-case case-sensitive files-with-matches files-without-matches count invert-match word-regexp max-count= after after= before before= context context= filename nofilename column noheading heading vimgrep")},
 		"find":      {check: checkFind},
 		"sed":       {flags: "nErsuz", valFlags: "el", long: longs("quiet silent regexp-extended separate unbuffered null-data posix debug expression= line-length= sandbox"), check: checkSed},
 		"awk":       {valFlags: "Fv", check: checkAwk},
@@ -108,7 +108,7 @@ var readOnlyTable = lazy[map[string]*roSpec]{build: func() map[string]*roSpec {
 		"cut":       {flags: "snz", valFlags: "bcdf", long: longs("bytes= characters= delimiter= fields= complement only-delimited output-delimiter= zero-terminated")},
 		"tr":        {flags: "cCdst", noPaths: true, long: longs("complement delete squeeze-repeats truncate-set1")},
 		"diff":      {flags: "uqrNawbBiEtTsyp", valFlags: "UCWxX", pathVals: "X", long: longs("unified unified= brief recursive new-file text ignore-all-space ignore-space-change ignore-blank-lines ignore-case side-by-side width= exclude= color color= report-identical-files strip-trailing-cr minimal normal no-dereference suppress-common-lines")},
-		"cmp":       {flags: "blsi", valFlags: "n", long: longs("verbose quiet silent print-bytes bytes=")},
+		"cmp":       {flags: "bls", valFlags: "in", long: longs("verbose quiet silent print-bytes bytes= ignore-initial=")},
 		"comm":      {flags: "123z", long: longs("check-order nocheck-order output-delimiter= total zero-terminated")},
 		"column":    {flags: "tnxe", valFlags: "sco", long: longs("table separator= output-separator=")},
 		"fold":      {flags: "bs", valFlags: "w", long: longs("bytes spaces width=")},

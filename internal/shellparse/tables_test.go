@@ -31,6 +31,7 @@ func TestTablesSorted(t *testing.T) {
 		check("subWrappers "+s.name, names(len(s.v), func(i int) string { return s.v[i].name }))
 	}
 	check("hiddenOpts", names(len(hiddenOpts), func(i int) string { return hiddenOpts[i].name }))
+	check("readerTable", names(len(readerTable), func(i int) string { return readerTable[i].name }))
 }
 
 func TestLookup(t *testing.T) {

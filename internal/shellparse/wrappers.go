@@ -146,7 +146,7 @@ func unwrap(name string, args []field) []inner {
 			o := field{s: name + " -f - (a makefile read from standard input)", pos: fieldPos(args)}
 			out = append(out, inner{label: name + " -f -", script: &o})
 		}
-	case "zip", "rsync", "tar", "gtar", "bsdtar", "ssh", "scp", "sftp", "man", "apt-get", "apt", "aptitude":
+	case "zip", "rsync", "tar", "gtar", "bsdtar", "ssh", "scp", "sftp", "man", "apt-get", "apt", "aptitude", "split":
 		if name == "gtar" || name == "bsdtar" {
 			name = "tar"
 		}
