@@ -193,3 +193,16 @@ func TestReaderOptions(t *testing.T) {
 		{"split --filter='sh -c \"rm -rf ~\"' f", []string{"split \"--filter=sh -c \\\"rm -rf ~\\\"\" f", "cat -- f <- split reads paths=read:/w/f", "sh -c \"rm -rf ~\" <- split --filter", "rm -rf /home/u <- split --filter/sh -c paths=delete:/home/u"}},
 	})
 }
+
+// TestDecoderPrefixes: a decoder's long option may be abbreviated.
+func TestDecoderPrefixes(t *testing.T) {
+	t.Parallel()
+	runCases(t, []analyzeCase{
+		{"echo cm0gLXJmIH4K | base64 --dec | sh", []string{"echo cm0gLXJmIH4K", "base64 --dec src=echo:other:pipe", "sh src=echo:other:pipe,base64:decoder:pipe", "rm -rf /home/u <- sh src=echo:other:pipe,base64:decoder:pipe paths=delete:/home/u"}},
+		{"cat x | gzip --decomp | sh", []string{"cat x paths=read:/w/x", "gzip --decomp src=cat:other:pipe", "sh src=cat:other:pipe,gzip:decoder:pipe"}},
+		{"gpg --decr x.gpg | sh", []string{"gpg --decr x.gpg", "sh src=gpg:decoder:pipe"}},
+		// Look-alikes: other long options are not the decoder's.
+		{"cat x | base64 --wrap=0 | sh", []string{"cat x paths=read:/w/x", "base64 --wrap=0 src=cat:other:pipe", "sh src=cat:other:pipe,base64:other:pipe"}},
+		{"cat x | gzip --best | sh", []string{"cat x paths=read:/w/x", "gzip --best src=cat:other:pipe", "sh src=cat:other:pipe,gzip:other:pipe"}},
+	})
+}

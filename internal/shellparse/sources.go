@@ -94,13 +94,16 @@ func classify(c *Command) SourceClass {
 }
 
 // hasFlag reports whether args hold the short flag (alone or in a cluster)
-// or the long one.
+// or the long one, also abbreviated: the GNU tools (getopt_long) and gpg
+// take a unique prefix of a long option, so base64 --dec decodes. A
+// prefix the program finds ambiguous makes it refuse to run; counting it
+// costs nothing.
 func hasFlag(args []string, short, long string) bool {
 	for _, a := range args {
 		if a == "--" {
 			return false
 		}
-		if long != "" && a == long {
+		if long != "" && len(a) >= 3 && strings.HasPrefix(a, "--") && strings.HasPrefix(long, a) {
 			return true
 		}
 		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a[1:], short) {
