@@ -137,6 +137,40 @@ var (
 // manShort are man's short options that take a value.
 const manShort = "CeHKLMmPpRS"
 
+// Wrappers with their own parsing (wrappers.go) and xargs, whose table
+// its unwrapping and its path rule share. The util-linux and GNU tools
+// take a unique prefix of a long option (timeout --sig KILL, su --comm
+// CMD); their lists come from each program's --help (util-linux 2.38,
+// findutils 4.9), with the options that take only =VALUE as flags.
+var (
+	xargsOpts = optSpec{short: "IJRSaEdLnPs", optional: "eil", abbrev: true,
+		long: []string{"--arg-file", "--delimiter", "--max-args", "--max-chars", "--max-procs", "--process-slot-var"},
+		flags: []string{"--eof", "--exit", "--help", "--interactive", "--max-lines", "--no-run-if-empty", "--null",
+			"--open-tty", "--replace", "--show-limits", "--verbose", "--version"}}
+	suOpts = optSpec{short: "csgGw", abbrev: true,
+		long:  []string{"--command", "--group", "--session-command", "--shell", "--supp-group", "--whitelist-environment"},
+		flags: []string{"--fast", "--help", "--login", "--preserve-environment", "--pty", "--version"}}
+	runuserOpts = optSpec{short: "ugGcsw", abbrev: true,
+		long:  []string{"--command", "--group", "--session-command", "--shell", "--supp-group", "--user", "--whitelist-environment"},
+		flags: []string{"--fast", "--help", "--login", "--preserve-environment", "--pty", "--version"}}
+	flockOpts = optSpec{short: "wEc", abbrev: true,
+		long: []string{"--command", "--conflict-exit-code", "--timeout", "--wait"},
+		flags: []string{"--close", "--exclusive", "--help", "--no-fork", "--nonblock", "--shared", "--unlock",
+			"--verbose", "--version"}}
+	watchOpts = optSpec{short: "nq", optional: "d", abbrev: true,
+		long: []string{"--equexit", "--interval"},
+		flags: []string{"--beep", "--chgexit", "--color", "--differences", "--errexit", "--exec", "--help",
+			"--no-title", "--no-wrap", "--precise", "--version"}}
+	scriptOpts = optSpec{short: "cBIOTmEo", optional: "t", abbrev: true,
+		long: []string{"--command", "--echo", "--log-in", "--log-io", "--log-out", "--log-timing", "--logging-format",
+			"--output-limit"},
+		flags: []string{"--append", "--flush", "--force", "--help", "--quiet", "--return", "--timing", "--version"}}
+	envOpts = optSpec{short: "CSu", abbrev: true,
+		long: []string{"--chdir", "--split-string", "--unset"},
+		flags: []string{"--block-signal", "--debug", "--default-signal", "--help", "--ignore-environment",
+			"--ignore-signal", "--list-signal-handling", "--null", "--version"}}
+)
+
 // Programs that both the path rules (paths.go) and the read-only proof
 // (readonly_table.go) read. The proof lists the options it allows; each
 // must take a value here exactly when it takes one there

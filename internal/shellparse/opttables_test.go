@@ -10,16 +10,29 @@ import (
 // option is a value option or a flag, never both, and the short options
 // are listed once.
 func TestOptionTables(t *testing.T) {
+	specs := map[string]optSpec{}
+	for _, w := range wrappers {
+		specs["wrapper "+w.name] = w.v.opts
+	}
 	for name, spec := range map[string]optSpec{
 		"curl": curlOpts, "wget": wgetOpts, "git": gitGlobalOpts, "tar": tarOpts, "rsync": rsyncOpts,
-		"ssh": sshOpts, "scp": scpOpts, "sftp": sftpOpts,
+		"ssh": sshOpts, "scp": scpOpts, "sftp": sftpOpts, "xargs": xargsOpts, "su": suOpts, "runuser": runuserOpts,
+		"flock": flockOpts, "watch": watchOpts, "script": scriptOpts, "env": envOpts,
 	} {
+		specs[name] = spec
+	}
+	for name, spec := range specs {
 		for _, l := range spec.long {
 			if slices.Contains(spec.flags, l) {
 				t.Errorf("%s: %s is both a value option and a flag", name, l)
 			}
 			if !strings.HasPrefix(l, "--") {
 				t.Errorf("%s: long option %q", name, l)
+			}
+		}
+		for _, l := range spec.exact {
+			if slices.Contains(spec.long, l) || slices.Contains(spec.flags, l) {
+				t.Errorf("%s: %s is listed twice", name, l)
 			}
 		}
 		for i := range len(spec.short) {
@@ -204,5 +217,30 @@ func TestDecoderPrefixes(t *testing.T) {
 		// Look-alikes: other long options are not the decoder's.
 		{"cat x | base64 --wrap=0 | sh", []string{"cat x paths=read:/w/x", "base64 --wrap=0 src=cat:other:pipe", "sh src=cat:other:pipe,base64:other:pipe"}},
 		{"cat x | gzip --best | sh", []string{"cat x paths=read:/w/x", "gzip --best src=cat:other:pipe", "sh src=cat:other:pipe,gzip:other:pipe"}},
+	})
+}
+
+// TestWrapperPrefixes: the GNU and util-linux wrappers take a unique
+// prefix of a long option; its value is not the command.
+func TestWrapperPrefixes(t *testing.T) {
+	t.Parallel()
+	runCases(t, []analyzeCase{
+		{"timeout --sig KILL 5 rm -rf ~", []string{"timeout --sig KILL 5 rm -rf /home/u", "rm -rf /home/u <- timeout paths=delete:/home/u"}},
+		{"nice --adj 5 rm -rf ~", []string{"nice --adj 5 rm -rf /home/u", "rm -rf /home/u <- nice paths=delete:/home/u"}},
+		{"stdbuf --out 0 rm -rf ~", []string{"stdbuf --out 0 rm -rf /home/u", "rm -rf /home/u <- stdbuf paths=delete:/home/u"}},
+		{"sudo --us root rm -rf ~", []string{"sudo --us root rm -rf /home/u", "rm -rf /home/u <- sudo paths=delete:/home/u"}},
+		{"setpriv --reuid 1000 rm -rf ~", []string{"setpriv --reuid 1000 rm -rf /home/u", "rm -rf /home/u <- setpriv paths=delete:/home/u"}},
+		{"prlimit -o RES rm -rf ~", []string{"prlimit -o RES rm -rf /home/u", "rm -rf /home/u <- prlimit paths=delete:/home/u"}},
+		{"env --ch /etc rm -rf x", []string{"env --ch /etc rm -rf x", "rm -rf x <- env paths=delete:/etc/x"}},
+		{"xargs --arg-f list rm -rf", []string{"xargs --arg-f list rm -rf paths=read:/w/list", "rm -rf \"{xargs input}\" <- xargs paths=delete:{xargs input}*"}},
+		{"su --comm 'rm -rf ~'", []string{"su --comm \"rm -rf ~\"", "rm -rf /home/u <- su paths=delete:/home/u"}},
+		{"script --comm 'rm -rf ~'", []string{"script --comm \"rm -rf ~\"", "rm -rf /home/u <- script paths=delete:/home/u"}},
+		{"watch --int 1 rm -rf ~", []string{"watch --int 1 rm -rf /home/u", "rm -rf /home/u <- watch paths=delete:/home/u"}},
+		{"flock /tmp/l --comm 'rm -rf ~'", []string{"flock /tmp/l --comm \"rm -rf ~\"", "rm -rf /home/u <- flock paths=delete:/home/u"}},
+		// Flags stay flags, in full or abbreviated; =VALUE-only options too.
+		{"timeout --pres 5 rm -rf ~", []string{"timeout --pres 5 rm -rf /home/u", "rm -rf /home/u <- timeout paths=delete:/home/u"}},
+		{"timeout --foreground 5 make", []string{"timeout --foreground 5 make", "make <- timeout"}},
+		{"sudo --preserve-env make", []string{"sudo --preserve-env make", "make <- sudo"}},
+		{"xargs --max-lines rm -rf", []string{"xargs --max-lines rm -rf", "rm -rf \"{xargs input}\" <- xargs paths=delete:{xargs input}*"}},
 	})
 }

@@ -293,9 +293,7 @@ func mvPaths(args []field, add pathAdder) { copyPaths(copySpec, call.OpDelete, a
 // the command (xargs -a .env echo prints it). Only xargs' own options, up
 // to the command, are read.
 func xargsPaths(args []field, add pathAdder) {
-	spec := optSpec{short: "aEILnPsdJR", optional: "eil", long: []string{"--arg-file", "--delimiter", "--max-args",
-		"--max-procs", "--max-chars", "--max-lines", "--process-slot-var"}}
-	opts, _ := spec.parse(args[:spec.first(args)])
+	opts, _ := xargsOpts.parse(args[:xargsOpts.first(args)])
 	for _, f := range values(opts, "-a", "--arg-file") {
 		if f.lit && f.s == "-" {
 			continue

@@ -36,8 +36,12 @@ var wrappers = []named[wrapSpec]{
 	{"caffeinate", wrapSpec{opts: optSpec{short: "tw"}}},
 	{"catchsegv", wrapSpec{}},
 	{"cgexec", wrapSpec{opts: optSpec{short: "g"}}},
-	{"chroot", wrapSpec{opts: optSpec{long: []string{"--userspec", "--groups"}}, skip: 1}},
-	{"chrt", wrapSpec{opts: optSpec{short: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}},
+	{"chroot", wrapSpec{opts: optSpec{abbrev: true,
+		long:  []string{"--groups", "--userspec"},
+		flags: []string{"--help", "--skip-chdir", "--version"}}, skip: 1}},
+	{"chrt", wrapSpec{opts: optSpec{short: "TPD", abbrev: true,
+		long:  []string{"--sched-deadline", "--sched-period", "--sched-runtime"},
+		flags: []string{"--all-tasks", "--batch", "--deadline", "--fifo", "--help", "--idle", "--max", "--other", "--pid", "--reset-on-fork", "--rr", "--verbose", "--version"}},
 		skip: 1, stop: "pm", stopLong: []string{"--pid", "--max"}}},
 	{"dbus-run-session", wrapSpec{}},
 	{"doas", wrapSpec{opts: optSpec{short: "uC"}}},
@@ -45,48 +49,66 @@ var wrappers = []named[wrapSpec]{
 	{"dumb-init", wrapSpec{}},
 	{"entr", wrapSpec{}},
 	{"exec", wrapSpec{opts: optSpec{short: "a"}}},
-	{"fakeroot", wrapSpec{opts: optSpec{short: "lsi", long: []string{"--lib", "--faked", "-s", "-i"}}}},
+	{"fakeroot", wrapSpec{opts: optSpec{short: "lsi", long: []string{"--lib", "--faked"}}}},
 	{"faketime", wrapSpec{skip: 1}},
 	{"firejail", wrapSpec{}},
 	{"gosu", wrapSpec{skip: 1}},
-	{"ionice", wrapSpec{opts: optSpec{short: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}},
+	{"ionice", wrapSpec{opts: optSpec{short: "cnpPu", abbrev: true,
+		long:  []string{"--class", "--classdata", "--pgid", "--pid", "--uid"},
+		flags: []string{"--help", "--ignore", "--version"}},
 		stop: "pPu", stopLong: []string{"--pid", "--pgid", "--uid"}}},
 	{"ltrace", wrapSpec{opts: optSpec{short: "oepsnulxaADw"}}},
-	{"nice", wrapSpec{opts: optSpec{short: "n", long: []string{"--adjustment"}}}},
+	{"nice", wrapSpec{opts: optSpec{short: "n", abbrev: true,
+		long:  []string{"--adjustment"},
+		flags: []string{"--help", "--version"}}}},
 	{"nohup", wrapSpec{}},
-	{"nsenter", wrapSpec{opts: optSpec{short: "tSG", optional: "muinpUCTrw",
-		long: []string{"--target", "--setuid", "--setgid"}}}},
+	{"nsenter", wrapSpec{opts: optSpec{short: "tSG", optional: "muinpUCTrw", abbrev: true,
+		long:  []string{"--setgid", "--setuid", "--target"},
+		flags: []string{"--all", "--cgroup", "--follow-context", "--help", "--ipc", "--mount", "--net", "--no-fork", "--pid", "--preserve-credentials", "--root", "--time", "--user", "--uts", "--version", "--wd"}}}},
 	{"numactl", wrapSpec{opts: optSpec{short: "CNmpiP", long: []string{"--interleave", "--membind", "--cpunodebind", "--physcpubind", "--preferred"}}}},
 	{"pkexec", wrapSpec{opts: optSpec{long: []string{"--user"}}}},
-	{"prlimit", wrapSpec{opts: optSpec{short: "p", long: []string{"--pid"}}, stop: "p", stopLong: []string{"--pid"}}},
+	{"prlimit", wrapSpec{opts: optSpec{short: "op", abbrev: true,
+		long:  []string{"--output", "--pid"},
+		flags: []string{"--as", "--core", "--cpu", "--data", "--fsize", "--help", "--locks", "--memlock", "--msgqueue", "--nice", "--nofile", "--noheadings", "--nproc", "--raw", "--rss", "--rtprio", "--rttime", "--sigpending", "--stack", "--verbose", "--version"}}, stop: "p", stopLong: []string{"--pid"}}},
 	{"proxychains", wrapSpec{opts: optSpec{short: "f"}}},
 	{"proxychains4", wrapSpec{opts: optSpec{short: "f"}}},
 	{"run0", wrapSpec{opts: optSpec{short: "ugD", long: []string{"--user", "--group", "--chdir", "--setenv", "--unit",
 		"--property", "--description", "--slice", "--nice", "--background", "--machine"}}}},
-	{"setpriv", wrapSpec{}},
-	{"setsid", wrapSpec{}},
+	{"setpriv", wrapSpec{opts: optSpec{abbrev: true, long: []string{"--ambient-caps", "--apparmor-profile", "--bounding-set", "--egid", "--euid", "--groups", "--inh-caps", "--pdeathsig", "--regid", "--reuid", "--rgid", "--ruid", "--securebits", "--selinux-label"},
+		flags: []string{"--clear-groups", "--dump", "--help", "--init-groups", "--keep-groups", "--nnp", "--reset-env", "--version"}}}},
+	{"setsid", wrapSpec{opts: optSpec{abbrev: true,
+		flags: []string{"--ctty", "--fork", "--help", "--version", "--wait"}}}},
 	{"shx", wrapSpec{}},
 	{"ssh-agent", wrapSpec{opts: optSpec{short: "aEPt"}}},
 	{"sshpass", wrapSpec{opts: optSpec{short: "pfdP"}}},
-	{"stdbuf", wrapSpec{opts: optSpec{short: "ioe", long: []string{"--input", "--output", "--error"}}}},
+	{"stdbuf", wrapSpec{opts: optSpec{short: "ioe", abbrev: true,
+		long:  []string{"--error", "--input", "--output"},
+		flags: []string{"--help", "--version"}}}},
 	{"strace", wrapSpec{opts: optSpec{short: "oepsIbaEuXPS"}}},
 	{"su-exec", wrapSpec{skip: 1}},
-	{"sudo", wrapSpec{opts: optSpec{short: "ugpUCDhrtTR", long: []string{"--user", "--group", "--prompt",
-		"--other-user", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--chroot"}},
+	{"sudo", wrapSpec{opts: optSpec{short: "ugpUCDhrtTR", abbrev: true,
+		long:  []string{"--chdir", "--chroot", "--close-from", "--command-timeout", "--group", "--host", "--other-user", "--prompt", "--role", "--type", "--user"},
+		flags: []string{"--askpass", "--background", "--bell", "--edit", "--help", "--list", "--login", "--non-interactive", "--preserve-env", "--preserve-groups", "--remove-timestamp", "--reset-timestamp", "--set-home", "--shell", "--stdin", "--validate", "--version"}},
 		stop: "eKlvV", stopLong: []string{"--edit", "--remove-timestamp", "--list", "--validate", "--version", "--help"},
 		assigns: true}},
-	{"systemd-run", wrapSpec{opts: optSpec{short: "pEMHu", long: []string{"--unit", "--property", "--description",
-		"--slice", "--setenv", "--uid", "--gid", "--working-directory", "--machine", "--host", "--nice",
-		"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar",
-		"--timer-property", "--path-property", "--socket-property", "--service-type", "--capsule"}}}},
-	{"taskset", wrapSpec{skip: 1, stop: "p", stopLong: []string{"--pid"}}},
-	{"time", wrapSpec{opts: optSpec{short: "fo", long: []string{"--format", "--output"}}}},
-	{"timeout", wrapSpec{opts: optSpec{short: "ks", long: []string{"--kill-after", "--signal"}}, skip: 1}},
+	{"systemd-run", wrapSpec{opts: optSpec{short: "pEMHu", abbrev: true,
+		long:  []string{"--capsule", "--description", "--gid", "--host", "--machine", "--nice", "--on-active", "--on-boot", "--on-calendar", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--path-property", "--property", "--service-type", "--setenv", "--slice", "--socket-property", "--timer-property", "--uid", "--unit", "--working-directory"},
+		flags: []string{"--collect", "--help", "--no-ask-password", "--no-block", "--on-clock-change", "--on-timezone-change", "--pipe", "--pty", "--quiet", "--remain-after-exit", "--same-dir", "--scope", "--send-sighup", "--shell", "--slice-inherit", "--user", "--version", "--wait"}}}},
+	{"taskset", wrapSpec{opts: optSpec{abbrev: true,
+		flags: []string{"--all-tasks", "--cpu-list", "--help", "--pid", "--version"}}, skip: 1, stop: "p", stopLong: []string{"--pid"}}},
+	{"time", wrapSpec{opts: optSpec{short: "fo", abbrev: true,
+		long:  []string{"--format", "--output"},
+		flags: []string{"--append", "--help", "--portability", "--quiet", "--verbose", "--version"}}}},
+	{"timeout", wrapSpec{opts: optSpec{short: "ks", abbrev: true,
+		long:  []string{"--kill-after", "--signal"},
+		flags: []string{"--foreground", "--help", "--preserve-status", "--verbose", "--version"}}, skip: 1}},
 	{"tini", wrapSpec{opts: optSpec{short: "spe"}}},
 	{"torsocks", wrapSpec{opts: optSpec{short: "udpaP", long: []string{"--user", "--pass", "--address", "--port"}}}},
 	{"tsocks", wrapSpec{}},
 	{"unbuffer", wrapSpec{}},
-	{"unshare", wrapSpec{opts: optSpec{short: "SGwR", long: []string{"--setuid", "--setgid", "--wd", "--root"}}}},
+	{"unshare", wrapSpec{opts: optSpec{short: "SGwR", abbrev: true,
+		long:  []string{"--boottime", "--map-group", "--map-groups", "--map-user", "--map-users", "--monotonic", "--propagation", "--root", "--setgid", "--setgroups", "--setuid", "--wd"},
+		flags: []string{"--cgroup", "--fork", "--help", "--ipc", "--keep-caps", "--kill-child", "--map-auto", "--map-current-user", "--map-root-user", "--mount", "--mount-proc", "--net", "--pid", "--time", "--user", "--uts", "--version"}}}},
 	{"uvx", wrapSpec{opts: optSpec{short: "pw", long: []string{"--from", "--with", "--python", "--index", "--index-url",
 		"--extra-index-url", "--with-requirements", "--with-editable", "--directory", "--project"}}}},
 	{"valgrind", wrapSpec{}},
@@ -306,6 +328,7 @@ func unwrapEnv(args []field) []inner {
 			case s == "-":
 			case strings.HasPrefix(s, "--"):
 				name, val, ok := strings.Cut(s, "=")
+				name = envOpts.longName(name) // --ch DIR is --chdir DIR
 				switch name {
 				case "--split-string":
 					if ok {
@@ -392,9 +415,6 @@ func unwrapCommand(args []field) []inner {
 	}
 	return []inner{{label: "command", argv: args[i:], direct: true}}
 }
-
-var xargsOpts = optSpec{short: "IJRSaEdLnPs", optional: "eil", long: []string{"--arg-file", "--delimiter",
-	"--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}
 
 // unwrapXargs handles xargs [options] [CMD [ARGS]]; without a command xargs
 // runs echo.
@@ -748,7 +768,7 @@ func unwrapFd(name string, args []field) []inner {
 
 // unwrapFlock handles flock [options] FILE CMD… and flock [options] FILE -c CMD.
 func unwrapFlock(args []field) []inner {
-	spec := optSpec{short: "wEc", long: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
+	spec := flockOpts
 	i := spec.first(args)
 	opts, _ := spec.parse(args[:i])
 	if s := values(opts, "-c", "--command"); len(s) > 0 {
@@ -758,7 +778,7 @@ func unwrapFlock(args []field) []inner {
 	if i >= len(args) {
 		return nil
 	}
-	if args[i].lit && (args[i].s == "-c" || args[i].s == "--command") {
+	if args[i].lit && (args[i].s == "-c" || (strings.HasPrefix(args[i].s, "--") && spec.longName(args[i].s) == "--command")) {
 		if i+1 < len(args) {
 			return []inner{{label: "flock", script: &args[i+1]}}
 		}
@@ -776,7 +796,7 @@ func unwrapFlock(args []field) []inner {
 // unwrapWatch handles watch [options] CMD…: the words are joined and run by
 // sh -c, unless -x/--exec.
 func unwrapWatch(args []field) []inner {
-	spec := optSpec{short: "nq", optional: "d", long: []string{"--interval", "--equexit"}}
+	spec := watchOpts
 	i := spec.first(args)
 	opts, _ := spec.parse(args[:i])
 	if i >= len(args) {
@@ -789,14 +809,11 @@ func unwrapWatch(args []field) []inner {
 	return []inner{{label: "watch", script: &s}}
 }
 
-var suOpts = optSpec{short: "csgGw", long: []string{"--command", "--session-command", "--shell",
-	"--group", "--supp-group", "--whitelist-environment", "--user"}}
-
 // unwrapSu handles su/runuser [options] [-] [USER] [-c CMD]; runuser -u USER
 // CMD… runs the command directly.
 func unwrapSu(name string, args []field) []inner {
 	if name == "runuser" {
-		spec := optSpec{short: "ugGcsw", long: suOpts.long}
+		spec := runuserOpts
 		i := spec.first(args)
 		opts, _ := spec.parse(args[:i])
 		if has(opts, "-u", "--user") && !has(opts, "-c", "--command") {
@@ -832,8 +849,7 @@ func unwrapSg(args []field) []inner {
 
 // unwrapScript handles script [options] -c CMD [FILE].
 func unwrapScript(args []field) []inner {
-	opts, _ := optSpec{short: "cBIOTmE", optional: "t", long: []string{"--command", "--log-io",
-		"--log-in", "--log-out", "--log-timing", "--logging-format", "--echo"}}.parse(args)
+	opts, _ := scriptOpts.parse(args)
 	if s := values(opts, "-c", "--command"); len(s) > 0 {
 		return []inner{{label: "script", script: &s[len(s)-1]}}
 	}
