@@ -9,9 +9,11 @@ import (
 // (its path extraction, its classification as a source, the commands
 // hidden in its options, the cluster reading of unwrapHidden). Each is
 // static data: package-level composite literals of constants, laid out by
-// the linker, with no cost at process start. A program's table is checked
-// against its real option list (TestOptionTables); when a stage needs to
-// know whether an option takes a value it asks the table, never a copy.
+// the linker, with no cost at process start. When a stage needs to know
+// whether an option takes a value it asks the table, never a copy.
+// TestOptionTables checks each table against itself, the TestReadOnly…
+// tests against the read-only proof's, and the Test…Prefixes and
+// TestOptionDrift rows against the programs' real option lists.
 
 // curlOpts are curl's options that take a value (long: curl 7.88's `curl
 // --help all`; exact: those of curl 8, which takes no prefixes). curl
@@ -107,16 +109,6 @@ var wgetOpts = optSpec{short: "aABDeiIlOoPQRtTUwX", abbrev: true, long: []string
 var gitGlobalOpts = optSpec{short: "Cc", long: []string{"--git-dir", "--work-tree", "--namespace",
 	"--config-env", "--super-prefix", "--attr-source"}}
 
-// tarOpts are GNU tar's options that take a value (-b -C -f -F -g -H -I -K
-// -L -N -T -V -X and their long names, and the long-only ones).
-var tarOpts = optSpec{short: "bCfFgHIKLNTVX", long: []string{"--file", "--directory", "--files-from",
-	"--exclude-from", "--exclude", "--blocking-factor", "--format", "--transform", "--xform", "--owner",
-	"--group", "--mode", "--mtime", "--newer", "--after-date", "--newer-mtime", "--label",
-	"--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "--rsh-command",
-	"--volno-file", "--listed-incremental", "--strip-components", "--starting-file", "--tape-length",
-	"--exclude-tag", "--exclude-tag-all", "--exclude-tag-under", "--index-file", "--pax-option",
-	"--quoting-style", "--record-size", "--suffix", "--checkpoint-action", "--warning"}}
-
 // rsyncOpts are rsync's options that take a value.
 var rsyncOpts = optSpec{short: "BefMT", long: []string{"--rsh", "--filter", "--exclude",
 	"--include", "--exclude-from", "--include-from", "--files-from", "--password-file", "--log-file",
@@ -171,28 +163,134 @@ var (
 			"--ignore-signal", "--list-signal-handling", "--null", "--version"}}
 )
 
-// Programs that both the path rules (paths.go) and the read-only proof
-// (readonly_table.go) read. The proof lists the options it allows; each
-// must take a value here exactly when it takes one there
-// (TestReadOnlyAgreesWithPaths).
+// More programs the path rules read (paths.go). The read-only proof
+// (readonly_table.go) lists the options it allows of these and of the GNU
+// programs below; each must take a value here exactly when it takes one
+// there (TestReadOnlyAgreesWithPaths, TestReadOnlyAgreesWithReaders).
 var (
-	grepOpts = optSpec{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count",
-		"--after-context", "--before-context", "--context", "--devices", "--directories", "--label",
-		"--binary-files", "--exclude", "--include", "--exclude-dir", "--exclude-from"}}
 	rgOpts = optSpec{short: "ABCdEefgjMmrTt", long: []string{"--regexp", "--file", "--glob", "--type", "--type-not",
 		"--max-count", "--after-context", "--before-context", "--context", "--threads", "--max-columns", "--replace",
 		"--max-depth", "--encoding", "--sort", "--sortr", "--color", "--colors", "--engine", "--iglob",
 		"--max-filesize", "--pre", "--pre-glob", "--ignore-file", "--type-add", "--type-clear", "--path-separator",
 		"--context-separator", "--field-match-separator", "--field-context-separator", "--dfa-size-limit",
 		"--regex-size-limit", "--hostname-bin", "--hyperlink-format", "--generate"}}
-	headTailOpts = optSpec{short: "ncs", long: []string{"--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"}}
-	nlOpts       = optSpec{short: "bdfhilnsvw", long: []string{"--body-numbering", "--section-delimiter",
-		"--footer-numbering", "--header-numbering", "--line-increment", "--join-blank-lines", "--number-format",
-		"--number-separator", "--starting-line-number", "--number-width"}}
 	stringsOpts = optSpec{short: "ntTe", long: []string{"--bytes", "--radix", "--target", "--encoding"}}
-	odOpts      = optSpec{short: "AjNtS", optional: "w", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--format", "--strings"}}
-	dateOpts    = optSpec{short: "fdrs", optional: "I", long: []string{"--file", "--date", "--reference", "--rfc-3339", "--set"}}
 	awkOpts     = optSpec{short: "Fvfi", long: []string{"--field-separator", "--assign", "--file", "--include", "--load"}}
+)
+
+// The GNU programs whose path rules read long options (paths.go): each
+// takes a unique prefix of a long option (cp --t DIR is cp
+// --target-directory DIR, sort --outp F is sort --output F, tar --cre is
+// tar --create). The lists are each program's --help (coreutils 9.1, GNU
+// tar 1.34, grep 3.8, sed 4.9), an option that takes only =VALUE being a
+// flag; older names the tables listed are kept.
+var (
+	cpOpts = optSpec{short: "St", abbrev: true,
+		long: []string{"--no-preserve", "--sparse", "--suffix", "--target-directory"},
+		flags: []string{"--archive", "--attributes-only", "--backup", "--context", "--copy-contents", "--dereference",
+			"--force", "--help", "--interactive", "--link", "--no-clobber", "--no-dereference",
+			"--no-target-directory", "--one-file-system", "--parents", "--preserve", "--recursive",
+			"--reflink", "--remove-destination", "--strip-trailing-slashes", "--symbolic-link", "--update",
+			"--verbose", "--version"}}
+	mvOpts = optSpec{short: "St", abbrev: true,
+		long: []string{"--suffix", "--target-directory"},
+		flags: []string{"--backup", "--context", "--force", "--help", "--interactive", "--no-clobber",
+			"--no-target-directory", "--strip-trailing-slashes", "--update", "--verbose", "--version"}}
+	lnOpts = optSpec{short: "St", abbrev: true,
+		long: []string{"--suffix", "--target-directory"},
+		flags: []string{"--backup", "--directory", "--force", "--help", "--interactive", "--logical", "--no-dereference",
+			"--no-target-directory", "--physical", "--relative", "--symbolic", "--verbose", "--version"}}
+	installOpts = optSpec{short: "mogSt", abbrev: true,
+		long: []string{"--group", "--mode", "--owner", "--strip-program", "--suffix", "--target-directory"},
+		flags: []string{"--backup", "--compare", "--context", "--directory", "--help", "--no-target-directory",
+			"--preserve-context", "--preserve-timestamps", "--strip", "--verbose", "--version"}}
+	sortOpts = optSpec{short: "kotST", abbrev: true,
+		long: []string{"--batch-size", "--buffer-size", "--compress-program", "--field-separator", "--files0-from",
+			"--key", "--output", "--parallel", "--random-source", "--sort", "--temporary-directory"},
+		flags: []string{"--check", "--debug", "--dictionary-order", "--general-numeric-sort", "--help",
+			"--human-numeric-sort", "--ignore-case", "--ignore-leading-blanks", "--ignore-nonprinting",
+			"--merge", "--month-sort", "--numeric-sort", "--random-sort", "--reverse", "--stable", "--unique",
+			"--version", "--version-sort", "--zero-terminated"}}
+	tarOpts = optSpec{short: "bCfFgHIKLNTVX", abbrev: true,
+		long: []string{"--add-file", "--after-date", "--blocking-factor", "--checkpoint-action", "--directory",
+			"--exclude", "--exclude-from", "--exclude-ignore", "--exclude-ignore-recursive", "--exclude-tag",
+			"--exclude-tag-all", "--exclude-tag-under", "--file", "--files-from", "--format", "--group",
+			"--group-map", "--hole-detection", "--index-file", "--info-script", "--label", "--level",
+			"--listed-incremental", "--mode", "--mtime", "--new-volume-script", "--newer", "--newer-mtime",
+			"--no-quote-chars", "--owner", "--owner-map", "--pax-option", "--quote-chars", "--quoting-style",
+			"--record-size", "--rmt-command", "--rsh-command", "--sort", "--sparse-version", "--starting-file",
+			"--strip-components", "--suffix", "--tape-length", "--to-command", "--transform",
+			"--use-compress-program", "--volno-file", "--warning", "--xattrs-exclude", "--xattrs-include",
+			"--xform"},
+		flags: []string{"--absolute-names", "--acls", "--anchored", "--append", "--atime-preserve", "--auto-compress",
+			"--backup", "--block-number", "--bzip2", "--catenate", "--check-device", "--check-links",
+			"--checkpoint", "--clamp-mtime", "--compress", "--create", "--delay-directory-restore", "--delete",
+			"--dereference", "--diff", "--exclude-backups", "--exclude-caches", "--exclude-caches-all",
+			"--exclude-caches-under", "--exclude-vcs", "--exclude-vcs-ignores", "--extract", "--force-local",
+			"--full-time", "--gzip", "--hard-dereference", "--help", "--ignore-case", "--ignore-command-error",
+			"--ignore-failed-read", "--ignore-zeros", "--incremental", "--interactive",
+			"--keep-directory-symlink", "--keep-newer-files", "--keep-old-files", "--list", "--lzip", "--lzma",
+			"--lzop", "--multi-volume", "--no-acls", "--no-anchored", "--no-auto-compress",
+			"--no-check-device", "--no-delay-directory-restore", "--no-ignore-case",
+			"--no-ignore-command-error", "--no-null", "--no-overwrite-dir", "--no-recursion",
+			"--no-same-owner", "--no-same-permissions", "--no-seek", "--no-selinux", "--no-unquote",
+			"--no-verbatim-files-from", "--no-wildcards", "--no-wildcards-match-slash", "--no-xattrs",
+			"--null", "--numeric-owner", "--occurrence", "--old-archive", "--one-file-system",
+			"--one-top-level", "--overwrite", "--overwrite-dir", "--posix", "--preserve-order",
+			"--preserve-permissions", "--read-full-records", "--recursion", "--recursive-unlink",
+			"--remove-files", "--restrict", "--same-owner", "--seek", "--selinux", "--show-defaults",
+			"--show-omitted-dirs", "--show-snapshot-field-ranges", "--show-transformed-names",
+			"--skip-old-files", "--sparse", "--test-label", "--to-stdout", "--totals", "--touch",
+			"--unlink-first", "--unquote", "--update", "--usage", "--utc", "--verbatim-files-from",
+			"--verbose", "--verify", "--version", "--wildcards", "--wildcards-match-slash", "--xattrs", "--xz",
+			"--zstd"}}
+	grepOpts = optSpec{short: "efmABCdD", abbrev: true,
+		long: []string{"--after-context", "--before-context", "--binary-files", "--context", "--devices", "--directories",
+			"--exclude", "--exclude-dir", "--exclude-from", "--file", "--group-separator", "--include",
+			"--label", "--max-count", "--regexp"},
+		flags: []string{"--basic-regexp", "--binary", "--byte-offset", "--color", "--colour", "--count",
+			"--dereference-recursive", "--extended-regexp", "--files-with-matches", "--files-without-match",
+			"--fixed-strings", "--help", "--ignore-case", "--initial-tab", "--invert-match", "--line-buffered",
+			"--line-number", "--line-regexp", "--no-filename", "--no-group-separator", "--no-ignore-case",
+			"--no-messages", "--null", "--null-data", "--only-matching", "--perl-regexp", "--quiet",
+			"--recursive", "--text", "--version", "--with-filename", "--word-regexp"}}
+	wcOpts = optSpec{short: "", abbrev: true,
+		long:  []string{"--files0-from"},
+		flags: []string{"--bytes", "--chars", "--help", "--lines", "--max-line-length", "--version", "--words"}}
+	touchOpts = optSpec{short: "rdt", abbrev: true,
+		long:  []string{"--date", "--reference", "--time"},
+		flags: []string{"--help", "--no-create", "--no-dereference", "--version"}}
+	truncateOpts = optSpec{short: "sr", abbrev: true,
+		long:  []string{"--reference", "--size"},
+		flags: []string{"--help", "--io-blocks", "--no-create", "--version"}}
+	shredOpts = optSpec{short: "ns", abbrev: true,
+		long:  []string{"--iterations", "--random-source", "--size"},
+		flags: []string{"--exact", "--force", "--help", "--remove", "--verbose", "--version", "--zero"}}
+	mkdirOpts = optSpec{short: "m", abbrev: true,
+		long:  []string{"--mode"},
+		flags: []string{"--context", "--help", "--parents", "--verbose", "--version"}}
+	headTailOpts = optSpec{short: "ncs", abbrev: true,
+		long:  []string{"--bytes", "--lines", "--max-unchanged-stats", "--pid", "--sleep-interval"},
+		flags: []string{"--follow", "--help", "--quiet", "--retry", "--verbose", "--version", "--zero-terminated"}}
+	dateOpts = optSpec{short: "fdrs", optional: "I", abbrev: true,
+		long:  []string{"--date", "--file", "--reference", "--rfc-3339", "--set"},
+		flags: []string{"--debug", "--help", "--resolution", "--rfc-email", "--utc", "--version"}}
+	nlOpts = optSpec{short: "bdfhilnsvw", abbrev: true,
+		long: []string{"--body-numbering", "--footer-numbering", "--header-numbering", "--join-blank-lines",
+			"--line-increment", "--number-format", "--number-separator", "--number-width",
+			"--section-delimiter", "--starting-line-number"},
+		flags: []string{"--help", "--no-renumber", "--version"}}
+	odOpts = optSpec{short: "AjNtS", optional: "w", abbrev: true,
+		long:  []string{"--address-radix", "--endian", "--format", "--read-bytes", "--skip-bytes"},
+		flags: []string{"--help", "--output-duplicates", "--strings", "--traditional", "--version"}}
+	base64Opts = optSpec{short: "w", abbrev: true,
+		long:  []string{"--wrap"},
+		flags: []string{"--decode", "--help", "--ignore-garbage", "--version"}}
+	sedOpts = optSpec{short: "efl", abbrev: true,
+		long: []string{"--expression", "--file", "--line-length"},
+		flags: []string{"--binary", "--debug", "--follow-symlinks", "--help", "--in-place", "--null-data", "--posix",
+			"--quiet", "--regexp-extended", "--sandbox", "--separate", "--silent", "--unbuffered", "--version",
+			"--zero-terminated"}}
 )
 
 // curlArgs parses curl's arguments with curlOpts: the options (--expand-X

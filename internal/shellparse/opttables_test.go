@@ -244,3 +244,27 @@ func TestWrapperPrefixes(t *testing.T) {
 		{"xargs --max-lines rm -rf", []string{"xargs --max-lines rm -rf", "rm -rf \"{xargs input}\" <- xargs paths=delete:{xargs input}*"}},
 	})
 }
+
+// TestPathPrefixes: the GNU programs' long options abbreviated, as
+// getopt_long reads them, in the path rules.
+func TestPathPrefixes(t *testing.T) {
+	t.Parallel()
+	runCases(t, []analyzeCase{
+		{"cp --t /etc/cron.d x", []string{"cp --t /etc/cron.d x paths=write:/etc/cron.d,write:/etc/cron.d/x,read:/w/x"}},
+		{"mv --targ /etc x", []string{"mv --targ /etc x paths=write:/etc,write:/etc/x,delete:/w/x"}},
+		{"ln -s --target /etc/cron.d x", []string{"ln -s --target /etc/cron.d x paths=write:/etc/cron.d,write:/etc/cron.d/x,read:/w/x"}},
+		{"install --targ /usr/bin x", []string{"install --targ /usr/bin x paths=write:/usr/bin,write:/usr/bin/x,read:/w/x"}},
+		{"sort --outp ~/.bashrc f", []string{"sort --outp /home/u/.bashrc f paths=write:/home/u/.bashrc,read:/w/f"}},
+		{"sed --in-pl s/a/b/ ~/.bashrc", []string{"sed --in-pl s/a/b/ /home/u/.bashrc paths=write:/home/u/.bashrc"}},
+		{"sed --fi ~/.x f", []string{"sed --fi /home/u/.x f paths=read:/home/u/.x,read:/w/f"}},
+		{"tar --cre --file /tmp/x.tar ~/.ssh", []string{"tar --cre --file /tmp/x.tar /home/u/.ssh paths=read:/home/u/.ssh,write:/tmp/x.tar"}},
+		{"wc --files0 ~/.ssh/id_rsa", []string{"wc --files0 /home/u/.ssh/id_rsa paths=read:/home/u/.ssh/id_rsa"}},
+		{"cp --no-cl a b", []string{"cp --no-cl a b paths=create:/w/b,create:/w/b/a,read:/w/a"}},
+		// =VALUE-only options do not take the next word.
+		{"mkdir --context d", []string{"mkdir --context d paths=write:/w/d"}},
+		{"od --strings ~/.ssh/id_rsa", []string{"od --strings /home/u/.ssh/id_rsa paths=read:/home/u/.ssh/id_rsa"}},
+		{"cp --preserve a b", []string{"cp --preserve a b paths=write:/w/b,write:/w/b/a,read:/w/a"}},
+		// A prefix of two options is refused by the program: left as written.
+		{"grep --fil x f", []string{"grep --fil x f paths=read:/w/f"}},
+	})
+}

@@ -167,12 +167,7 @@ func defaultAlt(f field, sc *scope) (field, bool) {
 // Specs of the programs only the path rules read (the shared ones are in
 // opttables.go).
 var (
-	shredOpts    = optSpec{short: "ns", long: []string{"--iterations", "--size", "--random-source"}}
-	truncateOpts = optSpec{short: "sr", long: []string{"--size", "--reference"}}
-	touchOpts    = optSpec{short: "rdt", long: []string{"--reference", "--date"}}
-	mkdirOpts    = optSpec{short: "m", long: []string{"--mode", "--context"}}
 	setfaclOpts  = optSpec{short: "mMxX", long: []string{"--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"}}
-	base64Opts   = optSpec{short: "w", long: []string{"--wrap"}}
 	pythonOpts   = optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}
 	rubyOpts     = optSpec{short: "eIrECTFKWx"}
 	nodeOpts     = optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}
@@ -197,9 +192,9 @@ func pathRuleOf(name string) pathRule {
 	case "mkdir":
 		return func(args []field, add pathAdder) { operands(mkdirOpts, call.OpWrite, args, add) }
 	case "cp":
-		return func(args []field, add pathAdder) { noClobber(copySpec, cpPaths, args, add) }
+		return func(args []field, add pathAdder) { noClobber(cpOpts, cpPaths, args, add) }
 	case "mv":
-		return func(args []field, add pathAdder) { noClobber(copySpec, mvPaths, args, add) }
+		return func(args []field, add pathAdder) { noClobber(mvOpts, mvPaths, args, add) }
 	case "install":
 		return installPaths
 	case "ln":
@@ -286,8 +281,8 @@ func pathRuleOf(name string) pathRule {
 }
 
 // cpPaths and mvPaths are cp's and mv's rules under noClobber.
-func cpPaths(args []field, add pathAdder) { copyPaths(copySpec, call.OpRead, args, add) }
-func mvPaths(args []field, add pathAdder) { copyPaths(copySpec, call.OpDelete, args, add) }
+func cpPaths(args []field, add pathAdder) { copyPaths(cpOpts, call.OpRead, args, add) }
+func mvPaths(args []field, add pathAdder) { copyPaths(mvOpts, call.OpDelete, args, add) }
 
 // xargsPaths: xargs -a/--arg-file FILE reads FILE and passes its words to
 // the command (xargs -a .env echo prints it). Only xargs' own options, up
@@ -422,14 +417,12 @@ func operands(spec optSpec, op call.Op, args []field, add pathAdder) {
 	}
 }
 
-var copySpec = optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}
-
 // wcPaths: wc prints counts, never a file's text, so its operands are not
 // reads (wc -l .env passes like ls -l .env); the file --files0-from names
 // is read, and its content is printed back in wc's errors ("wc: 'TOKEN=…':
 // No such file or directory").
 func wcPaths(args []field, add pathAdder) {
-	opts, _ := optSpec{long: []string{"--files0-from"}}.parse(args)
+	opts, _ := wcOpts.parse(args)
 	for _, f := range values(opts, "--files0-from") {
 		if f.lit && f.s == "-" {
 			continue
@@ -457,7 +450,7 @@ func copyPaths(spec optSpec, srcOp call.Op, args []field, add pathAdder) {
 }
 
 func installPaths(args []field, add pathAdder) {
-	spec := optSpec{short: "mogSt", long: []string{"--mode", "--owner", "--group", "--suffix", "--target-directory", "--strip-program"}}
+	spec := installOpts
 	opts, ops := spec.parse(args)
 	if has(opts, "-d", "--directory") {
 		for _, f := range ops {
@@ -469,8 +462,7 @@ func installPaths(args []field, add pathAdder) {
 }
 
 func lnPaths(args []field, add pathAdder) {
-	spec := optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}
-	opts, ops := spec.parse(args)
+	opts, ops := lnOpts.parse(args)
 	switch t := values(opts, "-t", "--target-directory"); {
 	case len(t) > 0:
 		destWrites(t[len(t)-1], ops, false, add)
@@ -533,13 +525,19 @@ func sedPaths(args []field, add pathAdder) {
 			break
 		}
 		if strings.HasPrefix(s, "--") {
-			name, _, eq := strings.Cut(s, "=")
-			switch name {
+			name, val, eq := strings.Cut(s, "=")
+			switch name = sedOpts.longName(name); name { // --in-pl is --in-place
 			case "--in-place":
 				inPlace = true
 			case "--expression", "--file", "--line-length":
 				script = script || name != "--line-length"
+				if name == "--file" && eq {
+					add(litField(val, f.pos), call.OpRead)
+				}
 				if !eq {
+					if name == "--file" && i+1 < len(args) {
+						add(args[i+1], call.OpRead)
+					}
 					i++
 				}
 			}
@@ -804,8 +802,7 @@ func xxdPaths(args []field, add pathAdder) {
 }
 
 func sortPaths(args []field, add pathAdder) {
-	opts, ops := optSpec{short: "kotST", long: []string{"--key", "--output", "--field-separator",
-		"--temporary-directory", "--buffer-size", "--parallel", "--files0-from"}}.parse(args)
+	opts, ops := sortOpts.parse(args)
 	for _, f := range values(opts, "-o", "--output") {
 		add(f, call.OpWrite)
 	}
