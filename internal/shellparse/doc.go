@@ -175,7 +175,7 @@
 //     .system and .once/.output pipes; GNU sed's e COMMAND;
 //   - zip -TT/--unzip-command, rsync --rsync-path (remote) and -e/--rsh,
 //     tar -I/--use-compress-program/--to-command/--info-script/
-//     --checkpoint-action=exec, ssh/scp -o ProxyCommand/LocalCommand/
+//     --checkpoint-action=exec, split --filter, ssh/scp -o ProxyCommand/LocalCommand/
 //     KnownHostsCommand, scp -S, man -P, apt/apt-get -o …::Pre-Invoke/
 //     Post-Invoke/Pre-Install-Pkgs; less's LESSOPEN/LESSCLOSE, man's
 //     MANPAGER/PAGER.
@@ -324,6 +324,26 @@
 // --attr-source; --exec-path and --list-cmds take =VALUE only), tarOpts,
 // rsyncOpts, sshOpts, scpOpts, sftpOpts. Not read: a ~/.curlrc or
 // ~/.wgetrc an earlier call wrote (curl reads ~/.curlrc unless -q).
+//
+// Prefixes of long options: the GNU and util-linux programs (getopt_long)
+// take a unique prefix, so the wrappers sudo, timeout, nice, stdbuf,
+// ionice, chrt, taskset, setsid, chroot, nsenter, unshare, setpriv,
+// prlimit, systemd-run, time, xargs, su, runuser, flock, watch, script and
+// env, and the path rules of cp, mv, ln, install, sort, tar, grep, wc,
+// touch, truncate, shred, mkdir, head, tail, date, nl, od, base64 and sed
+// read --sig KILL as --signal KILL, --t DIR as --target-directory DIR,
+// --outp F as --output F (timeout --sig KILL 5 rm -rf ~ runs rm). Their
+// tables list each program's value options and flags from its --help
+// (coreutils 9.1, util-linux 2.38, findutils 4.9, tar 1.34, grep 3.8,
+// sed 4.9; sudo from its manual); an option that takes only =VALUE
+// (--preserve, --context, --max-lines) is a flag there. Decoders too:
+// base64 --dec, gzip --decomp and gpg --decr decode. The read-only proof
+// (readonly_table.go) keeps its own lists of the options it allows; tests
+// check that each agrees with the path rules and the readers on which
+// options take a value. Not abbreviated: the programs whose tables do not
+// list their flags (strace, ltrace, numactl, torsocks, the compressors,
+// rsync, the readers): a prefix of their value options is a flag, and its
+// value an operand.
 //
 // # Inline code
 //
@@ -507,7 +527,11 @@
 // encrypts, signs or exports, look (after the prefix), join, comm,
 // bat/batcat, unexpand, shuf (not -e/-i), tsort, ptx, csplit (its file),
 // base32, basenc, pv, uuencode (its file, when a name follows), ag and ack
-// (after the pattern).
+// (after the pattern). Their options are read as the programs read them:
+// column -t/-d, zip -X are flags; pr -e/-i/-n/-s/-S, ack -C and diff
+// --color/--unified/--context, split --numeric-suffixes take only an
+// attached value (a flag with a separate word after it: the word is a
+// file). readerTable is a sorted static table.
 //
 // # Downloads
 //
