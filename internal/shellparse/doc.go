@@ -11,7 +11,8 @@
 //	braces.go          brace expansion
 //	text.go            text utilities: escapes, word splitting, Quote, globs
 //	run.go             running a command: argv resolution, builtins, wrapper dispatch
-//	wrappers.go        wrappers (sudo, env, xargs, find -exec, ssh, docker …) and their tables
+//	wrappers.go        wrappers (sudo, env, find -exec, su, ssh, docker …) and their table
+//	xargs.go           wrappers that fill in their input: xargs, parallel
 //	deferred.go        deferred execution: at, crontab, screen, tmux, expect
 //	execopts.go        commands hidden in options and config (git -c, vim -c, tar --to-command …)
 //	readers.go         programs that print the files they are given (jq, zip …)
