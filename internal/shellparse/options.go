@@ -81,6 +81,44 @@ func (o optSpec) first(args []field) int {
 	return len(args)
 }
 
+// firstAlt is first when every long option the table cannot place takes
+// the next word: a table without the program's flags (abbrev unset) does
+// not know whether --foo is a flag or a value option it left out, or a
+// prefix of one (Getopt::Long and getopt_long take prefixes: parallel
+// --jo 4, strace --out F). ok is false when no option is in doubt, or
+// when the result is first's.
+func (o optSpec) firstAlt(args []field) (int, bool) {
+	doubt := false
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.lit {
+			return i, doubt && i != o.first(args)
+		}
+		s := f.s
+		switch {
+		case s == "--":
+			return i + 1, doubt && i+1 != o.first(args)
+		case len(s) < 2 || s[0] != '-':
+			return i, doubt && i != o.first(args)
+		case s[1] == '-':
+			if !strings.Contains(s, "=") {
+				if o.takesValue(s) {
+					i++
+				} else if !o.abbrev && !slices.Contains(o.flags, s) {
+					doubt = true
+					i++
+				}
+			}
+		default:
+			if o.shortTakesNext(s) {
+				i++
+			}
+		}
+	}
+	n := len(args)
+	return n, doubt && n != o.first(args)
+}
+
 // shortTakesNext reports whether the cluster s ("-abc") ends in an option
 // whose value is the next word.
 func (o optSpec) shortTakesNext(s string) bool {

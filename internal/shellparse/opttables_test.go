@@ -268,3 +268,20 @@ func TestPathPrefixes(t *testing.T) {
 		{"grep --fil x f", []string{"grep --fil x f paths=read:/w/f"}},
 	})
 }
+
+// TestWrapperDoubt: a wrapper whose table lists no flags cannot tell an
+// unknown long option from a value option it left out or abbreviated
+// (parallel's Getopt::Long and strace's getopt_long take prefixes): both
+// readings are analyzed.
+func TestWrapperDoubt(t *testing.T) {
+	t.Parallel()
+	runCases(t, []analyzeCase{
+		{"parallel --jo 4 rm -rf ::: ~", []string{"parallel --jo 4 rm -rf ::: /home/u", "4 rm -rf /home/u <- parallel", "rm -rf /home/u <- parallel paths=delete:/home/u"}},
+		{"strace --out x rm -rf ~", []string{"strace --out x rm -rf /home/u", "x rm -rf /home/u <- strace", "rm -rf /home/u <- strace paths=delete:/home/u"}},
+		{"torsocks --us x rm -rf ~", []string{"torsocks --us x rm -rf /home/u", "x rm -rf /home/u <- torsocks", "rm -rf /home/u <- torsocks paths=delete:/home/u"}},
+		// Known options leave no doubt: one reading.
+		{"strace -o x rm -rf ~", []string{"strace -o x rm -rf /home/u", "rm -rf /home/u <- strace paths=delete:/home/u"}},
+		{"parallel -j 4 rm -rf ::: ~", []string{"parallel -j 4 rm -rf ::: /home/u", "rm -rf /home/u <- parallel paths=delete:/home/u"}},
+		{"timeout --foreground 5 rm -rf ~", []string{"timeout --foreground 5 rm -rf /home/u", "rm -rf /home/u <- timeout paths=delete:/home/u"}},
+	})
+}

@@ -180,16 +180,25 @@ func unwrap(name string, args []field) []inner {
 // unwrapCommandOf returns the command a wrapper runs.
 func unwrapCommandOf(name string, args []field) []inner {
 	if spec, ok := lookup(wrappers, name); ok {
-		if argv := spec.command(args); len(argv) > 0 {
+		var out []inner
+		add := func(argv []field) {
+			if len(argv) == 0 {
+				return
+			}
 			var env []string
 			if spec.assigns {
 				for i := len(args) - len(argv) - 1; i >= 0 && args[i].lit && isAssignment(args[i].s); i-- {
 					env = append([]string{args[i].s}, env...)
 				}
 			}
-			return []inner{{label: name, argv: argv, remote: spec.remote, env: env}}
+			out = append(out, inner{label: name, argv: argv, remote: spec.remote, env: env})
 		}
-		return nil
+		add(spec.command(args))
+		if j, ok := spec.opts.firstAlt(args); ok {
+			// An option the table cannot place: both readings run.
+			add(spec.commandAt(args, j))
+		}
+		return out
 	}
 	if subs, ok := lookup(subWrappers, name); ok && len(args) > 0 && args[0].lit {
 		if spec, ok := lookup(subs, args[0].s); ok {
@@ -276,7 +285,11 @@ func unwrapCommandOf(name string, args []field) []inner {
 
 // command returns the command after the wrapper's options and operands.
 func (w wrapSpec) command(args []field) []field {
-	i := w.opts.first(args)
+	return w.commandAt(args, w.opts.first(args))
+}
+
+// commandAt is command with the options ending at i.
+func (w wrapSpec) commandAt(args []field, i int) []field {
 	opts, _ := w.opts.parse(args[:i])
 	for _, o := range opts {
 		if (len(o.name) == 2 && w.stop != "" && strings.IndexByte(w.stop, o.name[1]) >= 0) ||

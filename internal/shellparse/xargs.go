@@ -134,7 +134,16 @@ var parallelOpts = optSpec{short: "jSaIdnNPCELs", long: []string{"--jobs", "--ss
 // commands. Without ::: the arguments come from standard input: unknown
 // (see xargsUnknown), or, without a command, unknown commands.
 func unwrapParallel(args []field) []inner {
-	i := parallelOpts.first(args)
+	out := parallelAt(args, parallelOpts.first(args))
+	if j, ok := parallelOpts.firstAlt(args); ok {
+		// An option the table cannot place (--jo 4): both readings run.
+		out = append(out, parallelAt(args, j)...)
+	}
+	return out
+}
+
+// parallelAt is unwrapParallel with the options ending at i.
+func parallelAt(args []field, i int) []inner {
 	opts, _ := parallelOpts.parse(args[:i])
 	perl := parallelPerl(args, values(opts, "--rpl"))
 	if has(opts, "--dry-run", "--dryrun", "--version", "--help", "-h", "--number-of-cpus", "--number-of-cores") {
