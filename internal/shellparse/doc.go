@@ -341,10 +341,12 @@
 // base64 --dec, gzip --decomp and gpg --decr decode. The read-only proof
 // (readonly_table.go) keeps its own lists of the options it allows; tests
 // check that each agrees with the path rules and the readers on which
-// options take a value. Not abbreviated: the programs whose tables do not
-// list their flags (strace, ltrace, numactl, torsocks, the compressors,
-// rsync, the readers): a prefix of their value options is a flag, and its
-// value an operand.
+// options take a value. The programs whose tables do not list their
+// flags (strace, ltrace, numactl, torsocks, parallel, the compressors,
+// rsync, the readers) read an unknown long option as a flag; a wrapper
+// among them is analyzed twice, once with each such option taking the
+// next word (parallel --jo 4 rm -rf ::: ~ also runs rm -rf ~), and a
+// reader or path rule reads that word as an operand (a file).
 //
 // # Inline code
 //
