@@ -293,6 +293,15 @@ var (
 			"--zero-terminated"}}
 )
 
+// gitDiffOpts are git diff's options that take the next word (diff.c):
+// -U, -M, -C, -B, -X and --unified, --color, --word-diff, --relative,
+// --stat … take only an attached or =VALUE.
+var gitDiffOpts = optSpec{short: "GIlOS", optional: "BCMUX", long: []string{"--anchored", "--color-moved-ws",
+	"--diff-algorithm", "--diff-filter", "--dst-prefix", "--find-object", "--ignore-matching-lines",
+	"--inter-hunk-context", "--line-prefix", "--output", "--output-indicator-context", "--output-indicator-new",
+	"--output-indicator-old", "--rotate-to", "--skip-to", "--src-prefix", "--stat-count", "--stat-graph-width",
+	"--stat-name-width", "--stat-width", "--word-diff-regex", "--ws-error-highlight"}}
+
 // curlArgs parses curl's arguments with curlOpts: the options (--expand-X
 // read as X, its value unknown when it holds a {{variable}}) and the URLs
 // (operands and --url values).

@@ -285,3 +285,21 @@ func TestWrapperDoubt(t *testing.T) {
 		{"timeout --foreground 5 rm -rf ~", []string{"timeout --foreground 5 rm -rf /home/u", "rm -rf /home/u <- timeout paths=delete:/home/u"}},
 	})
 }
+
+// TestGitDiffReads: git diff prints files outside the working tree (it
+// switches to --no-index by itself), and its =VALUE-only options do not
+// take the next word.
+func TestGitDiffReads(t *testing.T) {
+	t.Parallel()
+	k := "/home/u/.ssh/id_rsa"
+	runCases(t, []analyzeCase{
+		{"git diff ~/.ssh/id_rsa /dev/null", []string{"git diff " + k + " /dev/null paths=read:" + k + ",read:/dev/null"}},
+		{"git diff --no-index --color " + k + " /dev/null", []string{"git diff --no-index --color " + k + " /dev/null paths=read:" + k + ",read:/dev/null"}},
+		{"git diff --no-index --word-diff -U 5 a b", []string{"git diff --no-index --word-diff -U 5 a b paths=read:/w/5,read:/w/a,read:/w/b"}},
+		{"git diff ../other/x y", []string{"git diff ../other/x y paths=read:/other/x"}},
+		{"git diff --output /tmp/p HEAD", []string{"git diff --output /tmp/p HEAD paths=write:/tmp/p"}},
+		// Look-alikes: revisions and paths inside the tree.
+		{"git diff HEAD~1 -- src", []string{"git diff HEAD~1 -- src"}},
+		{"git diff main..feature", []string{"git diff main..feature"}},
+	})
+}

@@ -421,12 +421,19 @@ func gitPaths(args []field, add pathAdder) {
 			}
 		}
 	case "diff":
-		// git diff --no-index A B prints two files, tracked or not.
-		opts, ops := optSpec{short: "UO", long: []string{"--unified", "--output", "--color", "--word-diff", "--src-prefix", "--dst-prefix"}}.parse(rest)
-		if has(opts, "--no-index") {
-			for _, f := range ops {
+		// git diff --no-index A B prints two files, tracked or not, and
+		// so does git diff A B when a path lies outside the working tree
+		// (git switches to --no-index by itself): absolute and ../ paths
+		// are reads. --output FILE is written.
+		opts, ops := gitDiffOpts.parse(rest)
+		noIndex := has(opts, "--no-index")
+		for _, f := range ops {
+			if noIndex || (f.lit && (path.IsAbs(f.s) || f.s == ".." || strings.HasPrefix(f.s, "../"))) {
 				in(f, call.OpRead)
 			}
+		}
+		for _, f := range values(opts, "--output") {
+			in(f, call.OpWrite)
 		}
 	}
 }
