@@ -302,6 +302,29 @@ var gitDiffOpts = optSpec{short: "GIlOS", optional: "BCMUX", long: []string{"--a
 	"--output-indicator-old", "--rotate-to", "--skip-to", "--src-prefix", "--stat-count", "--stat-graph-width",
 	"--stat-name-width", "--stat-width", "--word-diff-regex", "--ws-error-highlight"}}
 
+// git's subcommands parse with parse-options, which takes a unique prefix
+// of a long option (git stash --incl is --include-untracked, git clean
+// --forc is --force). The lists are each command's options (git 2.39).
+var (
+	gitCleanOpts = optSpec{short: "e", abbrev: true, long: []string{"--exclude"},
+		flags: []string{"--dry-run", "--force", "--interactive", "--quiet"}}
+	gitStashOpts = optSpec{short: "m", abbrev: true, long: []string{"--message", "--pathspec-from-file"},
+		flags: []string{"--all", "--include-untracked", "--keep-index", "--no-all", "--no-include-untracked",
+			"--no-keep-index", "--patch", "--pathspec-file-nul", "--quiet", "--staged"}}
+	gitResetOpts = optSpec{abbrev: true, long: []string{"--pathspec-from-file"},
+		flags: []string{"--hard", "--intent-to-add", "--keep", "--merge", "--mixed", "--no-quiet",
+			"--no-recurse-submodules", "--no-refresh", "--patch", "--pathspec-file-nul", "--quiet",
+			"--recurse-submodules", "--refresh", "--soft"}}
+	gitRmOpts = optSpec{abbrev: true, long: []string{"--pathspec-from-file"},
+		flags: []string{"--cached", "--dry-run", "--force", "--ignore-unmatch", "--pathspec-file-nul", "--quiet",
+			"--sparse"}}
+	gitAddOpts = optSpec{abbrev: true, long: []string{"--chmod", "--pathspec-from-file"},
+		flags: []string{"--all", "--dry-run", "--edit", "--force", "--ignore-errors", "--ignore-missing",
+			"--ignore-removal", "--intent-to-add", "--interactive", "--no-all", "--no-ignore-removal",
+			"--no-warn-embedded-repo", "--patch", "--pathspec-file-nul", "--refresh", "--renormalize",
+			"--sparse", "--update", "--verbose"}}
+)
+
 // curlArgs parses curl's arguments with curlOpts: the options (--expand-X
 // read as X, its value unknown when it holds a {{variable}}) and the URLs
 // (operands and --url values).

@@ -303,3 +303,21 @@ func TestGitDiffReads(t *testing.T) {
 		{"git diff main..feature", []string{"git diff main..feature"}},
 	})
 }
+
+// TestGitSubcommandPrefixes: git's parse-options takes a unique prefix of
+// a subcommand's long option.
+func TestGitSubcommandPrefixes(t *testing.T) {
+	t.Parallel()
+	runCases(t, []analyzeCase{
+		{"git stash --incl", []string{"git stash --incl paths=write:/w"}},
+		{"git clean --forc -d", []string{"git clean --forc -d paths=write:/w"}},
+		{"git reset --har", []string{"git reset --har paths=write:/w"}},
+		{"git add --forc .env", []string{"git add --forc .env paths=read:/w/.env"}},
+		{"git rm --cach x", []string{"git rm --cach x"}},
+		// Look-alikes.
+		{"git stash --keep", []string{"git stash --keep"}},
+		{"git clean --dry -f", []string{"git clean --dry -f"}},
+		{"git reset --soft HEAD~1", []string{"git reset --soft HEAD~1"}},
+		{"git rm --quiet x", []string{"git rm --quiet x paths=delete:/w/x"}},
+	})
+}

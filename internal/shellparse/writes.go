@@ -331,7 +331,7 @@ func gitPaths(args []field, add pathAdder) {
 	}
 	switch sub {
 	case "rm":
-		opts, ops := optSpec{long: []string{"--pathspec-from-file"}}.parse(rest)
+		opts, ops := gitRmOpts.parse(rest)
 		if has(opts, "--cached", "-n", "--dry-run") {
 			return
 		}
@@ -388,7 +388,7 @@ func gitPaths(args []field, add pathAdder) {
 	case "add":
 		// git add -f stages a file .gitignore keeps out (.env): a read
 		// of it, on its way to a commit and a push.
-		opts, ops := optSpec{long: []string{"--chmod", "--pathspec-from-file"}}.parse(rest)
+		opts, ops := gitAddOpts.parse(rest)
 		if has(opts, "-f", "--force") && !has(opts, "-n", "--dry-run") {
 			for _, f := range ops {
 				in(f, call.OpRead)
@@ -489,7 +489,7 @@ func gitDiscardPaths(sub string, rest []field, in pathAdder) {
 	dot := litField(".", fieldPos(rest))
 	switch sub {
 	case "clean":
-		opts, ops := optSpec{short: "e", long: []string{"--exclude"}}.parse(rest)
+		opts, ops := gitCleanOpts.parse(rest)
 		if has(opts, "-n", "--dry-run") || !has(opts, "-f", "--force", "-i", "--interactive") {
 			return
 		}
@@ -508,7 +508,7 @@ func gitDiscardPaths(sub string, rest []field, in pathAdder) {
 				return // list, show, pop, apply, drop, branch, …: nothing untracked removed
 			}
 		}
-		opts, ops := optSpec{short: "m", long: []string{"--message", "--pathspec-from-file"}}.parse(rest)
+		opts, ops := gitStashOpts.parse(rest)
 		untracked := false
 		for _, o := range opts {
 			switch o.name {
@@ -530,7 +530,7 @@ func gitDiscardPaths(sub string, rest []field, in pathAdder) {
 			in(f, call.OpWrite)
 		}
 	case "reset":
-		opts, _ := optSpec{}.parse(rest)
+		opts, _ := gitResetOpts.parse(rest)
 		if has(opts, "--hard", "--merge", "--keep") && !has(opts, "-h", "--help") {
 			in(dot, call.OpWrite)
 		}
