@@ -337,7 +337,11 @@
 // tables list each program's value options and flags from its --help
 // (coreutils 9.1, util-linux 2.38, findutils 4.9, tar 1.34, grep 3.8,
 // sed 4.9; sudo from its manual); an option that takes only =VALUE
-// (--preserve, --context, --max-lines) is a flag there. Decoders too:
+// (--preserve, --context, --max-lines) is a flag there. git's clean,
+// stash, reset, rm and add too (parse-options: git stash --incl is
+// --include-untracked). git diff reads its absolute and ../ operands
+// (outside the working tree it works as --no-index and prints them), and
+// --color, --word-diff, -U take only an attached or =VALUE. Decoders too:
 // base64 --dec, gzip --decomp and gpg --decr decode. The read-only proof
 // (readonly_table.go) keeps its own lists of the options it allows; tests
 // check that each agrees with the path rules and the readers on which
