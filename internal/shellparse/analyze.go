@@ -104,7 +104,7 @@ type analyzer struct {
 	dataStdin   map[int]bool      // commands (shells running -c) that read standard input as data only
 	unrolls     int               // loop bodies still allowed to be analyzed once per word (walk.go)
 	namerefs    map[string]string // declare -n NAME=TARGET
-	substValues int               // $(…) outputs still allowed to be worked out (literal.go)
+	substValues int               // $(…) outputs still allowed to be worked out (output.go)
 	valueLeft   int               // bytes of expanded values still allowed (maxValueTotal)
 	scriptLeft  int               // bytes of nested shell scripts still allowed to be parsed (script)
 	links       map[string]string // links the string creates: link → target (links.go)

@@ -4,58 +4,118 @@ import (
 	"strings"
 )
 
-// shellCalls are, per language, the functions whose first string argument
-// is run by a shell, or whose list argument is an argument vector.
-var shellCalls = map[string]map[string]bool{
-	"python": set("system", "popen", "getoutput", "getstatusoutput", "check_output", "check_call", "call", "run", "Popen", "spawn",
-		"execv", "execvp", "execve", "execvpe", "execl", "execlp", "execle", "execlpe", "spawnv", "spawnvp", "spawnl", "spawnlp", "posix_spawn", "posix_spawnp"),
-	"perl": set("system", "exec"),
-	"ruby": set("system", "exec", "spawn", "popen", "capture2", "capture2e", "capture3", "popen2", "popen2e", "popen3", "pipeline"),
-	"node": set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync", "execa", "execaSync", "execaCommand", "execaCommandSync"),
-	"deno": set("exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync"),
-	"php":  set("system", "exec", "shell_exec", "passthru", "popen", "proc_open"),
-	"lua":  set("execute", "popen"),
-	"r":    set("system", "system2"),
-}
+// The call tables below are switches, not maps: a package-level map is
+// built at every process start, even for a call that never reaches a
+// shell analysis.
 
-// argvCalls take a program and a list of arguments (spawn("rm", ["-rf"])).
-var argvCalls = set("execFile", "execFileSync", "spawn", "spawnSync", "system2", "execa", "execaSync")
-
-// execvCalls are Python's os.exec*/os.spawn* family: a program path, then
-// the whole argument vector (argv[0] included) as a list or as arguments.
-// os.spawn* take a mode first.
-var execvCalls = set("execv", "execvp", "execve", "execvpe", "execl", "execlp", "execle", "execlpe",
-	"spawnv", "spawnvp", "spawnl", "spawnlp", "posix_spawn", "posix_spawnp")
-
-// dynCalls run a command even when their argument is not a literal: such
-// a call is a Dynamic command (os.system(cmd)). Ambiguous names (run, call,
-// exec in node) are left out unless qualified (subprocess.run).
-var dynCalls = map[string]map[string]bool{
-	"python": set("system", "popen", "getoutput", "getstatusoutput", "check_output", "check_call", "Popen",
-		"execv", "execvp", "execve", "execvpe", "execl", "execlp", "spawnv", "spawnvp", "spawnl", "spawnlp"),
-	"perl": set("system", "exec"),
-	"ruby": set("system", "exec", "spawn"),
-	"node": set("execSync", "execFileSync", "spawnSync", "execFile"),
-	"php":  set("system", "shell_exec", "passthru", "proc_open"),
-}
-
-// evalCalls run their string argument as code of the same language.
-var evalCalls = map[string]map[string]bool{
-	"python": set("exec", "eval", "compile"),
-	"perl":   set("eval"),
-	"ruby":   set("eval", "instance_eval", "class_eval"),
-	"node":   set("eval", "Function"),
-	"deno":   set("eval", "Function"),
-	"php":    set("eval"),
-	"lua":    set("load", "loadstring"),
-}
-
-func set(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
+// shellCall reports, per language, the functions whose first string
+// argument is run by a shell, or whose list argument is an argument vector.
+func shellCall(lang, id string) bool {
+	switch lang {
+	case "python":
+		switch id {
+		case "system", "popen", "getoutput", "getstatusoutput", "check_output", "check_call", "call", "run", "Popen", "spawn",
+			"execv", "execvp", "execve", "execvpe", "execl", "execlp", "execle", "execlpe", "spawnv", "spawnvp", "spawnl", "spawnlp", "posix_spawn", "posix_spawnp":
+			return true
+		}
+	case "perl":
+		return id == "system" || id == "exec"
+	case "ruby":
+		switch id {
+		case "system", "exec", "spawn", "popen", "capture2", "capture2e", "capture3", "popen2", "popen2e", "popen3", "pipeline":
+			return true
+		}
+	case "node":
+		switch id {
+		case "exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync", "execa", "execaSync", "execaCommand", "execaCommandSync":
+			return true
+		}
+	case "deno":
+		switch id {
+		case "exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync":
+			return true
+		}
+	case "php":
+		switch id {
+		case "system", "exec", "shell_exec", "passthru", "popen", "proc_open":
+			return true
+		}
+	case "lua":
+		return id == "execute" || id == "popen"
+	case "r":
+		return id == "system" || id == "system2"
 	}
-	return m
+	return false
+}
+
+// argvCall reports the calls that take a program and a list of arguments
+// (spawn("rm", ["-rf"])).
+func argvCall(id string) bool {
+	switch id {
+	case "execFile", "execFileSync", "spawn", "spawnSync", "system2", "execa", "execaSync":
+		return true
+	}
+	return false
+}
+
+// execvCall reports Python's os.exec*/os.spawn* family: a program path,
+// then the whole argument vector (argv[0] included) as a list or as
+// arguments. os.spawn* take a mode first.
+func execvCall(id string) bool {
+	switch id {
+	case "execv", "execvp", "execve", "execvpe", "execl", "execlp", "execle", "execlpe",
+		"spawnv", "spawnvp", "spawnl", "spawnlp", "posix_spawn", "posix_spawnp":
+		return true
+	}
+	return false
+}
+
+// dynCall reports the calls that run a command even when their argument
+// is not a literal: such a call is a Dynamic command (os.system(cmd)).
+// Ambiguous names (run, call, exec in node) are left out unless qualified
+// (subprocess.run).
+func dynCall(lang, id string) bool {
+	switch lang {
+	case "python":
+		switch id {
+		case "system", "popen", "getoutput", "getstatusoutput", "check_output", "check_call", "Popen",
+			"execv", "execvp", "execve", "execvpe", "execl", "execlp", "spawnv", "spawnvp", "spawnl", "spawnlp":
+			return true
+		}
+	case "perl":
+		return id == "system" || id == "exec"
+	case "ruby":
+		return id == "system" || id == "exec" || id == "spawn"
+	case "node":
+		switch id {
+		case "execSync", "execFileSync", "spawnSync", "execFile":
+			return true
+		}
+	case "php":
+		switch id {
+		case "system", "shell_exec", "passthru", "proc_open":
+			return true
+		}
+	}
+	return false
+}
+
+// evalCall reports the calls that run their string argument as code of
+// the same language.
+func evalCall(lang, id string) bool {
+	switch lang {
+	case "python":
+		return id == "exec" || id == "eval" || id == "compile"
+	case "perl", "php":
+		return id == "eval"
+	case "ruby":
+		return id == "eval" || id == "instance_eval" || id == "class_eval"
+	case "node", "deno":
+		return id == "eval" || id == "Function"
+	case "lua":
+		return id == "load" || id == "loadstring"
+	}
+	return false
 }
 
 // codeCalls finds the shell commands run by interpreter code: string
@@ -69,12 +129,10 @@ func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 		return
 	}
 	s := code.s
-	calls, evals := shellCalls[lang], evalCalls[lang]
-	if (lang == "node" || lang == "deno") && !nodeProcesses(s) {
-		// Without child_process (or a module named at run time), exec and
-		// spawn are some other object's methods: database.exec("CREATE …").
-		calls = nil
-	}
+	// Without child_process (or a module named at run time), node's exec
+	// and spawn are some other object's methods: database.exec("CREATE …").
+	noCalls := (lang == "node" || lang == "deno") && !nodeProcesses(s)
+	calls := func(id string) bool { return !noCalls && shellCall(lang, id) }
 	backticks := lang == "perl" || lang == "ruby" || lang == "php" || lang == "julia"
 	shellString := func(str string) {
 		a.script(litField(str, code.pos), x, false)
@@ -122,13 +180,13 @@ func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 			}
 			continue
 		}
-		if !calls[id] && !evals[id] {
+		if !calls(id) && !evalCall(lang, id) {
 			continue
 		}
 		args, end, ok := callArgs(s, skipSpace(s, j), lang)
 		if !ok {
-			if k := skipSpace(s, j); calls[id] && k < len(s) && (s[k] == '(' || lang == "perl" || lang == "ruby") &&
-				(dynCalls[lang][id] || (lang == "python" && (id == "run" || id == "call") && strings.HasSuffix(s[:start], "subprocess."))) {
+			if k := skipSpace(s, j); calls(id) && k < len(s) && (s[k] == '(' || lang == "perl" || lang == "ruby") &&
+				(dynCall(lang, id) || (lang == "python" && (id == "run" || id == "call") && strings.HasSuffix(s[:start], "subprocess."))) {
 				// A command built at run time: known only then.
 				e := stmtEnd(s, k)
 				a.script(field{s: strings.TrimSpace(s[start:e]), pos: code.pos}, x, false)
@@ -136,13 +194,13 @@ func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 			continue
 		}
 		i = end - 1
-		if evals[id] {
+		if evalCall(lang, id) {
 			if depth < 4 && !args[0].list && args[0].lit {
 				a.codeCalls(lang, litField(args[0].s, code.pos), x, depth+1)
 			}
 			continue
 		}
-		if lang == "python" && execvCalls[id] {
+		if lang == "python" && execvCall(id) {
 			// os.execvp("rm", ["rm", "-rf", "/"]): the vector after the
 			// program (and the mode of os.spawn*).
 			if strings.HasPrefix(id, "spawn") && len(args) > 0 && !args[0].list && !args[0].lit {
@@ -165,7 +223,7 @@ func (a *analyzer) codeCalls(lang string, code field, x runCtx, depth int) {
 			}
 			continue
 		}
-		multi := lang == "perl" || lang == "ruby" || argvCalls[id]
+		multi := lang == "perl" || lang == "ruby" || argvCall(id)
 		switch {
 		case args[0].list || (multi && len(args) > 1):
 			var argv []field

@@ -3,9 +3,8 @@ package shellparse
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/toolguard/toolguard/internal/call"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Writes that cannot change what an existing file holds are reported as
@@ -23,37 +22,35 @@ import (
 // noClobber makes a copy's writes creates when it never replaces an
 // existing file: cp or mv with -n, --no-clobber or --update=none[-fail],
 // and none of the options that undo it.
-func noClobber(spec optSpec, rule pathRule) pathRule {
-	return func(args []field, add pathAdder) {
-		opts, _ := spec.parse(args)
-		keep := false
-		for _, o := range opts {
-			switch o.name {
-			case "-n", "--no-clobber":
+func noClobber(spec optSpec, rule pathRule, args []field, add pathAdder) {
+	opts, _ := spec.parse(args)
+	keep := false
+	for _, o := range opts {
+		switch o.name {
+		case "-n", "--no-clobber":
+			keep = true
+		case "--update":
+			if o.val != nil && (o.val.s == "none" || o.val.s == "none-fail") {
 				keep = true
-			case "--update":
-				if o.val != nil && (o.val.s == "none" || o.val.s == "none-fail") {
-					keep = true
-				} else {
-					rule(args, add)
-					return
-				}
-			case "-f", "--force", "-i", "--interactive", "-u", "--remove-destination", "-b", "--backup":
+			} else {
 				rule(args, add)
 				return
 			}
-		}
-		if !keep {
+		case "-f", "--force", "-i", "--interactive", "-u", "--remove-destination", "-b", "--backup":
 			rule(args, add)
 			return
 		}
-		rule(args, func(f field, op call.Op) {
-			if op == call.OpWrite {
-				op = call.OpCreate
-			}
-			add(f, op)
-		})
 	}
+	if !keep {
+		rule(args, add)
+		return
+	}
+	rule(args, func(f field, op call.Op) {
+		if op == call.OpWrite {
+			op = call.OpCreate
+		}
+		add(f, op)
+	})
 }
 
 // absentGuard reports the path P a statement tests for, when what runs

@@ -1,3 +1,42 @@
+// Files, by stage of the analysis (one line each; tests sit beside them):
+//
+//	doc.go             this map and the package contract
+//	types.go           the public types: Options, Result, Command, PathRef, errors
+//	analyze.go         entry point: Analyze, the analyzer's state, limits, emit
+//	walk.go            the syntax walk: statements, redirections, compounds, pipelines
+//	scope.go           variables in scope: constant propagation, exports, cd
+//	arrays.go          arrays and their expansion
+//	alias.go           alias definitions and their expansion
+//	fold.go            word folding: quoting, parameter expansion, tilde, $(…) values
+//	braces.go          brace expansion
+//	text.go            text utilities: escapes, word splitting, Quote, globs
+//	run.go             running a command: argv resolution, builtins, wrapper dispatch
+//	wrappers.go        wrappers (sudo, env, find -exec, su, ssh, docker …) and their table
+//	xargs.go           wrappers that fill in their input: xargs, parallel
+//	deferred.go        deferred execution: at, crontab, screen, tmux, expect
+//	execopts.go        commands hidden in options and config (git -c, vim -c, tar --to-command …)
+//	readers.go         programs that print the files they are given (jq, zip …)
+//	nested.go          nested shells: bash -c, eval, a shell's stdin, source, sourced scripts
+//	links.go           cross-statement state: links, written files, scripts run or read
+//	inline.go          interpreter one-liners (python -c, node -e …)
+//	codecalls.go       shell calls inside interpreter code (os.system, child_process …)
+//	codehome.go        the home directory spelled inside interpreter code
+//	inline_paths.go    files opened by interpreter code
+//	awk.go             awk programs: system(), pipes, getline, files
+//	sources.go         source classes: network, decoders (where a command's data comes from)
+//	download.go        downloads executed later (curl -o x.sh && bash x.sh)
+//	output.go          simulated output: what echo, printf, cat, base64 -d … print
+//	paths.go           path extraction per program (reads, writes, deletes)
+//	writes.go          writes beyond plain operands: destinations, extraction, editors, git
+//	createonly.go      copies and guards that only create (cp -n, [ -e P ] ||)
+//	options.go         the option parser (optSpec: values, clusters, prefixes)
+//	opttables.go       option tables shared by several stages (curl, wget, git, tar, rsync, ssh …)
+//	tables.go          static tables without init cost: lazy, named, lookup
+//	forkbomb.go        fork bombs: recursion into background jobs
+//	readonly.go        ProveReadOnly: the read-only proof
+//	readonly_check.go  the read-only proof's per-program checks
+//	readonly_table.go  the read-only proof's program table
+
 // Package shellparse finds every command a shell string would run.
 //
 // Analyze parses a string as bash (mvdan.cc/sh/v3) and walks the whole
@@ -137,7 +176,7 @@
 //     .system and .once/.output pipes; GNU sed's e COMMAND;
 //   - zip -TT/--unzip-command, rsync --rsync-path (remote) and -e/--rsh,
 //     tar -I/--use-compress-program/--to-command/--info-script/
-//     --checkpoint-action=exec, ssh/scp -o ProxyCommand/LocalCommand/
+//     --checkpoint-action=exec, split --filter, ssh/scp -o ProxyCommand/LocalCommand/
 //     KnownHostsCommand, scp -S, man -P, apt/apt-get -o …::Pre-Invoke/
 //     Post-Invoke/Pre-Install-Pkgs; less's LESSOPEN/LESSCLOSE, man's
 //     MANPAGER/PAGER.
@@ -260,6 +299,58 @@
 // backtick…) or is "-". xargs running only echo/printf-like programs
 // likewise. A shell or an interpreter reading its program from the pipe
 // keeps them.
+//
+// # Option tables
+//
+// A program whose options several stages read has one table of the
+// options that take a value (opttables.go), and every stage parses with
+// it: curl's path extraction, its quiet check and its downloads read the
+// same curlOpts, so -XPOST is -X POST everywhere (not -X -P -O -S -T), and
+// a flag (--insecure) never swallows a URL. curl and wget take a unique
+// prefix of a long option (curl --upl FILE is --upload-file FILE, wget
+// --output-doc=- is --output-document=-); a prefix of several options is
+// left as written, as they refuse it. curl 8's options are matched only
+// in full (curl 8 takes no prefixes). curl --expand-X is X, with a value
+// holding {{variables}} unknown (a dynamic path). What is not quiet,
+// besides the cases above: curl with -K/--config (the file names URLs and
+// outputs), -w/--write-out (the server's headers), -v, --trace, -D to
+// standard output, -o to standard output or a device (-, /dev/stdout,
+// /dev/fd/1, /dev/stderr, /proc/…; not /dev/null) or to an unknown word;
+// wget with --config, -O to standard output or a device, or -e
+// output_document=- (a wgetrc command). Reads: curl -T, -K, --netrc-file,
+// @file values of -d/--data*/--json/-F/--url-query/-H/--proxy-header and
+// --variable NAME@FILE. Tables: curlOpts (curl 7.88's --help all, plus
+// curl 8's), wgetOpts (wget 1.21), gitGlobalOpts (git.c: -C, -c,
+// --git-dir, --work-tree, --namespace, --config-env, --super-prefix,
+// --attr-source; --exec-path and --list-cmds take =VALUE only), tarOpts,
+// rsyncOpts, sshOpts, scpOpts, sftpOpts. Not read: a ~/.curlrc or
+// ~/.wgetrc an earlier call wrote (curl reads ~/.curlrc unless -q).
+//
+// Prefixes of long options: the GNU and util-linux programs (getopt_long)
+// take a unique prefix, so the wrappers sudo, timeout, nice, stdbuf,
+// ionice, chrt, taskset, setsid, chroot, nsenter, unshare, setpriv,
+// prlimit, systemd-run, time, xargs, su, runuser, flock, watch, script and
+// env, and the path rules of cp, mv, ln, install, sort, tar, grep, wc,
+// touch, truncate, shred, mkdir, head, tail, date, nl, od, base64 and sed
+// read --sig KILL as --signal KILL, --t DIR as --target-directory DIR,
+// --outp F as --output F (timeout --sig KILL 5 rm -rf ~ runs rm). Their
+// tables list each program's value options and flags from its --help
+// (coreutils 9.1, util-linux 2.38, findutils 4.9, tar 1.34, grep 3.8,
+// sed 4.9; sudo from its manual); an option that takes only =VALUE
+// (--preserve, --context, --max-lines) is a flag there. git's clean,
+// stash, reset, rm and add too (parse-options: git stash --incl is
+// --include-untracked). git diff reads its absolute and ../ operands
+// (outside the working tree it works as --no-index and prints them), and
+// --color, --word-diff, -U take only an attached or =VALUE. Decoders too:
+// base64 --dec, gzip --decomp and gpg --decr decode. The read-only proof
+// (readonly_table.go) keeps its own lists of the options it allows; tests
+// check that each agrees with the path rules and the readers on which
+// options take a value. The programs whose tables do not list their
+// flags (strace, ltrace, numactl, torsocks, parallel, the compressors,
+// rsync, the readers) read an unknown long option as a flag; a wrapper
+// among them is analyzed twice, once with each such option taking the
+// next word (parallel --jo 4 rm -rf ::: ~ also runs rm -rf ~), and a
+// reader or path rule reads that word as an operand (a file).
 //
 // # Inline code
 //
@@ -443,7 +534,11 @@
 // encrypts, signs or exports, look (after the prefix), join, comm,
 // bat/batcat, unexpand, shuf (not -e/-i), tsort, ptx, csplit (its file),
 // base32, basenc, pv, uuencode (its file, when a name follows), ag and ack
-// (after the pattern).
+// (after the pattern). Their options are read as the programs read them:
+// column -t/-d, zip -X are flags; pr -e/-i/-n/-s/-S, ack -C and diff
+// --color/--unified/--context, split --numeric-suffixes take only an
+// attached value (a flag with a separate word after it: the word is a
+// file). readerTable is a sorted static table.
 //
 // # Downloads
 //

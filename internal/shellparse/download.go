@@ -70,8 +70,10 @@ func (a *analyzer) downloads() {
 				got[path.Base(p.Path)] = src
 			}
 		}
-		if n := remoteName(c); n != "" && len(got) < maxDownloads {
-			got[n] = src
+		for _, n := range remoteNames(c) {
+			if len(got) < maxDownloads {
+				got[n] = src
+			}
 		}
 	}
 }
@@ -86,9 +88,8 @@ func fetcher(c *Command) string {
 	if classify(c) == SourceDecoder {
 		return c.Name
 	}
-	if network[c.Name] {
-		if c.Name == "curl" && slices.ContainsFunc(c.Args, func(s string) bool { return strings.HasPrefix(s, "file://") }) &&
-			!slices.ContainsFunc(c.Args, func(s string) bool { return strings.Contains(s, "://") && !strings.HasPrefix(s, "file://") }) {
+	if network(c.Name) {
+		if c.Name == "curl" && localCopy(c.Args) {
 			return "" // a local copy
 		}
 		return c.Name
@@ -106,47 +107,57 @@ func fetcher(c *Command) string {
 	return ""
 }
 
-// remoteName is the file curl -O or wget (without -O) saves: the last
-// segment of the URL.
-func remoteName(c *Command) string {
-	var url string
+// remoteNames are the files curl -O or wget (without -O) saves: the last
+// segment of each URL (with or without a scheme: curl and wget take
+// example.com/x.sh). Options are read with curlOpts and wgetOpts, so a
+// value (-XPOST, -x http://proxy/p) is not taken for -O or a URL.
+func remoteNames(c *Command) []string {
+	var urls []field
 	switch c.Name {
 	case "curl":
-		if slices.ContainsFunc(c.Args, func(s string) bool {
-			return s == "--remote-header-name" || (len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.Contains(s, "J"))
-		}) {
-			return "" // -J: the server names the file
+		opts, us := curlArgs(argFields(c.Args))
+		if has(opts, "-J", "--remote-header-name") || !has(opts, "-O", "--remote-name", "--remote-name-all") {
+			return nil // -J: the server names the file
 		}
-		if !slices.ContainsFunc(c.Args, func(s string) bool {
-			return s == "--remote-name" || s == "--remote-name-all" || (len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.Contains(s, "O"))
-		}) {
-			return ""
-		}
+		urls = us
 	case "wget":
-		if slices.ContainsFunc(c.Args, func(s string) bool {
-			return s == "-O" || strings.HasPrefix(s, "--output-document") || (len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.Contains(s, "O"))
-		}) {
-			return ""
+		opts, us := wgetOpts.parse(argFields(c.Args))
+		if has(opts, "-O", "--output-document") {
+			return nil
 		}
+		urls = us
 	default:
-		return ""
+		return nil
 	}
-	for _, s := range c.Args {
-		if strings.Contains(s, "://") {
-			url = s
+	var out []string
+	for _, u := range urls {
+		if !u.lit {
+			continue
+		}
+		s := u.s
+		if i := strings.Index(s, "://"); i >= 0 {
+			s = s[i+3:]
+		}
+		s, _, _ = strings.Cut(s, "?")
+		s, _, _ = strings.Cut(s, "#")
+		i := strings.LastIndexByte(s, '/')
+		if i < 0 || i == len(s)-1 {
+			continue
+		}
+		out = append(out, s[i+1:])
+	}
+	return out
+}
+
+// localCopy reports a curl whose URLs are all file:// URLs.
+func localCopy(args []string) bool {
+	_, urls := curlArgs(argFields(args))
+	for _, u := range urls {
+		if !u.lit || !strings.HasPrefix(strings.ToLower(u.s), "file://") {
+			return false
 		}
 	}
-	if url == "" {
-		return ""
-	}
-	url = url[strings.Index(url, "://")+3:]
-	url, _, _ = strings.Cut(url, "?")
-	url, _, _ = strings.Cut(url, "#")
-	i := strings.LastIndexByte(url, '/')
-	if i < 0 || i == len(url)-1 {
-		return ""
-	}
-	return url[i+1:]
+	return len(urls) > 0
 }
 
 // executesDownload reports whether c runs a downloaded file.

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Programs that run a command given to them as an option, a config value or
@@ -139,9 +138,6 @@ func gitConfigExec(key string, val field, name string, rest []field) []inner {
 	return nil
 }
 
-var gitGlobalValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true,
-	"--namespace": true, "--config-env": true, "--super-prefix": true, "--attr-source": true}
-
 // unwrapGit finds what a git call runs besides git: -c settings that are
 // commands, aliases, ext:: transports, rebase --exec, bisect run,
 // submodule foreach, difftool --extcmd, filter-branch filters and the
@@ -166,7 +162,7 @@ func unwrapGit(args []field) []inner {
 			kvs = append(kvs, args[i])
 		case strings.HasPrefix(s, "-c") && !strings.HasPrefix(s, "--"):
 			kvs = append(kvs, sub(f, s[2:]))
-		case gitGlobalValue[name] && !eq && len(s) == len(name):
+		case (s == "-C" || gitGlobalOpts.takesValue(s)) && !eq:
 			i++
 		case name == "--exec-path" && eq:
 			// git runs its subcommands from that directory.
@@ -308,8 +304,14 @@ func extWords(f field) []field {
 }
 
 // gitEnvShell are environment variables git runs as a shell command.
-var gitEnvShell = set("GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND",
-	"GIT_PAGER", "GIT_ASKPASS", "GIT_PROXY_COMMAND", "EDITOR", "VISUAL", "PAGER", "SSH_ASKPASS")
+func gitEnvShell(k string) bool {
+	switch k {
+	case "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND",
+		"GIT_PAGER", "GIT_ASKPASS", "GIT_PROXY_COMMAND", "EDITOR", "VISUAL", "PAGER", "SSH_ASKPASS":
+		return true
+	}
+	return false
+}
 
 // envField is the value of a NAME=value environment entry: unknown when it
 // holds an expansion the analysis kept as source text.
@@ -346,7 +348,7 @@ func envInners(name string, args []field, env []string) []inner {
 			}
 			seen[k] = true
 			switch {
-			case gitEnvShell[k]:
+			case gitEnvShell(k):
 				f := envField(v, pos)
 				out = append(out, inner{label: "git " + k, script: &f})
 			case k == "GIT_EXEC_PATH" || k == "GIT_TEMPLATE_DIR":
@@ -386,16 +388,16 @@ func envInners(name string, args []field, env []string) []inner {
 
 // vimShell matches the Ex commands that run a shell command: :!cmd,
 // :r !cmd, :w !cmd, :silent !cmd (after an optional range).
-var vimShell = sync.OnceValue(func() *regexp.Regexp {
+var vimShell = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*:*\s*(?:sil(?:ent)?!?\s*)?(?:(?:r(?:ead)?|w(?:rite)?)\s*)?[0-9,.$%'<>]*\s*!(.*)$`)
-})
+}}
 
 // vimOpaque matches Ex commands that run code the analysis does not read:
 // system() and jobs, a terminal, :shell, an embedded interpreter, a
 // sourced file, :execute of a built string.
-var vimOpaque = sync.OnceValue(func() *regexp.Regexp {
+var vimOpaque = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(term(inal)?|sh(ell)?|py(thon)?3?|pyx|pythonx|py3?do|py3?file|pyxfile|lua(do|file)?|perl(do)?|ruby(do|file)?|so(urce)?|ru(ntime)?|exe(cute)?)\b|\b(system(list)?|jobstart|job_start|termopen|libcall\w*)\s*\(`)
-})
+}}
 
 // unwrapVim finds the shell commands of vim/ex/nvim -c CMD, +CMD and
 // --cmd CMD.
@@ -404,13 +406,13 @@ func unwrapVim(name string, args []field) []inner {
 	cmd := func(f field) {
 		// Commands separated by | (where a ! command does not take it as
 		// its own).
-		if m := vimShell().FindStringSubmatch(f.s); m != nil {
+		if m := vimShell.get().FindStringSubmatch(f.s); m != nil {
 			s := sub(f, m[1])
 			out = append(out, inner{label: name + " !", script: &s})
 			return
 		}
 		for _, part := range strings.Split(f.s, "|") {
-			if m := vimShell().FindStringSubmatch(part); m != nil {
+			if m := vimShell.get().FindStringSubmatch(part); m != nil {
 				s := sub(f, m[1])
 				out = append(out, inner{label: name + " !", script: &s})
 				return
@@ -419,7 +421,7 @@ func unwrapVim(name string, args []field) []inner {
 		for _, part := range strings.Split(f.s, "|") {
 			p := strings.TrimLeft(part, " \t:")
 			p = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(p, "silent!"), "silent"), " \t")
-			if vimOpaque().MatchString(p) || !f.lit {
+			if vimOpaque.get().MatchString(p) || !f.lit {
 				o := opaque(f, name+" "+f.s)
 				out = append(out, inner{label: name, script: &o})
 				return
@@ -445,12 +447,12 @@ func unwrapVim(name string, args []field) []inner {
 
 // unwrapEmacs finds shell commands in emacs --eval EXPR: the string given
 // to shell-command and friends; other process calls are Dynamic.
-var emacsShell = sync.OnceValue(func() *regexp.Regexp {
+var emacsShell = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"`)
-})
-var emacsOpaque = sync.OnceValue(func() *regexp.Regexp {
+}}
+var emacsOpaque = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`\((?:async-)?shell-command|\((?:call|start|make)-process|\(process-file|\(call-process-shell-command|\(start-process-shell-command|\(compile\b|\(load\b|\(eval\b`)
-})
+}}
 
 func unwrapEmacs(name string, args []field) []inner {
 	var out []inner
@@ -468,12 +470,12 @@ func unwrapEmacs(name string, args []field) []inner {
 			continue
 		}
 		found := false
-		for _, m := range emacsShell().FindAllStringSubmatch(expr.s, 8) {
+		for _, m := range emacsShell.get().FindAllStringSubmatch(expr.s, 8) {
 			s := sub(expr, strings.ReplaceAll(strings.ReplaceAll(m[1], `\"`, `"`), `\\`, `\`))
 			out = append(out, inner{label: name + " --eval", script: &s})
 			found = true
 		}
-		if !found && (emacsOpaque().MatchString(expr.s) || !expr.lit) {
+		if !found && (emacsOpaque.get().MatchString(expr.s) || !expr.lit) {
 			o := opaque(expr, name+" --eval "+expr.s)
 			out = append(out, inner{label: name + " --eval", script: &o})
 		}
@@ -540,7 +542,7 @@ func unwrapGdb(name string, args []field) []inner {
 	return out
 }
 
-var psqlPipe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\(o|g|gx|w|out)\s*\|(.*)$`) })
+var psqlPipe = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\\(o|g|gx|w|out)\s*\|(.*)$`) }}
 
 // dbShell finds the shell escapes in the statements a database client
 // runs from its command line: psql's \! and \o|/\g|/\w| pipes, mysql's
@@ -560,7 +562,7 @@ func dbShell(name string, text field) []inner {
 		case "psql":
 			if i := strings.Index(l, `\!`); i >= 0 {
 				cmd, found = l[i+2:], true
-			} else if m := psqlPipe().FindStringSubmatch(l); m != nil {
+			} else if m := psqlPipe.get().FindStringSubmatch(l); m != nil {
 				cmd, found = m[2], true
 			}
 		case "mysql", "mariadb":
@@ -623,7 +625,7 @@ func unwrapDB(name string, args []field) []inner {
 			case (o == "cmd" || o == "-cmd") && i+1 < len(args):
 				i++
 				out = append(out, dbShell(name, args[i])...)
-			case sqliteValue[strings.TrimPrefix(o, "-")] && i+1 < len(args):
+			case sqliteValue(strings.TrimPrefix(o, "-")) && i+1 < len(args):
 				i++
 			}
 		}
@@ -634,7 +636,14 @@ func unwrapDB(name string, args []field) []inner {
 	return out
 }
 
-var sqliteValue = set("separator", "newline", "nullvalue", "init", "vfs", "maxsize", "mmap", "pagecache", "lookaside", "heap", "escape")
+// sqliteValue reports sqlite3's options that take a value.
+func sqliteValue(o string) bool {
+	switch o {
+	case "separator", "newline", "nullvalue", "init", "vfs", "maxsize", "mmap", "pagecache", "lookaside", "heap", "escape":
+		return true
+	}
+	return false
+}
 
 // unwrapSed finds what GNU sed runs: the e COMMAND command (a shell
 // string) and e without a command or the s///e flag (the pattern space,
@@ -771,15 +780,17 @@ type hiddenOpt struct {
 	remote bool     // runs on the other host
 }
 
-var hiddenOpts = map[string][]hiddenOpt{
-	"zip":   {{names: []string{"-TT", "--unzip-command"}}},
-	"rsync": {{names: []string{"--rsync-path"}, remote: true}, {names: []string{"-e", "--rsh"}, argv: true}},
-	"tar": {{names: []string{"--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "-I", "-F"}},
-		{names: []string{"--checkpoint-action"}}},
-	"ssh":  {{names: []string{"-o"}}},
-	"scp":  {{names: []string{"-o"}}, {names: []string{"-S"}, argv: true}},
-	"sftp": {{names: []string{"-o"}}, {names: []string{"-S"}, argv: true}},
-	"man":  {{names: []string{"-P", "--pager"}}},
+// hiddenOpts is sorted by name (TestTablesSorted).
+var hiddenOpts = []named[[]hiddenOpt]{
+	{"man", []hiddenOpt{{names: []string{"-P", "--pager"}}}},
+	{"rsync", []hiddenOpt{{names: []string{"--rsync-path"}, remote: true}, {names: []string{"-e", "--rsh"}, argv: true}}},
+	{"scp", []hiddenOpt{{names: []string{"-o"}}, {names: []string{"-S"}, argv: true}}},
+	{"sftp", []hiddenOpt{{names: []string{"-o"}}, {names: []string{"-S"}, argv: true}}},
+	{"split", []hiddenOpt{{names: []string{"--filter"}}}}, // split --filter=COMMAND: $SHELL -c COMMAND per piece
+	{"ssh", []hiddenOpt{{names: []string{"-o"}}}},
+	{"tar", []hiddenOpt{{names: []string{"--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "-I", "-F"}},
+		{names: []string{"--checkpoint-action"}}}},
+	{"zip", []hiddenOpt{{names: []string{"-TT", "--unzip-command"}}}},
 }
 
 // unwrapHidden returns the commands hidden in name's options (hiddenOpts),
@@ -841,7 +852,7 @@ func unwrapHidden(name string, args []field) []inner {
 		}
 		return out
 	}
-	specs := hiddenOpts[name]
+	specs, _ := lookup(hiddenOpts, name)
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		if !f.lit && !strings.HasPrefix(f.s, "-") {
@@ -859,7 +870,7 @@ func unwrapHidden(name string, args []field) []inner {
 					add(h, n, sub(f, f.s[len(n)+1:]))
 				case len(n) == 2 && len(f.s) > 2 && f.s[0] == '-' && f.s[1] != '-':
 					// A cluster: -IVALUE, -cIzstd, -cI VALUE, -ae CMD.
-					if v, ok := clusterValue(f, args[i+1:], n[1], clusterValued[name]); ok {
+					if v, ok := clusterValue(f, args[i+1:], n[1], clusterValued(name)); ok {
 						add(h, n, v)
 					}
 				}
@@ -872,8 +883,22 @@ func unwrapHidden(name string, args []field) []inner {
 // clusterValued are the short options that take a value, per program, so
 // that a cluster is read up to the option wanted: in tar -cfI the I is
 // -f's value.
-var clusterValued = map[string]string{
-	"tar": "fCIFTXbgKLNVH", "rsync": "eTfBM", "ssh": sshOpts.short, "scp": "cDFiJloPS", "sftp": "BbcDFiJloPRS", "man": "PHMmLCSpKRe",
+func clusterValued(name string) string {
+	switch name {
+	case "tar":
+		return tarOpts.short
+	case "rsync":
+		return rsyncOpts.short
+	case "ssh":
+		return sshOpts.short
+	case "scp":
+		return scpOpts.short
+	case "sftp":
+		return sftpOpts.short
+	case "man":
+		return manShort
+	}
+	return ""
 }
 
 // clusterValue returns the value of the short option c in the cluster f

@@ -3,7 +3,6 @@ package shellparse
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // interpreter returns the language of the interpreter name, or "".
@@ -328,11 +327,11 @@ func inputCode(args []field, code field, found bool) (field, bool) {
 
 // execInput matches code that may run what it reads: exec, eval and
 // friends, or a shell call.
-var execInput = sync.OnceValue(func() *regexp.Regexp {
+var execInput = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(exec\w*|eval|compile|Function|system|popen|spawn\w*|execSync|fork|instance_eval|class_eval|loadstring|dofile|Invoke-Expression|iex|subprocess|Popen)\b|` + "`")
-})
+}}
 
 // runsInput reports inline code that could execute its standard input.
 func runsInput(code field) bool {
-	return code.s != "" && (!code.lit || code.s == "-" || execInput().MatchString(code.s))
+	return code.s != "" && (!code.lit || code.s == "-" || execInput.get().MatchString(code.s))
 }

@@ -2,11 +2,9 @@ package shellparse
 
 import (
 	"strings"
-	"sync"
-
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // The paths an interpreter one-liner opens, deletes or moves when it names
@@ -31,7 +29,7 @@ const (
 	opR = call.OpRead
 )
 
-var fileCalls = sync.OnceValue(func() map[string][]fileCall {
+var fileCalls = lazy[map[string][]fileCall]{build: func() map[string][]fileCall {
 	return map[string][]fileCall{
 		"python": {
 			{name: "Path"}, {name: "pathlib.Path"}, {name: "PosixPath"},
@@ -94,7 +92,7 @@ var fileCalls = sync.OnceValue(func() map[string][]fileCall {
 			{name: "open", ops: []call.Op{opR, opR, opR}, mode: true}, {name: "sysopen", ops: []call.Op{opR, opW}},
 		},
 	}
-})
+}}
 
 // inlinePaths scans the one-liner code of the interpreter name for file
 // calls with literal paths.
@@ -103,7 +101,7 @@ func (a *analyzer) inlinePaths(name, code string, sc *scope) []PathRef {
 	if lang == "deno" {
 		lang = "node"
 	}
-	calls := fileCalls()[lang]
+	calls := fileCalls.get()[lang]
 	if len(calls) == 0 {
 		return nil
 	}
@@ -140,7 +138,7 @@ func (a *analyzer) inlinePaths(name, code string, sc *scope) []PathRef {
 				k++
 			}
 			if len(args) == 1 && args[0].lit {
-				if op, ok := pathMethods[method[:k]]; ok {
+				if op, ok := pathMethod(method[:k]); ok {
 					add(args[0].s, op)
 				}
 			}
@@ -175,10 +173,16 @@ func findCall(calls []fileCall, word string) (fileCall, bool) {
 }
 
 // pathMethods are the pathlib.Path methods that change the file.
-var pathMethods = map[string]call.Op{
-	".write_text": opW, ".write_bytes": opW, ".touch": opW, ".mkdir": opW, ".chmod": opW,
-	".symlink_to": opW, ".hardlink_to": opW, ".unlink": opD, ".rmdir": opD, ".rename": opD,
-	".replace": opD, ".read_text": opR, ".read_bytes": opR,
+func pathMethod(m string) (call.Op, bool) {
+	switch m {
+	case ".write_text", ".write_bytes", ".touch", ".mkdir", ".chmod", ".symlink_to", ".hardlink_to":
+		return opW, true
+	case ".unlink", ".rmdir", ".rename", ".replace":
+		return opD, true
+	case ".read_text", ".read_bytes":
+		return opR, true
+	}
+	return 0, false
 }
 
 // arg is one argument of a call: its value when it is a string literal.

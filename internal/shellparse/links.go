@@ -5,9 +5,8 @@ import (
 	"path"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/toolguard/toolguard/internal/call"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // What the string does to the filesystem that later commands in it see:
@@ -307,14 +306,22 @@ func shebangShell(text string) bool {
 }
 
 // programFlags is the option that gives an interpreter its code inline.
-var programFlags = map[string]string{"python": "-c", "node": "-e", "ruby": "-e", "perl": "-e"}
+func programFlag(lang string) (string, bool) {
+	switch lang {
+	case "python":
+		return "-c", true
+	case "node", "ruby", "perl":
+		return "-e", true
+	}
+	return "", false
+}
 
 // writtenProgram analyzes the script file an interpreter runs (python3
 // x.py, node x.js, ruby x.rb, perl x.pl: the file its path rule reads)
 // when the string wrote its text: as the same interpreter's one-liner.
 func (a *analyzer) writtenProgram(idx int, name string, x runCtx) {
 	lang := interpreter(name)
-	flag, ok := programFlags[lang]
+	flag, ok := programFlag(lang)
 	if !ok {
 		return
 	}

@@ -11,6 +11,45 @@ type optSpec struct {
 	short    string   // -x VAL or -xVAL
 	optional string   // -xVAL only: the rest of the cluster, if any
 	long     []string // --name VAL or --name=VAL
+	// abbrev: the program takes a unique prefix of a long option for the
+	// option (getopt_long, curl): --upl FILE is --upload-file FILE. flags
+	// lists its long options without a value, so that a prefix of one
+	// of them is not taken for a valued option (curl --ssl is not
+	// --ssl-sessions). A prefix of several options is left as written
+	// (the program refuses it).
+	abbrev bool
+	flags  []string
+	// exact are value options taken only when spelled in full: those a
+	// program added after it stopped taking prefixes (curl 8's), which
+	// must not make an older prefix ambiguous.
+	exact []string
+}
+
+// longName is the long option the word name ("--upl") stands for.
+func (o optSpec) longName(name string) string {
+	if !o.abbrev || len(name) < 3 || slices.Contains(o.long, name) || slices.Contains(o.flags, name) || slices.Contains(o.exact, name) {
+		return name
+	}
+	found := ""
+	for _, list := range [2][]string{o.long, o.flags} {
+		for _, l := range list {
+			if strings.HasPrefix(l, name) {
+				if found != "" {
+					return name
+				}
+				found = l
+			}
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
+}
+
+// takesValue reports whether the long option name takes a value.
+func (o optSpec) takesValue(name string) bool {
+	return slices.Contains(o.exact, name) || slices.Contains(o.long, o.longName(name))
 }
 
 // first returns the index of the first operand, options ending there (the
@@ -30,7 +69,7 @@ func (o optSpec) first(args []field) int {
 		case len(s) < 2 || s[0] != '-':
 			return i
 		case s[1] == '-':
-			if !strings.Contains(s, "=") && slices.Contains(o.long, s) {
+			if !strings.Contains(s, "=") && o.takesValue(s) {
 				i++
 			}
 		default:
@@ -40,6 +79,44 @@ func (o optSpec) first(args []field) int {
 		}
 	}
 	return len(args)
+}
+
+// firstAlt is first when every long option the table cannot place takes
+// the next word: a table without the program's flags (abbrev unset) does
+// not know whether --foo is a flag or a value option it left out, or a
+// prefix of one (Getopt::Long and getopt_long take prefixes: parallel
+// --jo 4, strace --out F). ok is false when no option is in doubt, or
+// when the result is first's.
+func (o optSpec) firstAlt(args []field) (int, bool) {
+	doubt := false
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.lit {
+			return i, doubt && i != o.first(args)
+		}
+		s := f.s
+		switch {
+		case s == "--":
+			return i + 1, doubt && i+1 != o.first(args)
+		case len(s) < 2 || s[0] != '-':
+			return i, doubt && i != o.first(args)
+		case s[1] == '-':
+			if !strings.Contains(s, "=") {
+				if o.takesValue(s) {
+					i++
+				} else if !o.abbrev && !slices.Contains(o.flags, s) {
+					doubt = true
+					i++
+				}
+			}
+		default:
+			if o.shortTakesNext(s) {
+				i++
+			}
+		}
+	}
+	n := len(args)
+	return n, doubt && n != o.first(args)
 }
 
 // shortTakesNext reports whether the cluster s ("-abc") ends in an option
@@ -75,7 +152,7 @@ func (o optSpec) parse(args []field) (opts []option, operands []field) {
 			if name, val, ok := strings.Cut(s, "="); ok && !strings.ContainsAny(name, "$`") {
 				v := f
 				v.s = val
-				opts = append(opts, option{name, &v})
+				opts = append(opts, option{o.longName(name), &v})
 				continue
 			}
 		}
@@ -89,11 +166,12 @@ func (o optSpec) parse(args []field) (opts []option, operands []field) {
 		}
 		if s[1] == '-' {
 			name, val, ok := strings.Cut(s, "=")
+			name = o.longName(name)
 			switch {
 			case ok:
 				v := litField(val, f.pos)
 				opts = append(opts, option{name, &v})
-			case slices.Contains(o.long, name) && i+1 < len(args):
+			case (slices.Contains(o.long, name) || slices.Contains(o.exact, name)) && i+1 < len(args):
 				i++
 				opts = append(opts, option{name, &args[i]})
 			default:

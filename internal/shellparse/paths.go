@@ -5,9 +5,8 @@ import (
 	"path"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/toolguard/toolguard/internal/call"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // resolve turns a path operand into a PathRef: absolute paths are cleaned,
@@ -87,8 +86,8 @@ type pathRule func(args []field, add pathAdder)
 // pathsFor returns the paths the program name writes, deletes or reads
 // given its arguments.
 func pathsFor(name string, args []field, sc *scope) []PathRef {
-	rule, ok := pathRules[name]
-	if !ok || (name == "git" && gitSubcommand(args) == "") {
+	rule := pathRuleOf(name)
+	if rule == nil || (name == "git" && gitSubcommand(args) == "") {
 		return nil // most git commands name no working-tree file
 	}
 	var out []PathRef
@@ -165,98 +164,131 @@ func defaultAlt(f field, sc *scope) (field, bool) {
 	return alt, true
 }
 
-var pathRules map[string]pathRule
+// Specs of the programs only the path rules read (the shared ones are in
+// opttables.go).
+var (
+	setfaclOpts  = optSpec{short: "mMxX", long: []string{"--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"}}
+	pythonOpts   = optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}
+	rubyOpts     = optSpec{short: "eIrECTFKWx"}
+	nodeOpts     = optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}
+	compressOpts = optSpec{short: "SoDTM", long: []string{"--suffix", "--output", "--threads", "--memlimit", "--memory", "--format", "--patch-from"}}
+)
 
-func init() {
-	del := operands(optSpec{}, call.OpDelete)
-	read := operands(optSpec{}, call.OpRead)
-	headTail := operands(optSpec{short: "ncs", long: []string{"--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"}}, call.OpRead)
-	grep := grepPaths(optSpec{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count",
-		"--after-context", "--before-context", "--context", "--devices", "--directories", "--label",
-		"--binary-files", "--exclude", "--include", "--exclude-dir", "--exclude-from"}})
-	pathRules = map[string]pathRule{
-		"rm":       del,
-		"rmdir":    del,
-		"unlink":   del,
-		"shred":    operands(optSpec{short: "ns", long: []string{"--iterations", "--size", "--random-source"}}, call.OpDelete),
-		"truncate": operands(optSpec{short: "sr", long: []string{"--size", "--reference"}}, call.OpDelete),
-		"tee":      operands(optSpec{}, call.OpWrite),
-		"touch":    operands(optSpec{short: "rdt", long: []string{"--reference", "--date"}}, call.OpCreate),
-		"mkdir":    operands(optSpec{short: "m", long: []string{"--mode", "--context"}}, call.OpWrite),
-		"cp":       noClobber(copySpec, copyPaths(copySpec, call.OpRead)),
-		"mv":       noClobber(copySpec, copyPaths(copySpec, call.OpDelete)),
-		"install":  installPaths,
-		"ln":       lnPaths,
-		"rsync": remoteCopyPaths(optSpec{short: "eBfTM", long: []string{"--rsh", "--filter", "--exclude",
-			"--include", "--exclude-from", "--include-from", "--files-from", "--password-file", "--log-file",
-			"--temp-dir", "--backup-dir", "--block-size", "--port", "--timeout", "--remote-option",
-			"--partial-dir", "--compare-dest", "--link-dest", "--copy-dest", "--suffix", "--max-size",
-			"--min-size", "--bwlimit", "--out-format", "--info", "--debug", "--chmod", "--chown",
-			"--usermap", "--groupmap", "--rsync-path", "--sockopts", "--modify-window", "--contimeout",
-			"--address", "--iconv", "--checksum-choice", "--compress-choice", "--max-delete"}}, "-n", "--dry-run", "--list-only"),
-		"scp":     remoteCopyPaths(optSpec{short: "cDFiJlmoPSX"}),
-		"sed":     sedPaths,
-		"perl":    perlPaths,
-		"dd":      ddPaths,
-		"chmod":   modePaths("cfvR"),
-		"chown":   modePaths("cfvRhHLP"),
-		"chgrp":   modePaths("cfvRhHLP"),
-		"chattr":  chattrPaths,
-		"setfacl": operands(optSpec{short: "mMxX", long: []string{"--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"}}, call.OpWrite),
-		"find":    findPaths,
-		"cat":     read,
-		"tac":     read,
-		"less":    lessPaths,
-		"awk":     awkPaths,
-		"gawk":    awkPaths,
-		"mawk":    awkPaths,
-		"nawk":    awkPaths,
-		"more":    read,
-		"nl":      operands(optSpec{short: "bdfhilnsvw"}, call.OpRead),
-		"wc":      wcPaths,
-		"xargs":   xargsPaths,
-		"head":    headTail,
-		"tail":    headTail,
-		"grep":    grep,
-		"egrep":   grep,
-		"fgrep":   grep,
-		"rg":      grepPaths(optSpec{short: "efgtTmABCjMr", long: []string{"--regexp", "--file", "--glob", "--type", "--type-not", "--max-count", "--after-context", "--before-context", "--context", "--threads", "--max-columns", "--replace"}}),
-		"source":  sourcePaths,
-		".":       sourcePaths,
-		"base64":  operands(optSpec{short: "w", long: []string{"--wrap"}}, call.OpRead),
-		"xxd":     xxdPaths,
-		"strings": operands(optSpec{short: "ntTe", long: []string{"--bytes", "--radix", "--target", "--encoding"}}, call.OpRead),
-		"od":      operands(optSpec{short: "AjNtS", optional: "w", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--format", "--strings"}}, call.OpRead),
-		"sort":    sortPaths,
-		"curl":    curlPaths,
-		"wget":    wgetPaths,
-		"tar":     tarPaths,
-		"bsdtar":  tarPaths,
-		"gtar":    tarPaths,
-		"openssl": opensslPaths,
-		"python":  scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
-		"python2": scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
-		"python3": scriptPaths(optSpec{short: "cmWXQ", long: []string{"--check-hash-based-pycs"}}, "cm"),
-		"ruby":    scriptPaths(optSpec{short: "eIrECTFKWx"}, "e"),
-		"node":    scriptPaths(optSpec{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--loader", "--conditions", "--input-type", "--env-file", "--title"}}, "ep"),
-		"date":    optionValues(optSpec{short: "fdr", long: []string{"--file", "--date", "--reference"}}, "-f", "--file", "-r", "--reference"),
+// pathRuleOf is the path rule of the program name, nil when it has none.
+// A switch of functions that capture nothing: no table is built, at
+// start or on first use. The rules of writes.go come from writeRuleOf.
+func pathRuleOf(name string) pathRule {
+	switch name {
+	case "rm", "rmdir", "unlink":
+		return func(args []field, add pathAdder) { operands(optSpec{}, call.OpDelete, args, add) }
+	case "shred":
+		return func(args []field, add pathAdder) { operands(shredOpts, call.OpDelete, args, add) }
+	case "truncate":
+		return func(args []field, add pathAdder) { operands(truncateOpts, call.OpDelete, args, add) }
+	case "tee":
+		return func(args []field, add pathAdder) { operands(optSpec{}, call.OpWrite, args, add) }
+	case "touch":
+		return func(args []field, add pathAdder) { operands(touchOpts, call.OpCreate, args, add) }
+	case "mkdir":
+		return func(args []field, add pathAdder) { operands(mkdirOpts, call.OpWrite, args, add) }
+	case "cp":
+		return func(args []field, add pathAdder) { noClobber(cpOpts, cpPaths, args, add) }
+	case "mv":
+		return func(args []field, add pathAdder) { noClobber(mvOpts, mvPaths, args, add) }
+	case "install":
+		return installPaths
+	case "ln":
+		return lnPaths
+	case "rsync":
+		return func(args []field, add pathAdder) {
+			remoteCopyPaths(rsyncOpts, args, add, "-n", "--dry-run", "--list-only")
+		}
+	case "scp":
+		return func(args []field, add pathAdder) { remoteCopyPaths(scpOpts, args, add) }
+	case "sed":
+		return sedPaths
+	case "perl":
+		return perlPaths
+	case "dd":
+		return ddPaths
+	case "chmod":
+		return func(args []field, add pathAdder) { modePaths("cfvR", args, add) }
+	case "chown", "chgrp":
+		return func(args []field, add pathAdder) { modePaths("cfvRhHLP", args, add) }
+	case "chattr":
+		return chattrPaths
+	case "setfacl":
+		return func(args []field, add pathAdder) { operands(setfaclOpts, call.OpWrite, args, add) }
+	case "find":
+		return findPaths
+	case "cat", "tac", "more":
+		return func(args []field, add pathAdder) { operands(optSpec{}, call.OpRead, args, add) }
+	case "less":
+		return lessPaths
+	case "awk", "gawk", "mawk", "nawk":
+		return awkPaths
+	case "nl":
+		return func(args []field, add pathAdder) { operands(nlOpts, call.OpRead, args, add) }
+	case "wc":
+		return wcPaths
+	case "xargs":
+		return xargsPaths
+	case "head", "tail":
+		return func(args []field, add pathAdder) { operands(headTailOpts, call.OpRead, args, add) }
+	case "grep", "egrep", "fgrep":
+		return func(args []field, add pathAdder) { grepPaths(grepOpts, args, add) }
+	case "rg":
+		return func(args []field, add pathAdder) { grepPaths(rgOpts, args, add) }
+	case "source", ".":
+		return sourcePaths
+	case "base64":
+		return func(args []field, add pathAdder) { operands(base64Opts, call.OpRead, args, add) }
+	case "xxd":
+		return xxdPaths
+	case "strings":
+		return func(args []field, add pathAdder) { operands(stringsOpts, call.OpRead, args, add) }
+	case "od":
+		return func(args []field, add pathAdder) { operands(odOpts, call.OpRead, args, add) }
+	case "sort":
+		return sortPaths
+	case "curl":
+		return curlPaths
+	case "wget":
+		return wgetPaths
+	case "tar", "bsdtar", "gtar":
+		return tarPaths
+	case "openssl":
+		return opensslPaths
+	case "python", "python2", "python3":
+		return func(args []field, add pathAdder) { scriptPaths(pythonOpts, "cm", args, add) }
+	case "ruby":
+		return func(args []field, add pathAdder) { scriptPaths(rubyOpts, "e", args, add) }
+	case "node":
+		return func(args []field, add pathAdder) {
+			scriptPaths(nodeOpts, "ep", args, add)
+			envFileValues(args, add)
+		}
+	case "date":
+		return func(args []field, add pathAdder) {
+			optionValues(dateOpts, args, add, "-f", "--file", "-r", "--reference")
+		}
+	case "gzip", "gunzip", "zcat", "gzcat", "pigz", "unpigz", "bzip2", "bunzip2", "bzcat", "pbzip2",
+		"xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat", "zstd", "unzstd", "zstdcat", "pzstd":
+		// Compressors read their operands (gzip -c .env | zcat prints it).
+		return func(args []field, add pathAdder) { operands(compressOpts, call.OpRead, args, add) }
 	}
-	// Compressors read their operands (gzip -c .env | zcat prints it).
-	compress := operands(optSpec{short: "SoDTM", long: []string{"--suffix", "--output", "--threads", "--memlimit", "--memory", "--format", "--patch-from"}}, call.OpRead)
-	for _, n := range []string{"gzip", "gunzip", "zcat", "gzcat", "pigz", "unpigz", "bzip2", "bunzip2", "bzcat", "pbzip2",
-		"xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat", "zstd", "unzstd", "zstdcat", "pzstd"} {
-		pathRules[n] = compress
-	}
-	addWriteRules(pathRules)
+	return writeRuleOf(name)
 }
+
+// cpPaths and mvPaths are cp's and mv's rules under noClobber.
+func cpPaths(args []field, add pathAdder) { copyPaths(cpOpts, call.OpRead, args, add) }
+func mvPaths(args []field, add pathAdder) { copyPaths(mvOpts, call.OpDelete, args, add) }
 
 // xargsPaths: xargs -a/--arg-file FILE reads FILE and passes its words to
 // the command (xargs -a .env echo prints it). Only xargs' own options, up
 // to the command, are read.
 func xargsPaths(args []field, add pathAdder) {
-	spec := optSpec{short: "aEILnPsdJR", optional: "eil", long: []string{"--arg-file", "--delimiter", "--max-args",
-		"--max-procs", "--max-chars", "--max-lines", "--process-slot-var"}}
-	opts, _ := spec.parse(args[:spec.first(args)])
+	opts, _ := xargsOpts.parse(args[:xargsOpts.first(args)])
 	for _, f := range values(opts, "-a", "--arg-file") {
 		if f.lit && f.s == "-" {
 			continue
@@ -274,11 +306,7 @@ func tarPaths(args []field, add pathAdder) {
 		a.s = "-" + a.s
 		args = append([]field{a}, args[1:]...)
 	}
-	spec := optSpec{short: "fCTXbKNLgHV", long: []string{"--file", "--directory", "--files-from", "--exclude-from",
-		"--exclude", "--blocking-factor", "--format", "--transform", "--xform", "--owner", "--group", "--mode",
-		"--mtime", "--newer", "--after-date", "--label", "--use-compress-program", "--to-command", "--info-script",
-		"--new-volume-script", "--rsh-command", "--volno-file", "--listed-incremental", "--strip-components"}}
-	opts, ops := spec.parse(args)
+	opts, ops := tarOpts.parse(args)
 	create := false
 	for _, o := range opts {
 		switch {
@@ -329,26 +357,24 @@ func opensslPaths(args []field, add pathAdder) {
 
 // scriptPaths: an interpreter running a script file reads it (unless code
 // comes from one of the options in code, such as -c or -m).
-func scriptPaths(spec optSpec, code string) pathRule {
-	return func(args []field, add pathAdder) {
-		i := spec.first(args)
-		for j, f := range args[:i] {
-			if f.lit && len(f.s) > 1 && f.s[0] == '-' {
-				inline := false
-				if f.s[1] == '-' {
-					inline = f.s == "--eval" || f.s == "--print" || strings.HasPrefix(f.s, "--eval=") || strings.HasPrefix(f.s, "--print=")
-				} else {
-					inline = strings.ContainsAny(f.s[1:], code)
-				}
-				if inline {
-					codeOperands(args, j, add)
-					return
-				}
+func scriptPaths(spec optSpec, code string, args []field, add pathAdder) {
+	i := spec.first(args)
+	for j, f := range args[:i] {
+		if f.lit && len(f.s) > 1 && f.s[0] == '-' {
+			inline := false
+			if f.s[1] == '-' {
+				inline = f.s == "--eval" || f.s == "--print" || strings.HasPrefix(f.s, "--eval=") || strings.HasPrefix(f.s, "--print=")
+			} else {
+				inline = strings.ContainsAny(f.s[1:], code)
+			}
+			if inline {
+				codeOperands(args, j, add)
+				return
 			}
 		}
-		if i < len(args) && !(args[i].lit && args[i].s == "-") {
-			add(args[i], call.OpRead)
-		}
+	}
+	if i < len(args) && !(args[i].lit && args[i].s == "-") {
+		add(args[i], call.OpRead)
 	}
 }
 
@@ -376,33 +402,27 @@ func codeOperands(args []field, j int, add pathAdder) {
 }
 
 // optionValues reads the values of the given options.
-func optionValues(spec optSpec, names ...string) pathRule {
-	return func(args []field, add pathAdder) {
-		opts, _ := spec.parse(args)
-		for _, f := range values(opts, names...) {
-			add(f, call.OpRead)
-		}
+func optionValues(spec optSpec, args []field, add pathAdder, names ...string) {
+	opts, _ := spec.parse(args)
+	for _, f := range values(opts, names...) {
+		add(f, call.OpRead)
 	}
 }
 
 // operands gives every operand op.
-func operands(spec optSpec, op call.Op) pathRule {
-	return func(args []field, add pathAdder) {
-		_, ops := spec.parse(args)
-		for _, f := range ops {
-			add(f, op)
-		}
+func operands(spec optSpec, op call.Op, args []field, add pathAdder) {
+	_, ops := spec.parse(args)
+	for _, f := range ops {
+		add(f, op)
 	}
 }
-
-var copySpec = optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}
 
 // wcPaths: wc prints counts, never a file's text, so its operands are not
 // reads (wc -l .env passes like ls -l .env); the file --files0-from names
 // is read, and its content is printed back in wc's errors ("wc: 'TOKEN=…':
 // No such file or directory").
 func wcPaths(args []field, add pathAdder) {
-	opts, _ := optSpec{long: []string{"--files0-from"}}.parse(args)
+	opts, _ := wcOpts.parse(args)
 	for _, f := range values(opts, "--files0-from") {
 		if f.lit && f.s == "-" {
 			continue
@@ -414,25 +434,23 @@ func wcPaths(args []field, add pathAdder) {
 // copyPaths handles cp and mv: the destination (-t DIR or the last operand)
 // is written, and so is DEST/base(SOURCE) for each source (destWrites);
 // the sources get srcOp.
-func copyPaths(spec optSpec, srcOp call.Op) pathRule {
-	return func(args []field, add pathAdder) {
-		opts, ops := spec.parse(args)
-		if t := values(opts, "-t", "--target-directory"); len(t) > 0 {
-			destWrites(t[len(t)-1], ops, false, add)
-		} else if len(ops) >= 2 {
-			destWrites(ops[len(ops)-1], ops[:len(ops)-1], has(opts, "-T", "--no-target-directory"), add)
-			ops = ops[:len(ops)-1]
-		} else {
-			return
-		}
-		for _, f := range ops {
-			add(f, srcOp)
-		}
+func copyPaths(spec optSpec, srcOp call.Op, args []field, add pathAdder) {
+	opts, ops := spec.parse(args)
+	if t := values(opts, "-t", "--target-directory"); len(t) > 0 {
+		destWrites(t[len(t)-1], ops, false, add)
+	} else if len(ops) >= 2 {
+		destWrites(ops[len(ops)-1], ops[:len(ops)-1], has(opts, "-T", "--no-target-directory"), add)
+		ops = ops[:len(ops)-1]
+	} else {
+		return
+	}
+	for _, f := range ops {
+		add(f, srcOp)
 	}
 }
 
 func installPaths(args []field, add pathAdder) {
-	spec := optSpec{short: "mogSt", long: []string{"--mode", "--owner", "--group", "--suffix", "--target-directory", "--strip-program"}}
+	spec := installOpts
 	opts, ops := spec.parse(args)
 	if has(opts, "-d", "--directory") {
 		for _, f := range ops {
@@ -440,12 +458,11 @@ func installPaths(args []field, add pathAdder) {
 		}
 		return
 	}
-	copyPaths(spec, call.OpRead)(args, add)
+	copyPaths(spec, call.OpRead, args, add)
 }
 
 func lnPaths(args []field, add pathAdder) {
-	spec := optSpec{short: "St", long: []string{"--target-directory", "--suffix"}}
-	opts, ops := spec.parse(args)
+	opts, ops := lnOpts.parse(args)
 	switch t := values(opts, "-t", "--target-directory"); {
 	case len(t) > 0:
 		destWrites(t[len(t)-1], ops, false, add)
@@ -465,21 +482,19 @@ func lnPaths(args []field, add pathAdder) {
 
 // remoteCopyPaths handles rsync and scp: operands on another host
 // (host:path) are skipped.
-func remoteCopyPaths(spec optSpec, dryRun ...string) pathRule {
-	return func(args []field, add pathAdder) {
-		opts, ops := spec.parse(args)
-		if len(ops) < 2 {
-			return
-		}
-		dest := ops[len(ops)-1]
-		if !isRemotePath(dest.s) && !has(opts, dryRun...) {
-			// rsync -n/--dry-run/--list-only writes nothing.
-			destWrites(dest, ops[:len(ops)-1], false, add)
-		}
-		for _, f := range ops[:len(ops)-1] {
-			if !isRemotePath(f.s) {
-				add(f, call.OpRead)
-			}
+func remoteCopyPaths(spec optSpec, args []field, add pathAdder, dryRun ...string) {
+	opts, ops := spec.parse(args)
+	if len(ops) < 2 {
+		return
+	}
+	dest := ops[len(ops)-1]
+	if !isRemotePath(dest.s) && !has(opts, dryRun...) {
+		// rsync -n/--dry-run/--list-only writes nothing.
+		destWrites(dest, ops[:len(ops)-1], false, add)
+	}
+	for _, f := range ops[:len(ops)-1] {
+		if !isRemotePath(f.s) {
+			add(f, call.OpRead)
 		}
 	}
 }
@@ -510,13 +525,19 @@ func sedPaths(args []field, add pathAdder) {
 			break
 		}
 		if strings.HasPrefix(s, "--") {
-			name, _, eq := strings.Cut(s, "=")
-			switch name {
+			name, val, eq := strings.Cut(s, "=")
+			switch name = sedOpts.longName(name); name { // --in-pl is --in-place
 			case "--in-place":
 				inPlace = true
 			case "--expression", "--file", "--line-length":
 				script = script || name != "--line-length"
+				if name == "--file" && eq {
+					add(litField(val, f.pos), call.OpRead)
+				}
 				if !eq {
+					if name == "--file" && i+1 < len(args) {
+						add(args[i+1], call.OpRead)
+					}
 					i++
 				}
 			}
@@ -594,40 +615,38 @@ func ddPaths(args []field, add pathAdder) {
 // or owner (unless --reference), the others are written. flags are the
 // program's single-letter options; for chmod anything else starting with
 // "-" is a mode (chmod -x file).
-func modePaths(flags string) pathRule {
-	return func(args []field, add pathAdder) {
-		skipMode := false
-		for i := 0; i < len(args); i++ {
-			f := args[i]
-			s := f.s
-			if f.lit && s == "--" {
-				for _, g := range args[i+1:] {
-					if !skipMode {
-						skipMode = true
-						continue
-					}
-					add(g, call.OpWrite)
-				}
-				return
-			}
-			if f.lit && strings.HasPrefix(s, "--") {
-				if strings.HasPrefix(s, "--reference") {
+func modePaths(flags string, args []field, add pathAdder) {
+	skipMode := false
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		if f.lit && s == "--" {
+			for _, g := range args[i+1:] {
+				if !skipMode {
 					skipMode = true
-					if !strings.Contains(s, "=") {
-						i++
-					}
+					continue
 				}
-				continue
+				add(g, call.OpWrite)
 			}
-			if f.lit && len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], flags) == "" {
-				continue
-			}
-			if !skipMode {
-				skipMode = true
-				continue
-			}
-			add(f, call.OpWrite)
+			return
 		}
+		if f.lit && strings.HasPrefix(s, "--") {
+			if strings.HasPrefix(s, "--reference") {
+				skipMode = true
+				if !strings.Contains(s, "=") {
+					i++
+				}
+			}
+			continue
+		}
+		if f.lit && len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], flags) == "" {
+			continue
+		}
+		if !skipMode {
+			skipMode = true
+			continue
+		}
+		add(f, call.OpWrite)
 	}
 }
 
@@ -688,7 +707,7 @@ func findPaths(args []field, add pathAdder) {
 			if j+1 < len(args) {
 				add(args[j+1], call.OpWrite)
 			}
-			j += findValues[f.s]
+			j += findValues(f.s)
 		case "-exec", "-execdir", "-ok", "-okdir":
 			// find DIR -exec rm … {} deletes what it finds under DIR.
 			if findExecDeletes(args[j+1:]) {
@@ -697,7 +716,7 @@ func findPaths(args []field, add pathAdder) {
 			for j++; j < len(args) && !(args[j].lit && (args[j].s == ";" || args[j].s == "+")); j++ {
 			}
 		default:
-			n := findValues[f.s] // a test's value is not an action: -name -delete
+			n := findValues(f.s) // a test's value is not an action: -name -delete
 			if n == 0 && len(f.s) == len("-newerXY") && strings.HasPrefix(f.s, "-newer") {
 				n = 1
 			}
@@ -713,14 +732,20 @@ func findPaths(args []field, add pathAdder) {
 }
 
 // findValues are the find primaries that take arguments, and how many.
-var findValues = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
-	"-regex": 1, "-iregex": 1, "-lname": 1, "-ilname": 1, "-regextype": 1,
-	"-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1, "-size": 1, "-type": 1, "-xtype": 1,
-	"-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1, "-cmin": 1, "-used": 1,
-	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-samefile": 1, "-inum": 1, "-links": 1,
-	"-fstype": 1, "-context": 1, "-maxdepth": 1, "-mindepth": 1, "-files0-from": 1,
-	"-printf": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2,
+func findValues(p string) int {
+	switch p {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+		"-regex", "-iregex", "-lname", "-ilname", "-regextype",
+		"-user", "-group", "-uid", "-gid", "-perm", "-size", "-type", "-xtype",
+		"-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used",
+		"-newer", "-anewer", "-cnewer", "-samefile", "-inum", "-links",
+		"-fstype", "-context", "-maxdepth", "-mindepth", "-files0-from",
+		"-printf", "-fprint", "-fprint0", "-fls":
+		return 1
+	case "-fprintf":
+		return 2
+	}
+	return 0
 }
 
 // findExecDeletes reports an -exec command that deletes: rm, rmdir,
@@ -743,18 +768,16 @@ func findExecDeletes(argv []field) bool {
 
 // grepPaths: the first operand is the pattern unless -e or -f gave one;
 // the others and -f files are read.
-func grepPaths(spec optSpec) pathRule {
-	return func(args []field, add pathAdder) {
-		opts, ops := spec.parse(args)
-		for _, f := range values(opts, "-f", "--file", "--exclude-from") {
-			add(f, call.OpRead)
-		}
-		if !has(opts, "-e", "--regexp", "-f", "--file", "--files") && len(ops) > 0 { // rg --files: no pattern
-			ops = ops[1:]
-		}
-		for _, f := range ops {
-			add(f, call.OpRead)
-		}
+func grepPaths(spec optSpec, args []field, add pathAdder) {
+	opts, ops := spec.parse(args)
+	for _, f := range values(opts, "-f", "--file", "--exclude-from") {
+		add(f, call.OpRead)
+	}
+	if !has(opts, "-e", "--regexp", "-f", "--file", "--files") && len(ops) > 0 { // rg --files: no pattern
+		ops = ops[1:]
+	}
+	for _, f := range ops {
+		add(f, call.OpRead)
 	}
 }
 
@@ -779,8 +802,7 @@ func xxdPaths(args []field, add pathAdder) {
 }
 
 func sortPaths(args []field, add pathAdder) {
-	opts, ops := optSpec{short: "kotST", long: []string{"--key", "--output", "--field-separator",
-		"--temporary-directory", "--buffer-size", "--parallel", "--files0-from"}}.parse(args)
+	opts, ops := sortOpts.parse(args)
 	for _, f := range values(opts, "-o", "--output") {
 		add(f, call.OpWrite)
 	}
@@ -791,13 +813,6 @@ func sortPaths(args []field, add pathAdder) {
 		add(f, call.OpRead)
 	}
 }
-
-var curlOpts = optSpec{short: "AbcCdDeEFHKmoPQrTuUwxXyYz", long: []string{"--output", "--upload-file",
-	"--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "--json", "--form",
-	"--form-string", "--config", "--cookie", "--cookie-jar", "--dump-header", "--header", "--user-agent",
-	"--user", "--proxy", "--request", "--referer", "--max-time", "--connect-timeout", "--retry", "--url",
-	"--cacert", "--cert", "--key", "--output-dir", "--write-out", "--range", "--resolve", "--trace",
-	"--trace-ascii", "--stderr", "--netrc-file"}}
 
 // fileURLPath returns the local path of a literal file:// URL (file:///p,
 // file://localhost/p), which curl reads like cat.
@@ -815,11 +830,13 @@ func fileURLPath(f field) (string, bool) {
 	return "/" + tail, true
 }
 
-// curlPaths: -o and -c/-D write; -T, -K, @file data and file:// URLs are
-// read.
+// curlPaths: -o and -c/-D write; -T, -K, @file data (-d, -F, --json,
+// --data-urlencode, --url-query, -H, --variable) and file:// URLs are
+// read. Options are read with curlOpts, the table quietNetwork and
+// remoteNames use.
 func curlPaths(args []field, add pathAdder) {
-	opts, ops := curlOpts.parse(args)
-	for _, u := range append(ops, values(opts, "--url")...) {
+	opts, urls := curlArgs(args)
+	for _, u := range urls {
 		if p, ok := fileURLPath(u); ok {
 			add(litField(p, u.pos), call.OpRead)
 		}
@@ -830,7 +847,8 @@ func curlPaths(args []field, add pathAdder) {
 		}
 		v := *o.val
 		switch o.name {
-		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr":
+		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr",
+			"--libcurl", "--etag-save", "--hsts", "--alt-svc":
 			if !(v.lit && v.s == "-") {
 				add(v, call.OpWrite)
 			}
@@ -838,12 +856,14 @@ func curlPaths(args []field, add pathAdder) {
 			if !(v.lit && v.s == "-") {
 				add(v, call.OpRead)
 			}
-		case "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form":
+		case "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--url-query", "--json", "-F", "--form",
+			"-H", "--header", "--proxy-header", "--variable":
 			if !v.lit {
 				continue
 			}
 			s := v.s
-			if o.name == "-F" || o.name == "--form" {
+			switch o.name {
+			case "-F", "--form":
 				_, after, ok := strings.Cut(s, "=")
 				if !ok {
 					continue
@@ -852,10 +872,17 @@ func curlPaths(args []field, add pathAdder) {
 					after = "@" + rest
 				}
 				s = after
-			} else if o.name == "--data-urlencode" {
-				if at := strings.IndexByte(s, '@'); at > 0 {
+			case "--data-urlencode", "--url-query":
+				if at := strings.IndexByte(s, '@'); at > 0 && !strings.Contains(s[:at], "=") {
 					s = s[at:]
 				}
+			case "--variable":
+				// [%]name@file (name[START-END]@file), or name=text.
+				at := strings.IndexByte(s, '@')
+				if eq := strings.IndexByte(s, '='); at < 0 || (eq >= 0 && eq < at) {
+					continue
+				}
+				s = s[at:]
 			}
 			if f, ok := strings.CutPrefix(s, "@"); ok && f != "-" && f != "" {
 				if semi := strings.IndexByte(f, ';'); semi >= 0 && (o.name == "-F" || o.name == "--form") {
@@ -867,14 +894,9 @@ func curlPaths(args []field, add pathAdder) {
 	}
 }
 
-var wgetOpts = optSpec{short: "OoaPiBetTwUQlARDXI", long: []string{"--output-document", "--output-file",
-	"--append-output", "--directory-prefix", "--input-file", "--post-file", "--body-file", "--header",
-	"--user-agent", "--user", "--password", "--post-data", "--base", "--execute", "--tries", "--timeout",
-	"--wait", "--quota", "--level", "--accept", "--reject", "--domains", "--exclude-directories",
-	"--include-directories", "--method", "--body-data", "--load-cookies", "--save-cookies"}}
-
 // wgetPaths: -O, -o, -a, -P and --save-cookies write; --post-file,
-// --body-file, -i and --load-cookies are read.
+// --body-file, -i and --load-cookies are read. Options are read with
+// wgetOpts, the table quietNetwork and remoteNames use.
 func wgetPaths(args []field, add pathAdder) {
 	opts, _ := wgetOpts.parse(args)
 	for _, o := range opts {
@@ -911,7 +933,7 @@ func lessPaths(args []field, add pathAdder) {
 // are read); var=value operands are assignments; the other operands are
 // read, or written under gawk -i inplace.
 func awkPaths(args []field, add pathAdder) {
-	opts, ops := optSpec{short: "Fvfi", long: []string{"--field-separator", "--assign", "--file", "--include", "--load"}}.parse(args)
+	opts, ops := awkOpts.parse(args)
 	files := values(opts, "-f", "--file")
 	for _, f := range files {
 		add(f, call.OpRead)

@@ -2,7 +2,6 @@ package shellparse
 
 import (
 	"strings"
-	"sync"
 )
 
 // Programs that print or pack the files they are given, which the path
@@ -10,53 +9,52 @@ import (
 // reads them, so path rules (secrets) see them. The files come back as a
 // nested cat -- FILE… command labelled "NAME reads".
 
-// readerSpecs are the value-taking options of each reader, and how many
-// leading operands are not files (jq's filter, zip's archive).
-var readerSpecs = sync.OnceValue(func() map[string]struct {
+// readerTable holds the value-taking options of each reader, and how many
+// leading operands are not files (jq's filter, zip's archive); sorted by
+// name (TestTablesSorted), static data.
+type readerSpec struct {
 	opts optSpec
 	skip int
-} {
-	return map[string]struct {
-		opts optSpec
-		skip int
-	}{
-		"cut":      {opts: optSpec{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}},
-		"diff":     {opts: optSpec{short: "CUxXIFLSWD", long: []string{"--context", "--unified", "--exclude", "--exclude-from", "--ignore-matching-lines", "--label", "--starting-file", "--width", "--ifdef", "--show-function-line", "--color", "--palette", "--tabsize", "--horizon-lines", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--to-file", "--from-file"}}},
-		"cmp":      {opts: optSpec{short: "iIn", long: []string{"--ignore-initial", "--bytes"}}},
-		"hexdump":  {opts: optSpec{short: "efns"}},
-		"hd":       {opts: optSpec{short: "efns"}},
-		"paste":    {opts: optSpec{short: "d", long: []string{"--delimiters"}}},
-		"rev":      {},
-		"column":   {opts: optSpec{short: "sctoNdEWHORl", long: []string{"--separator", "--output-width", "--output-separator", "--table-columns", "--table-name", "--table-order"}}},
-		"fold":     {opts: optSpec{short: "w", long: []string{"--width"}}},
-		"fmt":      {opts: optSpec{short: "wpdg", long: []string{"--width", "--prefix", "--goal"}}},
-		"iconv":    {opts: optSpec{short: "fto", long: []string{"--from-code", "--to-code", "--output"}}},
-		"uniq":     {opts: optSpec{short: "fswn", long: []string{"--skip-fields", "--skip-chars", "--check-chars"}}},
-		"split":    {opts: optSpec{short: "abClnt", long: []string{"--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter", "--numeric-suffixes", "--hex-suffixes"}}},
-		"expand":   {opts: optSpec{short: "t", long: []string{"--tabs"}}},
-		"pr":       {opts: optSpec{short: "hlwoNesSi", long: []string{"--header", "--length", "--width", "--indent"}}},
-		"zip":      {opts: optSpec{short: "bntPZOsixX", long: []string{"--temp-path", "--suffixes", "--password", "--compression-method", "--output-file", "--split-size", "--include", "--exclude", "--unzip-command"}}, skip: 1},
-		"7z":       {skip: 2}, // 7z a ARCHIVE FILE…
-		"gpg":      {opts: optSpec{short: "ruo", long: []string{"--recipient", "--local-user", "--output", "--passphrase", "--homedir", "--cipher-algo", "--compress-algo", "--default-key", "--keyring"}}},
-		"look":     {opts: optSpec{short: "t", long: []string{"--terminate"}}, skip: 1}, // look PREFIX FILE
-		"unexpand": {opts: optSpec{short: "t", long: []string{"--tabs"}}},
-		"shuf":     {opts: optSpec{short: "ino", long: []string{"--input-range", "--head-count", "--output", "--random-source"}}},
-		"tsort":    {},
-		"ptx":      {opts: optSpec{short: "bgiSwWFM", long: []string{"--break-file", "--gap-size", "--ignore-file", "--only-file", "--sentence-regexp", "--word-regexp", "--width", "--flag-truncation", "--macro-name"}}},
-		"csplit":   {opts: optSpec{short: "bfn", long: []string{"--suffix-format", "--prefix", "--digits"}}},
-		"base32":   {opts: optSpec{short: "w", long: []string{"--wrap"}}},
-		"basenc":   {opts: optSpec{short: "w", long: []string{"--wrap"}}},
-		"pv":       {opts: optSpec{short: "ABDiLNsw", long: []string{"--buffer-size", "--delay-start", "--interval", "--rate-limit", "--name", "--size", "--width", "--height", "--format", "--watchfd", "--pidfile"}}},
-		"uuencode": {},
-		"ag":       {opts: optSpec{short: "ABCGgmp", long: []string{"--after", "--before", "--context", "--file-search-regex", "--max-count", "--path-to-ignore", "--ignore", "--ignore-dir", "--pager", "--depth"}}, skip: 1},
-		"ack":      {opts: optSpec{short: "ABCm", long: []string{"--after-context", "--before-context", "--context", "--max-count", "--type", "--ignore-dir", "--ignore-file", "--output"}}, skip: 1},
-		"join":     {opts: optSpec{short: "aejot12", long: []string{"--header"}}},
-		"comm":     {opts: optSpec{long: []string{"--output-delimiter"}}},
-		"bat": {opts: optSpec{short: "lHrm", long: []string{"--language", "--highlight-line", "--line-range", "--map-syntax", "--style",
-			"--theme", "--tabs", "--wrap", "--terminal-width", "--file-name", "--diff-context", "--pager", "--color", "--italic-text",
-			"--decorations", "--paging", "--ignored-suffix", "--binary", "--squeeze-limit", "--strip-ansi", "--nonprintable-notation"}}},
-	}
-})
+}
+
+var readerTable = []named[readerSpec]{
+	{"7z", readerSpec{skip: 2}}, // 7z a ARCHIVE FILE…
+	{"ack", readerSpec{opts: optSpec{short: "ABm", optional: "C", long: []string{"--after-context", "--before-context", "--max-count", "--type", "--ignore-dir", "--ignore-file", "--output"}}, skip: 1}}, // -C[NUM]: an integer only
+	{"ag", readerSpec{opts: optSpec{short: "ABCGgmp", long: []string{"--file-search-regex", "--max-count", "--path-to-ignore", "--ignore", "--ignore-dir", "--pager", "--depth"}}, skip: 1}},              // --after[=N], --before[=N], --context[=N]
+	{"base32", readerSpec{opts: optSpec{short: "w", long: []string{"--wrap"}}}},
+	{"basenc", readerSpec{opts: optSpec{short: "w", long: []string{"--wrap"}}}},
+	{"bat", readerSpec{opts: optSpec{short: "lHrm", long: []string{"--language", "--highlight-line", "--line-range", "--map-syntax", "--style",
+		"--theme", "--tabs", "--wrap", "--terminal-width", "--file-name", "--diff-context", "--pager", "--color", "--italic-text",
+		"--decorations", "--paging", "--ignored-suffix", "--binary", "--squeeze-limit", "--strip-ansi", "--nonprintable-notation"}}}},
+	{"cmp", readerSpec{opts: optSpec{short: "iIn", long: []string{"--ignore-initial", "--bytes"}}}},
+	{"column", readerSpec{opts: optSpec{short: "cEHiloNOprRsTW", long: []string{"--separator", "--output-width", "--output-separator", "--table-columns", "--table-name", "--table-order",
+		"--table-columns-limit", "--table-noextreme", "--table-hide", "--table-right", "--table-truncate", "--table-wrap", "--tree", "--tree-id", "--tree-parent"}}}}, // -t, -d, -e, -x, -J, -L are flags; -n is one in BSD column
+	{"comm", readerSpec{opts: optSpec{long: []string{"--output-delimiter"}}}},
+	{"csplit", readerSpec{opts: optSpec{short: "bfn", long: []string{"--suffix-format", "--prefix", "--digits"}}}},
+	{"cut", readerSpec{opts: optSpec{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}}},
+	{"diff", readerSpec{opts: optSpec{short: "CUxXIFLSWD", long: []string{"--exclude", "--exclude-from", "--ignore-matching-lines", "--label", "--starting-file", "--width", "--ifdef", "--show-function-line", "--palette", "--tabsize", "--horizon-lines", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--to-file", "--from-file"}}}},
+	{"expand", readerSpec{opts: optSpec{short: "t", long: []string{"--tabs"}}}},
+	{"fmt", readerSpec{opts: optSpec{short: "wpdg", long: []string{"--width", "--prefix", "--goal"}}}},
+	{"fold", readerSpec{opts: optSpec{short: "w", long: []string{"--width"}}}},
+	{"gpg", readerSpec{opts: optSpec{short: "ruo", long: []string{"--recipient", "--local-user", "--output", "--passphrase", "--homedir", "--cipher-algo", "--compress-algo", "--default-key", "--keyring"}}}},
+	{"hd", readerSpec{opts: optSpec{short: "efns"}}},
+	{"hexdump", readerSpec{opts: optSpec{short: "efns"}}},
+	{"iconv", readerSpec{opts: optSpec{short: "fto", long: []string{"--from-code", "--to-code", "--output"}}}},
+	{"join", readerSpec{opts: optSpec{short: "aejot12", long: []string{"--header"}}}},
+	{"look", readerSpec{opts: optSpec{short: "t", long: []string{"--terminate"}}, skip: 1}}, // look PREFIX FILE
+	{"paste", readerSpec{opts: optSpec{short: "d", long: []string{"--delimiters"}}}},
+	{"pr", readerSpec{opts: optSpec{short: "DhlNowW", optional: "einsS", long: []string{"--header", "--length", "--width", "--indent", "--date-format", "--first-line-number", "--page-width", "--columns"}}}},
+	{"ptx", readerSpec{opts: optSpec{short: "bgiSwWFM", long: []string{"--break-file", "--gap-size", "--ignore-file", "--only-file", "--sentence-regexp", "--word-regexp", "--width", "--flag-truncation", "--macro-name"}}}},
+	{"pv", readerSpec{opts: optSpec{short: "ABDiLNsw", long: []string{"--buffer-size", "--delay-start", "--interval", "--rate-limit", "--name", "--size", "--width", "--height", "--format", "--watchfd", "--pidfile"}}}},
+	{"rev", readerSpec{}},
+	{"shuf", readerSpec{opts: optSpec{short: "ino", long: []string{"--input-range", "--head-count", "--output", "--random-source"}}}},
+	{"split", readerSpec{opts: optSpec{short: "abClnt", long: []string{"--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter"}}}}, // --numeric-suffixes[=FROM], --hex-suffixes[=FROM]
+	{"tsort", readerSpec{}},
+	{"unexpand", readerSpec{opts: optSpec{short: "t", long: []string{"--tabs"}}}},
+	{"uniq", readerSpec{opts: optSpec{short: "fswn", long: []string{"--skip-fields", "--skip-chars", "--check-chars"}}}},
+	{"uuencode", readerSpec{}},
+	{"zip", readerSpec{opts: optSpec{short: "bntPZOsix", long: []string{"--temp-path", "--suffixes", "--password", "--compression-method", "--output-file", "--split-size", "--include", "--exclude", "--unzip-command"}}, skip: 1}},
+}
 
 // readerInners returns the files a reader program reads, as cat of them.
 func readerInners(name string, args []field) []inner {
@@ -68,7 +66,7 @@ func readerInners(name string, args []field) []inner {
 	case "jq", "gojq", "jaq", "yq":
 		files = jqFiles(name, args)
 	default:
-		spec, ok := readerSpecs()[name]
+		spec, ok := lookup(readerTable, name)
 		if !ok {
 			return nil
 		}

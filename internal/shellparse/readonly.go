@@ -303,7 +303,7 @@ func (p *roProver) call(c *syntax.CallExpr) {
 		p.fail(name + " is not a program from the read-only table (a path runs that file)")
 		return
 	}
-	spec, ok := readOnlyTable()[name]
+	spec, ok := readOnlyTable.get()[name]
 	if !ok {
 		p.fail(name + " is not in the read-only table")
 		return

@@ -115,6 +115,10 @@ func (p *roProver) parseOpts(name string, spec *roSpec, args []string) (opts map
 				opts["-"+string(c)] = true
 				continue
 			}
+			if strings.IndexByte(spec.optFlags, c) >= 0 {
+				opts["-"+string(c)] = true
+				break // the rest of the word, if any, is the value
+			}
 			if strings.IndexByte(spec.valFlags, c) >= 0 {
 				opts["-"+string(c)] = true
 				val := a[j+1:]
@@ -141,17 +145,33 @@ func (p *roProver) parseOpts(name string, spec *roSpec, args []string) (opts map
 
 // --- find ---
 
-var findPrim0 = set("-print", "-print0", "-prune", "-empty", "-not", "!", "(", ")", "-o", "-a", "-or", "-and",
-	"-quit", "-readable", "-writable", "-executable", "-depth", "-xdev", "-mount", "-follow", "-ls", "-true",
-	"-false", "-nouser", "-nogroup", "-daystart", "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", ",")
+// findPrim0 are the primaries without a value the proof allows.
+func findPrim0(a string) bool {
+	switch a {
+	case "-print", "-print0", "-prune", "-empty", "-not", "!", "(", ")", "-o", "-a", "-or", "-and",
+		"-quit", "-readable", "-writable", "-executable", "-depth", "-xdev", "-mount", "-follow", "-ls", "-true",
+		"-false", "-nouser", "-nogroup", "-daystart", "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", ",":
+		return true
+	}
+	return false
+}
 
-var findPrim1 = set("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-type", "-xtype",
-	"-maxdepth", "-mindepth", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-perm",
-	"-user", "-group", "-uid", "-gid", "-regex", "-iregex", "-regextype", "-links", "-inum", "-printf",
-	"-lname", "-ilname", "-used", "-fstype", "-context")
+// findPrim1 are the primaries with one value the proof allows.
+func findPrim1(a string) bool {
+	switch a {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-type", "-xtype",
+		"-maxdepth", "-mindepth", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-perm",
+		"-user", "-group", "-uid", "-gid", "-regex", "-iregex", "-regextype", "-links", "-inum", "-printf",
+		"-lname", "-ilname", "-used", "-fstype", "-context":
+		return true
+	}
+	return false
+}
 
 // findReads are the primaries whose operand is a file find stats.
-var findReads = set("-newer", "-anewer", "-cnewer", "-samefile")
+func findReads(a string) bool {
+	return a == "-newer" || a == "-anewer" || a == "-cnewer" || a == "-samefile"
+}
 
 func checkFind(p *roProver, name string, args []string) string {
 	i := 0
@@ -173,16 +193,16 @@ func checkFind(p *roProver, name string, args []string) string {
 	for ; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case findPrim0[a]:
-		case findPrim1[a]:
+		case findPrim0(a):
+		case findPrim1(a):
 			if i++; i >= len(args) {
 				return "find " + a + ": missing value"
 			}
-		case findReads[a] || strings.HasPrefix(a, "-newer") && len(a) == len("-newerXY"):
+		case findReads(a) || strings.HasPrefix(a, "-newer") && len(a) == len("-newerXY"):
 			if i++; i >= len(args) {
 				return "find " + a + ": missing value"
 			}
-			if findReads[a] || a[len(a)-1] != 't' {
+			if findReads(a) || a[len(a)-1] != 't' {
 				p.read(args[i])
 			}
 		case a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir":
@@ -553,7 +573,7 @@ func checkCd(p *roProver, name string, args []string) string {
 }
 
 func checkJq(p *roProver, name string, args []string) string {
-	opts, ops, _, why := p.parseOpts(name, jqOpts(), args)
+	opts, ops, _, why := p.parseOpts(name, jqOpts.get(), args)
 	if why != "" {
 		return why
 	}
@@ -579,7 +599,7 @@ func checkYq(p *roProver, name string, args []string) string {
 			return "yq " + a + " writes its files"
 		}
 	}
-	_, ops, _, why := p.parseOpts(name, yqOpts(), args)
+	_, ops, _, why := p.parseOpts(name, yqOpts.get(), args)
 	if why != "" {
 		return why
 	}

@@ -3,7 +3,6 @@ package shellparse
 import (
 	"sort"
 	"strings"
-	"sync"
 )
 
 // roSpec is what one program (or git/go subcommand) may be given and
@@ -11,6 +10,7 @@ import (
 type roSpec struct {
 	flags    string          // short flags taking no value ("lahR")
 	valFlags string          // short flags taking a value (-n 5, -n5)
+	optFlags string          // short flags whose value is only the rest of the word (od -w16, date -Iseconds)
 	pathVals string          // … of which the value is a file read (grep -f F)
 	long     map[string]int  // long options: the number of values they take (--lines=N counts as given)
 	pathLong map[string]bool // long options whose value is a file read
@@ -52,8 +52,8 @@ func longs(spec string) map[string]int {
 // ReadOnlyPrograms lists the programs of the read-only table, sorted (for
 // docs and tests).
 func ReadOnlyPrograms() []string {
-	out := make([]string, 0, len(readOnlyTable()))
-	for n := range readOnlyTable() {
+	out := make([]string, 0, len(readOnlyTable.get()))
+	for n := range readOnlyTable.get() {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -78,7 +78,7 @@ var gitLogDiff = "oneline graph decorate decorate= all stat stat= shortstat nums
 
 // readOnlyTable is built on first use (an analysis with auto_allow on): the
 // hook pays nothing for it at start-up otherwise.
-var readOnlyTable = sync.OnceValue(func() map[string]*roSpec {
+var readOnlyTable = lazy[map[string]*roSpec]{build: func() map[string]*roSpec {
 	grepLong := grepLongOpts()
 	return map[string]*roSpec{
 		"ls":    {flags: "aAlhRrtSdFG1icsunmgopqQxXUvLHBk", valFlags: "Iw", long: longs("all almost-all human-readable recursive reverse sort= time= full-time classify color color= group-directories-first ignore= hide= directory inode size numeric-uid-gid literal quoting-style= format= width= si dereference indicator-style= time-style=")},
@@ -96,7 +96,7 @@ var readOnlyTable = sync.OnceValue(func() map[string]*roSpec {
 		// (hidden and ignored files such as .env); ag likewise (-f, -u, -U,
 		// --hidden); grep not -R (follows symlinks).
 		"rg":        {flags: "nNilcvwxFSsoqHIaP0", valFlags: "egtTmABCrdM", long: longs("line-number no-line-number ignore-case smart-case case-sensitive files-with-matches files-without-match count count-matches invert-match word-regexp line-regexp fixed-strings no-heading heading files type-list json vimgrep only-matching quiet with-filename no-filename glob= iglob= type= type-not= max-count= after-context= before-context= context= replace= max-depth= sort= sortr= color= colors= regexp= multiline multiline-dotall no-messages trim column byte-offset stats pcre2 crlf null text binary max-columns= max-filesize= threads= engine=")},
-		"ag":        {flags: "ilLcvwQsSa0", valFlags: "gGmABC", long: longs("ignore= literal nocolor color depth= ignore-case smart-case case-sensitive files-with-matches files-without-matches count invert-match word-regexp max-count= after= before= context= filename nofilename column noheading heading vimgrep")},
+		"ag":        {flags: "ilLcvwQsSa0", valFlags: "gGmABC", long: longs("ignore= literal nocolor color depth= ignore-case smart-case case-sensitive files-with-matches files-without-matches count invert-match word-regexp max-count= after after= before before= context context= filename nofilename column noheading heading vimgrep")},
 		"find":      {check: checkFind},
 		"sed":       {flags: "nErsuz", valFlags: "el", long: longs("quiet silent regexp-extended separate unbuffered null-data posix debug expression= line-length= sandbox"), check: checkSed},
 		"awk":       {valFlags: "Fv", check: checkAwk},
@@ -108,13 +108,13 @@ var readOnlyTable = sync.OnceValue(func() map[string]*roSpec {
 		"cut":       {flags: "snz", valFlags: "bcdf", long: longs("bytes= characters= delimiter= fields= complement only-delimited output-delimiter= zero-terminated")},
 		"tr":        {flags: "cCdst", noPaths: true, long: longs("complement delete squeeze-repeats truncate-set1")},
 		"diff":      {flags: "uqrNawbBiEtTsyp", valFlags: "UCWxX", pathVals: "X", long: longs("unified unified= brief recursive new-file text ignore-all-space ignore-space-change ignore-blank-lines ignore-case side-by-side width= exclude= color color= report-identical-files strip-trailing-cr minimal normal no-dereference suppress-common-lines")},
-		"cmp":       {flags: "blsi", valFlags: "n", long: longs("verbose quiet silent print-bytes bytes=")},
+		"cmp":       {flags: "bls", valFlags: "in", long: longs("verbose quiet silent print-bytes bytes= ignore-initial=")},
 		"comm":      {flags: "123z", long: longs("check-order nocheck-order output-delimiter= total zero-terminated")},
 		"column":    {flags: "tnxe", valFlags: "sco", long: longs("table separator= output-separator=")},
 		"fold":      {flags: "bs", valFlags: "w", long: longs("bytes spaces width=")},
 		"rev":       {},
 		"strings":   {flags: "afw", valFlags: "nte", numeric: true, long: longs("all bytes= radix= encoding=")},
-		"od":        {flags: "bcdfiloxsv", valFlags: "AjNtw", long: longs("address-radix= skip-bytes= read-bytes= format= output-duplicates width=")},
+		"od":        {flags: "bcdfiloxsv", valFlags: "AjNt", optFlags: "w", long: longs("address-radix= skip-bytes= read-bytes= format= output-duplicates width width=")},
 		"hexdump":   {flags: "bcCdovx", valFlags: "nse"},
 		"xxd":       {flags: "pui", valFlags: "clsg", maxPos: 1}, // not -r; a second operand is written
 		"md5sum":    {flags: "bctwz", long: longs("binary check tag text quiet status strict warn zero")},
@@ -133,7 +133,7 @@ var readOnlyTable = sync.OnceValue(func() map[string]*roSpec {
 		"pwd":       {flags: "LP", maxPos: -1},
 		"echo":      {echo: true},
 		"printf":    {check: checkPrintf},
-		"date":      {flags: "uR", valFlags: "dI", noPaths: true, long: longs("utc universal rfc-email iso-8601 iso-8601= rfc-3339= date= reference="), check: checkDate},
+		"date":      {flags: "uR", valFlags: "d", optFlags: "I", noPaths: true, long: longs("utc universal rfc-email iso-8601 iso-8601= rfc-3339= date= reference="), check: checkDate},
 		"uname":     {flags: "asnrvmpio", maxPos: -1, long: longs("all kernel-name nodename kernel-release kernel-version machine processor hardware-platform operating-system")},
 		"id":        {flags: "ugGnrz", noPaths: true, maxPos: 1, long: longs("user group groups name real zero")},
 		"whoami":    {maxPos: -1},
@@ -158,15 +158,15 @@ var readOnlyTable = sync.OnceValue(func() map[string]*roSpec {
 		"python":  {flags: "V", maxPos: -1, long: longs("version")},
 		"python3": {flags: "V", maxPos: -1, long: longs("version")},
 	}
-})
+}}
 
 // jqOpts and yqOpts are the options of jq and yq (checkJq, checkYq);
 // not jq -f (a filter file the proof cannot read for env).
 var (
-	jqOpts = sync.OnceValue(func() *roSpec {
+	jqOpts = lazy[*roSpec]{build: func() *roSpec {
 		return &roSpec{flags: "rcnesSjaMCRz", long: longs("raw-output compact-output null-input exit-status slurp sort-keys join-output ascii-output monochrome-output color-output raw-input tab indent= arg== argjson== seq stream raw-output0")}
-	})
-	yqOpts = sync.OnceValue(func() *roSpec {
+	}}
+	yqOpts = lazy[*roSpec]{build: func() *roSpec {
 		return &roSpec{flags: "rePjNMCv", valFlags: "opI", long: longs("output-format= input-format= prettyPrint unwrapScalar exit-status no-colors colors indent= no-doc null-input")}
-	})
+	}}
 )

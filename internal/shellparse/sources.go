@@ -1,29 +1,32 @@
 package shellparse
 
 import (
-	"encoding/base64"
-	"encoding/hex"
 	"slices"
-	"strconv"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // network are the programs whose output comes from the network.
-var network = map[string]bool{
-	"curl": true, "wget": true, "wget2": true, "fetch": true, "http": true, "https": true,
-	"xh": true, "xhs": true, "curlie": true, "aria2c": true, "nc": true, "ncat": true,
-	"netcat": true, "socat": true, "lwp-request": true, "lwp-download": true, "GET": true,
-	"POST": true, "HEAD": true, "ftp": true, "tftp": true, "sftp": true, "telnet": true,
-	"ssh": true, "dig": true, "nslookup": true, "host": true, "gsutil": true, "s3cmd": true,
+func network(name string) bool {
+	switch name {
+	case "curl", "wget", "wget2", "fetch", "http", "https",
+		"xh", "xhs", "curlie", "aria2c", "nc", "ncat",
+		"netcat", "socat", "lwp-request", "lwp-download", "GET",
+		"POST", "HEAD", "ftp", "tftp", "sftp", "telnet",
+		"ssh", "dig", "nslookup", "host", "gsutil", "s3cmd":
+		return true
+	}
+	return false
 }
 
 // decoders are the programs that always decode or decompress their input.
-var decoders = map[string]bool{
-	"uudecode": true, "gunzip": true, "zcat": true, "gzcat": true, "bzcat": true, "bunzip2": true,
-	"xzcat": true, "unxz": true, "lzcat": true, "unlzma": true, "zstdcat": true, "unzstd": true,
-	"lz4cat": true, "unlz4": true, "rev": true, "tr": true,
+func decoder(name string) bool {
+	switch name {
+	case "uudecode", "gunzip", "zcat", "gzcat", "bzcat", "bunzip2",
+		"xzcat", "unxz", "lzcat", "unlzma", "zstdcat", "unzstd",
+		"lz4cat", "unlz4", "rev", "tr":
+		return true
+	}
+	return false
 }
 
 // classify says whether c's output comes from the network or a decoder.
@@ -32,7 +35,7 @@ var decoders = map[string]bool{
 func classify(c *Command) SourceClass {
 	name := c.Name
 	switch {
-	case network[name]:
+	case network(name):
 		if quietNetwork(name, c.Args) {
 			return SourceOther
 		}
@@ -56,7 +59,7 @@ func classify(c *Command) SourceClass {
 				return SourceDecoder
 			}
 		}
-	case decoders[name]:
+	case decoder(name):
 		return SourceDecoder
 	case name == "base64" || name == "base32" || name == "basenc":
 		if hasFlag(c.Args, "d", "--decode") || (name == "base64" && hasFlag(c.Args, "D", "")) {
@@ -91,13 +94,16 @@ func classify(c *Command) SourceClass {
 }
 
 // hasFlag reports whether args hold the short flag (alone or in a cluster)
-// or the long one.
+// or the long one, also abbreviated: the GNU tools (getopt_long) and gpg
+// take a unique prefix of a long option, so base64 --dec decodes. A
+// prefix the program finds ambiguous makes it refuse to run; counting it
+// costs nothing.
 func hasFlag(args []string, short, long string) bool {
 	for _, a := range args {
 		if a == "--" {
 			return false
 		}
-		if long != "" && a == long {
+		if long != "" && len(a) >= 3 && strings.HasPrefix(a, "--") && strings.HasPrefix(long, a) {
 			return true
 		}
 		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a[1:], short) {
@@ -107,293 +113,14 @@ func hasFlag(args []string, short, long string) bool {
 	return false
 }
 
-// input is what a command reads on standard input when the analysis knows
-// something about it.
-type input struct {
-	f      field  // the content; f.lit when it is fully known
-	via    string // "heredoc", "herestring", "pipe"
-	opaque bool   // stdin is a file or a program's output: content unknown
-}
-
-var opaqueInput = &input{opaque: true}
-
-// output is what the pipeline stage st writes to the next one, when the
-// analysis can tell: the text of echo and printf, here-documents passed
-// through cat, base64 -d of a known text.
-func (a *analyzer) output(st *syntax.Stmt, sc *scope, fr *frame, in *input) *input {
-	var body []*syntax.Stmt
-	switch c := st.Cmd.(type) {
-	case *syntax.Block: // { echo a; echo b; } | sh
-		body = c.Stmts
-	case *syntax.Subshell:
-		body = c.Stmts
-	}
-	if body != nil {
-		return a.outputs(st, body, sc, fr, in)
-	}
-	c, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) == 0 {
-		return opaqueInput
-	}
-	for _, rd := range st.Redirs {
-		switch rd.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
-			if rd.N == nil || rd.N.Value == "1" {
-				return opaqueInput
-			}
-		case syntax.Hdoc, syntax.DashHdoc:
-			in = a.heredocInput(rd, sc, fr)
-		case syntax.WordHdoc:
-			f := a.foldString(rd.Word, sc, fr.src)
-			f.s += "\n"
-			in = &input{f: f, via: "herestring"}
-		case syntax.RdrIn:
-			in = opaqueInput
-		}
-	}
-	argv := make([]field, 0, len(c.Args))
-	for _, w := range c.Args {
-		argv = a.fold(argv, w, sc, fr.src, true)
-	}
-	if len(argv) == 0 || !argv[0].lit {
-		return opaqueInput
-	}
-	name, args := progName(argv[0].s), argv[1:]
-	switch name {
-	case "echo":
-		return echoOutput(args)
-	case "printf":
-		return printfOutput(args)
-	case "cat", "tee":
-		_, ops := optSpec{}.parse(args)
-		if (len(ops) == 0 || (len(ops) == 1 && ops[0].lit && ops[0].s == "-") || name == "tee") && in != nil {
-			return in
-		}
-	case "base64":
-		if in != nil && !in.opaque && in.f.lit && hasFlag(texts(args), "d", "--decode") {
-			b, err := base64.StdEncoding.DecodeString(stripSpace(in.f.s))
-			if err != nil {
-				b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(stripSpace(in.f.s), "="))
-			}
-			if err == nil {
-				return &input{f: litField(string(b), in.f.pos), via: "pipe"}
-			}
-		}
-	case "xxd":
-		if in != nil && !in.opaque && in.f.lit && hasFlag(texts(args), "r", "--revert") && hasFlag(texts(args), "p", "--plain") {
-			if b, err := hex.DecodeString(stripSpace(in.f.s)); err == nil {
-				return &input{f: litField(string(b), in.f.pos), via: "pipe"}
-			}
-		}
-	case "rev":
-		if in != nil && !in.opaque && in.f.lit && len(args) == 0 {
-			lines := strings.Split(in.f.s, "\n")
-			for i, l := range lines {
-				r := []rune(l)
-				slices.Reverse(r)
-				lines[i] = string(r)
-			}
-			return &input{f: litField(strings.Join(lines, "\n"), in.f.pos), via: "pipe"}
-		}
-	}
-	return opaqueInput
-}
-
-func stripSpace(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '\n' || r == '\t' || r == '\r' {
-			return -1
-		}
-		return r
-	}, s)
-}
-
-// echoOutput is what echo [-neE] ARGS writes.
-// outputs is what a group of statements writes: their outputs one after
-// the other. When only some are known ({ echo 'rm -rf /'; cat x; } | sh)
-// the result is partly known: a shell reading it is Dynamic and the known
-// text is still analyzed.
-func (a *analyzer) outputs(st *syntax.Stmt, body []*syntax.Stmt, sc *scope, fr *frame, in *input) *input {
-	if len(st.Redirs) > 0 || len(body) == 0 || len(body) > 64 {
-		return opaqueInput
-	}
-	var b strings.Builder
-	f := field{lit: true, pos: body[0].Pos()}
-	known := 0
-	for _, s := range body {
-		out := opaqueInput
-		if !s.Coprocess {
-			out = a.output(s, sc, fr, in)
-		}
-		if out.opaque || !out.f.lit {
-			f.lit = false
-			b.WriteString("\n")
-			continue
-		}
-		if b.Len()+len(out.f.s) > maxValue {
-			return opaqueInput // a group printing more than a value may hold: unknown (maxValue)
-		}
-		known++
-		b.WriteString(out.f.s)
-		f.srcs = appendSources(f.srcs, out.f.srcs...)
-	}
-	if known == 0 {
-		return opaqueInput
-	}
-	f.s = b.String()
-	f.text = strings.TrimSpace(f.s) != ""
-	return &input{f: f, via: "pipe"}
-}
-
-func echoOutput(args []field) *input {
-	newline, escapes := true, false
-	i := 0
-	for ; i < len(args) && args[i].lit && len(args[i].s) > 1 && args[i].s[0] == '-' && strings.Trim(args[i].s[1:], "neE") == ""; i++ {
-		for _, c := range args[i].s[1:] {
-			switch c {
-			case 'n':
-				newline = false
-			case 'e':
-				escapes = true
-			case 'E':
-				escapes = false
-			}
-		}
-	}
-	f := joinFields(args[i:])
-	if len(args[i:]) > 0 {
-		f.pos = args[i].pos
-	}
-	if escapes && f.lit {
-		s, stop := decodeEscapes(f.s, escEcho)
-		f.s = s
-		newline = newline && !stop
-	}
-	if newline {
-		f.s += "\n"
-	}
-	return &input{f: f, via: "pipe"}
-}
-
-// printfOutput is what printf FORMAT ARGS writes, for the common
-// directives (%s %b %d %c %q %%); anything else leaves the output unknown
-// (its text is kept).
-func printfOutput(args []field) *input {
-	if len(args) > 0 && args[0].lit && args[0].s == "--" {
-		args = args[1:]
-	} else if len(args) > 0 && args[0].lit && len(args[0].s) > 1 && args[0].s[0] == '-' && !strings.HasPrefix(args[0].s, "-v") {
-		// printf -delete, printf --hard: an invalid option, so bash's
-		// printf prints nothing but its complaint on stderr.
-		return &input{f: field{lit: true, pos: args[0].pos}, via: "pipe"}
-	}
-	if len(args) == 0 || (args[0].lit && strings.HasPrefix(args[0].s, "-v")) {
-		return opaqueInput
-	}
-	all := joinFields(args)
-	if !all.lit {
-		all.s = strings.Join(texts(args[1:]), " ")
-		return &input{f: all, via: "pipe"}
-	}
-	s, ok := printfFormat(args[0].s, texts(args[1:]))
-	if !ok {
-		all.lit = false
-		return &input{f: all, via: "pipe"}
-	}
-	return &input{f: field{s: s, lit: true, pos: args[0].pos, srcs: all.srcs}, via: "pipe"}
-}
-
-// printfFormat expands a printf format with its arguments, reusing the
-// format while arguments remain.
-func printfFormat(format string, args []string) (string, bool) {
-	var b strings.Builder
-	for pass := 0; pass < 1024; pass++ {
-		used := 0
-		for i := 0; i < len(format); i++ {
-			c := format[i]
-			if c == '\\' {
-				j := i + 1
-				for j < len(format) && j-i < 4 && format[j] >= '0' && format[j] <= '7' {
-					j++
-				}
-				if j == i+1 && j < len(format) {
-					j++
-					if format[i+1] == 'x' || format[i+1] == 'u' || format[i+1] == 'U' {
-						for j < len(format) && j-i < 10 && isHex(format[j]) {
-							j++
-						}
-					}
-				}
-				s, _ := decodeEscapes(format[i:j], escPrintf)
-				b.WriteString(s)
-				i = j - 1
-				continue
-			}
-			if c != '%' {
-				b.WriteByte(c)
-				continue
-			}
-			i++
-			for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
-				i++
-			}
-			for i < len(format) && (format[i] >= '0' && format[i] <= '9' || format[i] == '.') {
-				i++
-			}
-			if i >= len(format) {
-				return "", false
-			}
-			arg := ""
-			if format[i] != '%' && used < len(args) {
-				arg = args[used]
-			}
-			if format[i] != '%' {
-				used++
-			}
-			switch format[i] {
-			case '%':
-				b.WriteByte('%')
-			case 's', 'q':
-				b.WriteString(arg)
-			case 'b':
-				s, stop := decodeEscapes(arg, escEcho)
-				b.WriteString(s)
-				if stop {
-					return b.String(), true
-				}
-			case 'c':
-				if arg != "" {
-					b.WriteByte(arg[0])
-				}
-			case 'd', 'i', 'u':
-				if arg == "" {
-					arg = "0"
-				}
-				if _, err := strconv.ParseInt(arg, 10, 64); err != nil {
-					return "", false
-				}
-				b.WriteString(arg)
-			default:
-				return "", false
-			}
-			if b.Len() > 1<<20 {
-				return "", false
-			}
-		}
-		args = args[min(used, len(args)):]
-		if used == 0 || len(args) == 0 {
-			break
-		}
-	}
-	return b.String(), true
-}
-
-// curlValued are curl's short options that take a value.
-const curlValued = "ACDEFHKPQTUXYbcdemortuwxyz"
-
 // quietNetwork reports a network program whose standard output carries
 // nothing from the network: --version and --help; curl saving its one URL
 // to a file (-o FILE, -O) or reading only file:// URLs; wget without -O -
-// (it writes a file); httpie --download or --offline; nc -z.
+// (it writes a file); httpie --download or --offline; nc -z. The options
+// are read with the program's table (curlOpts, wgetOpts), the one its
+// path extraction uses. What the server controls and curl prints anyway
+// (-w, -D -, --trace, -v) and a config file (-K, wget --config, -e
+// output_document=-) make it not quiet.
 func quietNetwork(name string, args []string) bool {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "--help") {
 		return true // only first: `curl -H --help URL` gives -H the value --help
@@ -403,83 +130,44 @@ func quietNetwork(name string, args []string) bool {
 		if len(args) == 1 && (args[0] == "-V" || args[0] == "-h") {
 			return true
 		}
-		var urls []string
-		toFile, toStdout := false, false
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			switch {
-			case a == "-o" || a == "--output":
-				if i+1 < len(args) {
-					i++
-					if args[i] == "-" || args[i] == "/dev/stdout" {
-						toStdout = true
-					} else {
-						toFile = true
-					}
-				}
-			case a == "-O" || a == "--remote-name" || a == "--remote-name-all":
-				toFile = true
-			case a == "--url":
-				if i+1 < len(args) {
-					i++
-					urls = append(urls, args[i])
-				}
-			case strings.HasPrefix(a, "--"):
-				if !strings.Contains(a, "=") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !strings.Contains(args[i+1], "://") {
-					i++ // most long options take a value; a URL is not one
-				}
-			case len(a) > 1 && a[0] == '-':
-				if strings.IndexByte(curlValued, a[len(a)-1]) >= 0 {
-					if a[len(a)-1] == 'o' && i+1 < len(args) {
-						if args[i+1] == "-" {
-							toStdout = true
-						} else {
-							toFile = true
-						}
-					}
-					i++
-				}
-				if strings.ContainsRune(a[1:len(a)-1], 'O') || a[len(a)-1] == 'O' {
-					toFile = true
-				}
-			default:
-				urls = append(urls, a)
+		opts, urls := curlArgs(argFields(args))
+		if len(urls) == 0 || has(opts, "-K", "--config", "-w", "--write-out", "--trace", "--trace-ascii", "-v", "--verbose") {
+			return false
+		}
+		for _, v := range values(opts, "-D", "--dump-header") {
+			if toTerminal(v) {
+				return false
 			}
 		}
-		if len(urls) == 0 {
-			return false
+		toFile, toStdout := has(opts, "-O", "--remote-name", "--remote-name-all"), false
+		for _, v := range values(opts, "-o", "--output") {
+			if toTerminal(v) {
+				toStdout = true
+			} else {
+				toFile = true
+			}
 		}
 		local := true
 		for _, u := range urls {
-			local = local && strings.HasPrefix(strings.ToLower(u), "file://")
+			local = local && u.lit && strings.HasPrefix(strings.ToLower(u.s), "file://")
 		}
 		return local || (toFile && !toStdout && len(urls) == 1)
 	case "wget", "wget2":
-		for i, a := range args {
-			switch {
-			case a == "-O" || a == "--output-document":
-				if i+1 < len(args) && (args[i+1] == "-" || args[i+1] == "/dev/stdout") {
-					return false
-				}
-			case strings.HasPrefix(a, "--o"):
-				// --output-document and its abbreviations (--output-doc=-)
-				v, ok := strings.CutPrefix(a[strings.IndexByte(a+"=", '='):], "=")
-				if !ok && i+1 < len(args) {
-					v = args[i+1]
-				}
-				if v == "-" || v == "/dev/stdout" {
-					return false
-				}
-			case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "O"):
-				// -qO- / -O- / -qO (value next)
-				k := strings.IndexByte(a, 'O')
-				v := a[k+1:]
-				if v == "" && i+1 < len(args) {
-					v = args[i+1]
-				}
-				if v == "-" || v == "/dev/stdout" {
-					return false
-				}
+		opts, _ := wgetOpts.parse(argFields(args))
+		if has(opts, "--config") {
+			return false
+		}
+		for _, v := range values(opts, "-O", "--output-document") {
+			if toTerminal(v) {
+				return false
+			}
+		}
+		for _, v := range values(opts, "-e", "--execute") {
+			// A wgetrc command: output_document = - (any case, - or _).
+			k, val, _ := strings.Cut(v.s, "=")
+			k = strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(strings.TrimSpace(k)))
+			if !v.lit || (k == "outputdocument" && toTerminal(litField(strings.TrimSpace(val), v.pos))) {
+				return false
 			}
 		}
 		return true
@@ -491,119 +179,4 @@ func quietNetwork(name string, args []string) bool {
 		return slices.ContainsFunc(args, func(a string) bool { return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "z") })
 	}
 	return false
-}
-
-// outSubst is a >(…) waiting for the statement that writes into it.
-type outSubst struct {
-	p  *syntax.ProcSubst
-	sc *scope
-	fr *frame
-}
-
-// procOutput is what the <(…) p prints, for a shell given it as its
-// script or its standard input: the output of its one command when the
-// analysis follows it, opaque otherwise (several commands, or past the
-// budget shared with $(…), maxSubstValues); nil for a >(…).
-func (a *analyzer) procOutput(p *syntax.ProcSubst, sc *scope, src string) *input {
-	if p.Op != syntax.CmdIn {
-		return nil
-	}
-	if len(p.Stmts) != 1 || a.substValues <= 0 {
-		return opaqueInput
-	}
-	a.substValues--
-	defer a.leave()
-	if !a.enter() {
-		return opaqueInput
-	}
-	return a.output(p.Stmts[0], sc.child(), &frame{src: src}, nil)
-}
-
-// wordProc is procOutput for a word that is one <(…), nil for any other.
-func (a *analyzer) wordProc(w *syntax.Word, sc *scope, src string) *input {
-	if w == nil || len(w.Parts) != 1 {
-		return nil
-	}
-	if p, ok := w.Parts[0].(*syntax.ProcSubst); ok {
-		return a.procOutput(p, sc, src)
-	}
-	return nil
-}
-
-// readers analyzes the >(…) of statement st, each reading what flows into
-// it: st's standard output when the substitution is where it goes (echo …
-// > >(bash)), tee's input when it is a file tee writes (… | tee >(bash));
-// anything else (another descriptor, a file named to an option) is data
-// the analysis cannot see, and a shell reading it is Dynamic. Each reader
-// has the sources of the commands st ran.
-func (a *analyzer) readers(st *syntax.Stmt, outs []outSubst, first int, stdin, in *input) {
-	if len(outs) == 0 {
-		return
-	}
-	srcs := a.sourcesFrom(first, "pipe")
-	for _, o := range outs {
-		if a.err != nil {
-			return
-		}
-		feed := a.procFeed(st, o, stdin, in)
-		start := len(a.cmds)
-		a.stmts(o.p.Stmts, o.sc.child(), o.fr, feed)
-		a.addStdinSources(start, srcs)
-	}
-}
-
-// procFeed is what the statement st writes into its >(…) o.
-func (a *analyzer) procFeed(st *syntax.Stmt, o outSubst, stdin, in *input) *input {
-	for _, rd := range st.Redirs {
-		if rd.Word == nil || len(rd.Word.Parts) != 1 || rd.Word.Parts[0] != syntax.WordPart(o.p) {
-			continue
-		}
-		switch rd.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
-			if rd.N == nil || rd.N.Value == "1" {
-				cp := *st
-				cp.Redirs = slices.DeleteFunc(slices.Clone(st.Redirs), func(r *syntax.Redirect) bool { return r == rd })
-				return a.output(&cp, o.sc, o.fr, stdin)
-			}
-		}
-		return unknownFeed(o)
-	}
-	if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 1 {
-		if name := a.foldString(c.Args[0], o.sc, o.fr.src); name.lit && progName(name.s) == "tee" {
-			for _, w := range c.Args[1:] {
-				if len(w.Parts) == 1 && w.Parts[0] == syntax.WordPart(o.p) {
-					if in == nil {
-						return opaqueInput
-					}
-					return in
-				}
-			}
-		}
-	}
-	return unknownFeed(o)
-}
-
-// unknownFeed is data written into a >(…) by a descriptor or a program
-// the analysis does not follow: a shell that reads it runs what it cannot
-// see (Dynamic).
-func unknownFeed(o outSubst) *input {
-	return &input{f: field{s: nodeText(o.fr.src, o.p), pos: o.p.Pos()}, via: "procsubst"}
-}
-
-// sourceOperands drops the options of source / . : "--", and bash 5.3's
-// -p PATH (the path to search the file in).
-func sourceOperands(args []field) []field {
-	for len(args) > 0 && args[0].lit {
-		switch s := args[0].s; {
-		case s == "--":
-			return args[1:]
-		case s == "-p" && len(args) > 1:
-			args = args[2:]
-		case strings.HasPrefix(s, "-p") && len(s) > 2:
-			args = args[1:]
-		default:
-			return args
-		}
-	}
-	return args
 }

@@ -31,88 +31,112 @@ type wrapSpec struct {
 	remote   bool
 }
 
-var wrappers = map[string]wrapSpec{
-	"sudo": {opts: optSpec{short: "ugpUCDhrtTR", long: []string{"--user", "--group", "--prompt",
-		"--other-user", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--chroot"}},
+// wrappers is sorted by name (TestTablesSorted).
+var wrappers = []named[wrapSpec]{
+	{"caffeinate", wrapSpec{opts: optSpec{short: "tw"}}},
+	{"catchsegv", wrapSpec{}},
+	{"cgexec", wrapSpec{opts: optSpec{short: "g"}}},
+	{"chroot", wrapSpec{opts: optSpec{abbrev: true,
+		long:  []string{"--groups", "--userspec"},
+		flags: []string{"--help", "--skip-chdir", "--version"}}, skip: 1}},
+	{"chrt", wrapSpec{opts: optSpec{short: "TPD", abbrev: true,
+		long:  []string{"--sched-deadline", "--sched-period", "--sched-runtime"},
+		flags: []string{"--all-tasks", "--batch", "--deadline", "--fifo", "--help", "--idle", "--max", "--other", "--pid", "--reset-on-fork", "--rr", "--verbose", "--version"}},
+		skip: 1, stop: "pm", stopLong: []string{"--pid", "--max"}}},
+	{"dbus-run-session", wrapSpec{}},
+	{"doas", wrapSpec{opts: optSpec{short: "uC"}}},
+	{"dotenv", wrapSpec{opts: optSpec{short: "ecv"}}},
+	{"dumb-init", wrapSpec{}},
+	{"entr", wrapSpec{}},
+	{"exec", wrapSpec{opts: optSpec{short: "a"}}},
+	{"fakeroot", wrapSpec{opts: optSpec{short: "lsi", long: []string{"--lib", "--faked"}}}},
+	{"faketime", wrapSpec{skip: 1}},
+	{"firejail", wrapSpec{}},
+	{"gosu", wrapSpec{skip: 1}},
+	{"ionice", wrapSpec{opts: optSpec{short: "cnpPu", abbrev: true,
+		long:  []string{"--class", "--classdata", "--pgid", "--pid", "--uid"},
+		flags: []string{"--help", "--ignore", "--version"}},
+		stop: "pPu", stopLong: []string{"--pid", "--pgid", "--uid"}}},
+	{"ltrace", wrapSpec{opts: optSpec{short: "oepsnulxaADw"}}},
+	{"nice", wrapSpec{opts: optSpec{short: "n", abbrev: true,
+		long:  []string{"--adjustment"},
+		flags: []string{"--help", "--version"}}}},
+	{"nohup", wrapSpec{}},
+	{"nsenter", wrapSpec{opts: optSpec{short: "tSG", optional: "muinpUCTrw", abbrev: true,
+		long:  []string{"--setgid", "--setuid", "--target"},
+		flags: []string{"--all", "--cgroup", "--follow-context", "--help", "--ipc", "--mount", "--net", "--no-fork", "--pid", "--preserve-credentials", "--root", "--time", "--user", "--uts", "--version", "--wd"}}}},
+	{"numactl", wrapSpec{opts: optSpec{short: "CNmpiP", long: []string{"--interleave", "--membind", "--cpunodebind", "--physcpubind", "--preferred"}}}},
+	{"pkexec", wrapSpec{opts: optSpec{long: []string{"--user"}}}},
+	{"prlimit", wrapSpec{opts: optSpec{short: "op", abbrev: true,
+		long:  []string{"--output", "--pid"},
+		flags: []string{"--as", "--core", "--cpu", "--data", "--fsize", "--help", "--locks", "--memlock", "--msgqueue", "--nice", "--nofile", "--noheadings", "--nproc", "--raw", "--rss", "--rtprio", "--rttime", "--sigpending", "--stack", "--verbose", "--version"}}, stop: "p", stopLong: []string{"--pid"}}},
+	{"proxychains", wrapSpec{opts: optSpec{short: "f"}}},
+	{"proxychains4", wrapSpec{opts: optSpec{short: "f"}}},
+	{"run0", wrapSpec{opts: optSpec{short: "ugD", long: []string{"--user", "--group", "--chdir", "--setenv", "--unit",
+		"--property", "--description", "--slice", "--nice", "--background", "--machine"}}}},
+	{"setpriv", wrapSpec{opts: optSpec{abbrev: true, long: []string{"--ambient-caps", "--apparmor-profile", "--bounding-set", "--egid", "--euid", "--groups", "--inh-caps", "--pdeathsig", "--regid", "--reuid", "--rgid", "--ruid", "--securebits", "--selinux-label"},
+		flags: []string{"--clear-groups", "--dump", "--help", "--init-groups", "--keep-groups", "--nnp", "--reset-env", "--version"}}}},
+	{"setsid", wrapSpec{opts: optSpec{abbrev: true,
+		flags: []string{"--ctty", "--fork", "--help", "--version", "--wait"}}}},
+	{"shx", wrapSpec{}},
+	{"ssh-agent", wrapSpec{opts: optSpec{short: "aEPt"}}},
+	{"sshpass", wrapSpec{opts: optSpec{short: "pfdP"}}},
+	{"stdbuf", wrapSpec{opts: optSpec{short: "ioe", abbrev: true,
+		long:  []string{"--error", "--input", "--output"},
+		flags: []string{"--help", "--version"}}}},
+	{"strace", wrapSpec{opts: optSpec{short: "oepsIbaEuXPS"}}},
+	{"su-exec", wrapSpec{skip: 1}},
+	{"sudo", wrapSpec{opts: optSpec{short: "ugpUCDhrtTR", abbrev: true,
+		long:  []string{"--chdir", "--chroot", "--close-from", "--command-timeout", "--group", "--host", "--other-user", "--prompt", "--role", "--type", "--user"},
+		flags: []string{"--askpass", "--background", "--bell", "--edit", "--help", "--list", "--login", "--non-interactive", "--preserve-env", "--preserve-groups", "--remove-timestamp", "--reset-timestamp", "--set-home", "--shell", "--stdin", "--validate", "--version"}},
 		stop: "eKlvV", stopLong: []string{"--edit", "--remove-timestamp", "--list", "--validate", "--version", "--help"},
-		assigns: true},
-	"doas":   {opts: optSpec{short: "uC"}},
-	"pkexec": {opts: optSpec{long: []string{"--user"}}},
-	"nice":   {opts: optSpec{short: "n", long: []string{"--adjustment"}}},
-	"ionice": {opts: optSpec{short: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}},
-		stop: "pPu", stopLong: []string{"--pid", "--pgid", "--uid"}},
-	"nohup":   {},
-	"timeout": {opts: optSpec{short: "ks", long: []string{"--kill-after", "--signal"}}, skip: 1},
-	"time":    {opts: optSpec{short: "fo", long: []string{"--format", "--output"}}},
-	"stdbuf":  {opts: optSpec{short: "ioe", long: []string{"--input", "--output", "--error"}}},
-	"chrt": {opts: optSpec{short: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}},
-		skip: 1, stop: "pm", stopLong: []string{"--pid", "--max"}},
-	"taskset":      {skip: 1, stop: "p", stopLong: []string{"--pid"}},
-	"setsid":       {},
-	"exec":         {opts: optSpec{short: "a"}},
-	"unbuffer":     {},
-	"caffeinate":   {opts: optSpec{short: "tw"}},
-	"proxychains":  {opts: optSpec{short: "f"}},
-	"proxychains4": {opts: optSpec{short: "f"}},
-	"torsocks":     {opts: optSpec{short: "udpaP", long: []string{"--user", "--pass", "--address", "--port"}}},
-	"tsocks":       {},
-	"firejail":     {},
-	"chroot":       {opts: optSpec{long: []string{"--userspec", "--groups"}}, skip: 1},
-	"nsenter": {opts: optSpec{short: "tSG", optional: "muinpUCTrw",
-		long: []string{"--target", "--setuid", "--setgid"}}},
-	"unshare":          {opts: optSpec{short: "SGwR", long: []string{"--setuid", "--setgid", "--wd", "--root"}}},
-	"strace":           {opts: optSpec{short: "oepsIbaEuXPS"}},
-	"ltrace":           {opts: optSpec{short: "oepsnulxaADw"}},
-	"valgrind":         {},
-	"faketime":         {skip: 1},
-	"fakeroot":         {opts: optSpec{short: "lsi", long: []string{"--lib", "--faked", "-s", "-i"}}},
-	"numactl":          {opts: optSpec{short: "CNmpiP", long: []string{"--interleave", "--membind", "--cpunodebind", "--physcpubind", "--preferred"}}},
-	"cgexec":           {opts: optSpec{short: "g"}},
-	"dbus-run-session": {},
-	"dumb-init":        {},
-	"tini":             {opts: optSpec{short: "spe"}},
-	"gosu":             {skip: 1},
-	"su-exec":          {skip: 1},
-	"setpriv":          {},
-	"prlimit":          {opts: optSpec{short: "p", long: []string{"--pid"}}, stop: "p", stopLong: []string{"--pid"}},
-	"sshpass":          {opts: optSpec{short: "pfdP"}},
-	"ssh-agent":        {opts: optSpec{short: "aEPt"}},
-	"catchsegv":        {},
-	"systemd-run": {opts: optSpec{short: "pEMHu", long: []string{"--unit", "--property", "--description",
-		"--slice", "--setenv", "--uid", "--gid", "--working-directory", "--machine", "--host", "--nice",
-		"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar",
-		"--timer-property", "--path-property", "--socket-property", "--service-type", "--capsule"}}},
-	"xvfb-run": {opts: optSpec{short: "nsfepw", long: []string{"--server-num", "--server-args",
-		"--auth-file", "--error-file", "--xauth-protocol", "--wait"}}},
-	"dotenv": {opts: optSpec{short: "ecv"}},
-	"run0": {opts: optSpec{short: "ugD", long: []string{"--user", "--group", "--chdir", "--setenv", "--unit",
-		"--property", "--description", "--slice", "--nice", "--background", "--machine"}}},
-	"shx": {},
-	"uvx": {opts: optSpec{short: "pw", long: []string{"--from", "--with", "--python", "--index", "--index-url",
-		"--extra-index-url", "--with-requirements", "--with-editable", "--directory", "--project"}}},
-	"entr": {},
+		assigns: true}},
+	{"systemd-run", wrapSpec{opts: optSpec{short: "pEMHu", abbrev: true,
+		long:  []string{"--capsule", "--description", "--gid", "--host", "--machine", "--nice", "--on-active", "--on-boot", "--on-calendar", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--path-property", "--property", "--service-type", "--setenv", "--slice", "--socket-property", "--timer-property", "--uid", "--unit", "--working-directory"},
+		flags: []string{"--collect", "--help", "--no-ask-password", "--no-block", "--on-clock-change", "--on-timezone-change", "--pipe", "--pty", "--quiet", "--remain-after-exit", "--same-dir", "--scope", "--send-sighup", "--shell", "--slice-inherit", "--user", "--version", "--wait"}}}},
+	{"taskset", wrapSpec{opts: optSpec{abbrev: true,
+		flags: []string{"--all-tasks", "--cpu-list", "--help", "--pid", "--version"}}, skip: 1, stop: "p", stopLong: []string{"--pid"}}},
+	{"time", wrapSpec{opts: optSpec{short: "fo", abbrev: true,
+		long:  []string{"--format", "--output"},
+		flags: []string{"--append", "--help", "--portability", "--quiet", "--verbose", "--version"}}}},
+	{"timeout", wrapSpec{opts: optSpec{short: "ks", abbrev: true,
+		long:  []string{"--kill-after", "--signal"},
+		flags: []string{"--foreground", "--help", "--preserve-status", "--verbose", "--version"}}, skip: 1}},
+	{"tini", wrapSpec{opts: optSpec{short: "spe"}}},
+	{"torsocks", wrapSpec{opts: optSpec{short: "udpaP", long: []string{"--user", "--pass", "--address", "--port"}}}},
+	{"tsocks", wrapSpec{}},
+	{"unbuffer", wrapSpec{}},
+	{"unshare", wrapSpec{opts: optSpec{short: "SGwR", abbrev: true,
+		long:  []string{"--boottime", "--map-group", "--map-groups", "--map-user", "--map-users", "--monotonic", "--propagation", "--root", "--setgid", "--setgroups", "--setuid", "--wd"},
+		flags: []string{"--cgroup", "--fork", "--help", "--ipc", "--keep-caps", "--kill-child", "--map-auto", "--map-current-user", "--map-root-user", "--mount", "--mount-proc", "--net", "--pid", "--time", "--user", "--uts", "--version"}}}},
+	{"uvx", wrapSpec{opts: optSpec{short: "pw", long: []string{"--from", "--with", "--python", "--index", "--index-url",
+		"--extra-index-url", "--with-requirements", "--with-editable", "--directory", "--project"}}}},
+	{"valgrind", wrapSpec{}},
+	{"xvfb-run", wrapSpec{opts: optSpec{short: "nsfepw", long: []string{"--server-num", "--server-args",
+		"--auth-file", "--error-file", "--xauth-protocol", "--wait"}}}},
 }
 
-// subWrappers are wrappers that take a subcommand first: `uv run cmd`.
-var subWrappers = map[string]map[string]wrapSpec{
-	"uv": {"run": {opts: optSpec{short: "pw", long: []string{"--with", "--python", "--project",
+// subWrappers are wrappers that take a subcommand first: `uv run cmd`,
+// sorted by name and subcommand (TestTablesSorted).
+var subWrappers = []named[[]named[wrapSpec]]{
+	{"aws-vault", []named[wrapSpec]{{"exec", wrapSpec{skip: 1}}}},
+	{"bundle", []named[wrapSpec]{{"exec", wrapSpec{}}}},
+	{"direnv", []named[wrapSpec]{{"exec", wrapSpec{skip: 1}}}},
+	{"hatch", []named[wrapSpec]{{"run", wrapSpec{}}}},
+	{"mise", []named[wrapSpec]{{"exec", wrapSpec{}}, {"x", wrapSpec{}}}},
+	{"nix", []named[wrapSpec]{}},
+	{"op", []named[wrapSpec]{{"run", wrapSpec{}}}},
+	{"pdm", []named[wrapSpec]{{"run", wrapSpec{}}}},
+	{"pipenv", []named[wrapSpec]{{"run", wrapSpec{}}}},
+	{"pipx", []named[wrapSpec]{{"run", wrapSpec{opts: optSpec{long: []string{"--spec", "--python", "--index-url", "--pip-args"}}}}}},
+	{"pixi", []named[wrapSpec]{{"run", wrapSpec{}}}},
+	{"pnpm", []named[wrapSpec]{{"dlx", wrapSpec{}}, {"exec", wrapSpec{}}}},
+	{"poetry", []named[wrapSpec]{{"run", wrapSpec{}}}},
+	{"rye", []named[wrapSpec]{{"run", wrapSpec{}}}},
+	{"uv", []named[wrapSpec]{{"run", wrapSpec{opts: optSpec{short: "pw", long: []string{"--with", "--python", "--project",
 		"--directory", "--extra", "--group", "--env-file", "--package", "--index", "--index-url",
-		"--extra-index-url", "--with-requirements", "--with-editable"}}}},
-	"poetry":    {"run": {}},
-	"pipenv":    {"run": {}},
-	"pdm":       {"run": {}},
-	"hatch":     {"run": {}},
-	"rye":       {"run": {}},
-	"pixi":      {"run": {}},
-	"bundle":    {"exec": {}},
-	"pnpm":      {"exec": {}, "dlx": {}},
-	"yarn":      {"exec": {}, "dlx": {}},
-	"direnv":    {"exec": {skip: 1}},
-	"pipx":      {"run": {opts: optSpec{long: []string{"--spec", "--python", "--index-url", "--pip-args"}}}},
-	"aws-vault": {"exec": {skip: 1}},
-	"mise":      {"exec": {}, "x": {}},
-	"op":        {"run": {}},
-	"nix":       {},
+		"--extra-index-url", "--with-requirements", "--with-editable"}}}}}},
+	{"yarn", []named[wrapSpec]{{"dlx", wrapSpec{}}, {"exec", wrapSpec{}}}},
 }
 
 // unwrap returns the commands run by the wrapper name with arguments args,
@@ -144,7 +168,7 @@ func unwrap(name string, args []field) []inner {
 			o := field{s: name + " -f - (a makefile read from standard input)", pos: fieldPos(args)}
 			out = append(out, inner{label: name + " -f -", script: &o})
 		}
-	case "zip", "rsync", "tar", "gtar", "bsdtar", "ssh", "scp", "sftp", "man", "apt-get", "apt", "aptitude":
+	case "zip", "rsync", "tar", "gtar", "bsdtar", "ssh", "scp", "sftp", "man", "apt-get", "apt", "aptitude", "split":
 		if name == "gtar" || name == "bsdtar" {
 			name = "tar"
 		}
@@ -155,20 +179,29 @@ func unwrap(name string, args []field) []inner {
 
 // unwrapCommandOf returns the command a wrapper runs.
 func unwrapCommandOf(name string, args []field) []inner {
-	if spec, ok := wrappers[name]; ok {
-		if argv := spec.command(args); len(argv) > 0 {
+	if spec, ok := lookup(wrappers, name); ok {
+		var out []inner
+		add := func(argv []field) {
+			if len(argv) == 0 {
+				return
+			}
 			var env []string
 			if spec.assigns {
 				for i := len(args) - len(argv) - 1; i >= 0 && args[i].lit && isAssignment(args[i].s); i-- {
 					env = append([]string{args[i].s}, env...)
 				}
 			}
-			return []inner{{label: name, argv: argv, remote: spec.remote, env: env}}
+			out = append(out, inner{label: name, argv: argv, remote: spec.remote, env: env})
 		}
-		return nil
+		add(spec.command(args))
+		if j, ok := spec.opts.firstAlt(args); ok {
+			// An option the table cannot place: both readings run.
+			add(spec.commandAt(args, j))
+		}
+		return out
 	}
-	if subs, ok := subWrappers[name]; ok && len(args) > 0 && args[0].lit {
-		if spec, ok := subs[args[0].s]; ok {
+	if subs, ok := lookup(subWrappers, name); ok && len(args) > 0 && args[0].lit {
+		if spec, ok := lookup(subs, args[0].s); ok {
 			rest := args[1:]
 			if name == "mise" || name == "op" {
 				rest = afterDashDash(rest)
@@ -252,7 +285,11 @@ func unwrapCommandOf(name string, args []field) []inner {
 
 // command returns the command after the wrapper's options and operands.
 func (w wrapSpec) command(args []field) []field {
-	i := w.opts.first(args)
+	return w.commandAt(args, w.opts.first(args))
+}
+
+// commandAt is command with the options ending at i.
+func (w wrapSpec) commandAt(args []field, i int) []field {
 	opts, _ := w.opts.parse(args[:i])
 	for _, o := range opts {
 		if (len(o.name) == 2 && w.stop != "" && strings.IndexByte(w.stop, o.name[1]) >= 0) ||
@@ -304,6 +341,7 @@ func unwrapEnv(args []field) []inner {
 			case s == "-":
 			case strings.HasPrefix(s, "--"):
 				name, val, ok := strings.Cut(s, "=")
+				name = envOpts.longName(name) // --ch DIR is --chdir DIR
 				switch name {
 				case "--split-string":
 					if ok {
@@ -389,264 +427,6 @@ func unwrapCommand(args []field) []inner {
 		return nil
 	}
 	return []inner{{label: "command", argv: args[i:], direct: true}}
-}
-
-var xargsOpts = optSpec{short: "IJRSaEdLnPs", optional: "eil", long: []string{"--arg-file", "--delimiter",
-	"--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}
-
-// unwrapXargs handles xargs [options] [CMD [ARGS]]; without a command xargs
-// runs echo.
-func unwrapXargs(args []field) []inner {
-	argv := args[xargsOpts.first(args):]
-	if len(argv) == 0 {
-		argv = []field{litField("echo", fieldPos(args))}
-	}
-	return []inner{{label: "xargs", argv: argv}}
-}
-
-// xargsRepl is the replacement string of xargs -I/-i/-J, or "".
-func xargsRepl(args []field) string {
-	opts, _ := xargsOpts.parse(args[:xargsOpts.first(args)])
-	if r := values(opts, "-I", "--replace", "-i", "-J"); len(r) > 0 {
-		return r[len(r)-1].s
-	} else if has(opts, "-i", "--replace") {
-		return "{}"
-	}
-	return ""
-}
-
-// xargsUnknown marks what xargs fills in from an input the analysis does
-// not know: the words holding the -I string, or, for a shell or an
-// interpreter (whose script or code the input then is), the words it
-// appends. `xargs bash -c` and `xargs -I{} sh -c {}` run unknown scripts.
-func xargsUnknown(args []field, in inner) inner {
-	contains := func(s string) bool { return false }
-	if args == nil { // parallel
-		if slices.ContainsFunc(in.argv, func(f field) bool { return parallelRepl(f.s) }) {
-			contains = parallelRepl
-		}
-	} else if repl := xargsRepl(args); repl != "" {
-		contains = func(s string) bool { return strings.Contains(s, repl) }
-	}
-	argv := slices.Clone(in.argv)
-	if args == nil || xargsRepl(args) != "" {
-		replaced := false
-		for i, f := range argv {
-			if f.lit && contains(f.s) {
-				replaced = true
-				if args == nil && !strings.HasPrefix(f.s, "-") && strings.TrimSpace(fillParallel(f.s, "")) != "" &&
-					!(argv[0].lit && interpreter(progName(argv[0].s)) != "") {
-					// parallel quotes what it fills in: in `sh -c 'echo {}'`
-					// the input is one word of a known script. (Not so in
-					// an interpreter's code: python -c 'print("{}")'.)
-					continue
-				}
-				argv[i].lit = false
-				argv[i].input = true
-				argv[i].text = strings.TrimSpace(fillParallel(strings.ReplaceAll(f.s, xargsRepl(args), ""), "")) != ""
-				if i > 0 {
-					// The program's arguments show where the input goes:
-					// `rm -r{}` gives "-r{xargs input}".
-					if args == nil {
-						argv[i].s = fillParallel(f.s, InputWord)
-					} else {
-						argv[i].s = strings.ReplaceAll(f.s, xargsRepl(args), InputWord)
-					}
-				}
-			}
-		}
-		if replaced || args != nil {
-			in.argv = argv
-			return in
-		}
-	}
-	if len(argv) > 0 && argv[0].lit {
-		// The unknown input is appended to the command's arguments.
-		in.argv = append(argv, field{s: InputWord, input: true, pos: fieldPos(argv)})
-	}
-	return in
-}
-
-// InputWord stands, in a command's arguments, for what xargs or parallel
-// read from a standard input the analysis does not know: `xargs git
-// reset` gives git ["reset", "{xargs input}"], `xargs -I{} rm -{} /` gives
-// rm ["-{xargs input}", "/"].
-const InputWord = "{xargs input}"
-
-// xargsInput builds the commands xargs runs when its input is known: the
-// input words appended, or each line put in place of the -I string (at
-// most 16 lines).
-func xargsInput(args []field, in inner, stdin field) []inner {
-	opts, _ := xargsOpts.parse(args[:xargsOpts.first(args)])
-	repl := xargsRepl(args)
-	var words []string
-	switch {
-	case has(opts, "-0", "--null"):
-		words = strings.Split(strings.TrimRight(stdin.s, "\x00"), "\x00")
-	case repl != "":
-		words = strings.Split(strings.TrimRight(stdin.s, "\n"), "\n")
-	default:
-		words = splitWords(stdin.s)
-	}
-	if repl == "" {
-		argv := slices.Clone(in.argv)
-		for _, w := range words[:min(len(words), 1024)] {
-			argv = append(argv, litField(w, stdin.pos))
-		}
-		in.argv = argv
-		return []inner{in}
-	}
-	var out []inner
-	for _, line := range words[:min(len(words), 16)] {
-		argv := slices.Clone(in.argv)
-		for i, f := range argv {
-			if f.lit && strings.Contains(f.s, repl) {
-				argv[i] = litField(strings.ReplaceAll(f.s, repl, line), f.pos)
-			}
-		}
-		out = append(out, inner{label: in.label, argv: argv})
-	}
-	return out
-}
-
-var parallelOpts = optSpec{short: "jSaIdnNPCELs", long: []string{"--jobs", "--sshlogin", "--arg-file",
-	"--nice", "--header", "--rpl", "--tagstring", "--sshdelay", "--ssh", "--max-lines", "--max-replace-args",
-	"--max-chars", "--block", "--block-size", "--termseq", "--limit", "--wd", "--semaphorename", "--id",
-	"--tmux", "--shebang-wrap", "--filter", "--retry-failed", "--csv", "--tee", "--compress-program",
-	"--delimiter", "--max-args", "--colsep", "--joblog", "--results", "--env", "--tmpdir", "--workdir",
-	"--timeout", "--retries", "--halt", "--basefile", "--transfer-file", "--return", "--sshloginfile", "--memfree", "--load", "--delay"}}
-
-// unwrapParallel handles GNU parallel [options] CMD ::: ARGS. The command
-// words are joined and run by a shell; each argument (of the first :::
-// group, up to 16) fills the replacement strings ({}, {1}, {.} …) or is
-// appended when there is none. Without a command the arguments are the
-// commands. Without ::: the arguments come from standard input: unknown
-// (see xargsUnknown), or, without a command, unknown commands.
-func unwrapParallel(args []field) []inner {
-	i := parallelOpts.first(args)
-	opts, _ := parallelOpts.parse(args[:i])
-	perl := parallelPerl(args, values(opts, "--rpl"))
-	if has(opts, "--dry-run", "--dryrun", "--version", "--help", "-h", "--number-of-cpus", "--number-of-cores") {
-		return perl
-	}
-	j := i
-	for j < len(args) && !(args[j].lit && strings.HasPrefix(args[j].s, ":::")) {
-		j++
-	}
-	cmd := args[i:j]
-	var vals []field
-	if j < len(args) {
-		for _, f := range args[j+1:] {
-			if f.lit && strings.HasPrefix(f.s, ":::") {
-				break
-			}
-			vals = append(vals, f)
-		}
-	}
-	if j >= len(args) || (j+1 < len(args) && args[j].s != ":::") {
-		// Arguments from standard input or a file (:::: FILE, ::::+).
-		if len(cmd) == 0 {
-			f := field{s: "{parallel input}", input: true, pos: fieldPos(args)}
-			return append(perl, inner{label: "parallel", script: &f})
-		}
-		if len(cmd) == 1 {
-			s := cmd[0]
-			return append(perl, inner{label: "parallel", script: &s})
-		}
-		in := xargsUnknown(nil, inner{label: "parallel", argv: slices.Clone(cmd)})
-		return append(perl, in)
-	}
-	if len(cmd) == 0 {
-		out := perl
-		for k := range vals[:min(len(vals), 16)] {
-			out = append(out, inner{label: "parallel", script: &vals[k]})
-		}
-		return out
-	}
-	repl := slices.ContainsFunc(cmd, func(f field) bool { return parallelRepl(f.s) })
-	if len(vals) == 0 {
-		vals = []field{{lit: true}}
-	}
-	out := perl
-	for _, v := range vals[:min(len(vals), 16)] {
-		words := slices.Clone(cmd)
-		for k := range words {
-			if repl && parallelRepl(words[k].s) {
-				w := words[k]
-				w.s = fillParallel(w.s, v.s)
-				w.lit = w.lit && v.lit
-				words[k] = w
-			}
-			if len(cmd) > 1 && words[k].lit {
-				words[k].s = Quote(words[k].s)
-			}
-		}
-		if !repl && (v.s != "" || !v.lit) {
-			q := v
-			if v.lit {
-				q.s = Quote(v.s)
-			}
-			words = append(words, q)
-		}
-		s := joinFields(words)
-		out = append(out, inner{label: "parallel", script: &s})
-	}
-	return out
-}
-
-// parallelPerl returns the Perl code parallel itself evaluates, even under
-// --dry-run: {= … =} (and {=N … =}) replacement strings in its words and
-// --rpl definitions. Each runs as perl -e CODE, so that the code's system
-// calls are found. At most 16.
-func parallelPerl(args, rpl []field) []inner {
-	var out []inner
-	add := func(code field) {
-		if len(out) < 16 {
-			out = append(out, inner{label: "parallel", argv: []field{litField("perl", code.pos), litField("-e", code.pos), code}})
-		}
-	}
-	for _, f := range rpl {
-		add(f)
-	}
-	for _, f := range args {
-		s := f.s
-		for len(out) < 16 {
-			i := strings.Index(s, "{=")
-			if i < 0 {
-				break
-			}
-			j := strings.Index(s[i+2:], "=}")
-			if j < 0 {
-				break
-			}
-			code := f
-			code.s = strings.TrimLeft(s[i+2:i+2+j], "0123456789")
-			add(code)
-			s = s[i+2+j+2:]
-		}
-	}
-	return out
-}
-
-// parallelRepls are GNU parallel's replacement strings.
-var parallelRepls = []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{1}", "{1.}", "{1/}", "{1//}", "{1/.}"}
-
-func parallelRepl(s string) bool {
-	for _, r := range parallelRepls {
-		if strings.Contains(s, r) {
-			return true
-		}
-	}
-	return false
-}
-
-// fillParallel puts the argument v in place of the replacement strings of
-// s (the derived forms {.} {/} … get v too: a superset of what runs).
-func fillParallel(s, v string) string {
-	for _, r := range parallelRepls {
-		s = strings.ReplaceAll(s, r, v)
-	}
-	return s
 }
 
 // findNamed is what find's {} stands for when the search has one literal
@@ -746,7 +526,7 @@ func unwrapFd(name string, args []field) []inner {
 
 // unwrapFlock handles flock [options] FILE CMD… and flock [options] FILE -c CMD.
 func unwrapFlock(args []field) []inner {
-	spec := optSpec{short: "wEc", long: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
+	spec := flockOpts
 	i := spec.first(args)
 	opts, _ := spec.parse(args[:i])
 	if s := values(opts, "-c", "--command"); len(s) > 0 {
@@ -756,7 +536,7 @@ func unwrapFlock(args []field) []inner {
 	if i >= len(args) {
 		return nil
 	}
-	if args[i].lit && (args[i].s == "-c" || args[i].s == "--command") {
+	if args[i].lit && (args[i].s == "-c" || (strings.HasPrefix(args[i].s, "--") && spec.longName(args[i].s) == "--command")) {
 		if i+1 < len(args) {
 			return []inner{{label: "flock", script: &args[i+1]}}
 		}
@@ -774,7 +554,7 @@ func unwrapFlock(args []field) []inner {
 // unwrapWatch handles watch [options] CMD…: the words are joined and run by
 // sh -c, unless -x/--exec.
 func unwrapWatch(args []field) []inner {
-	spec := optSpec{short: "nq", optional: "d", long: []string{"--interval", "--equexit"}}
+	spec := watchOpts
 	i := spec.first(args)
 	opts, _ := spec.parse(args[:i])
 	if i >= len(args) {
@@ -787,14 +567,11 @@ func unwrapWatch(args []field) []inner {
 	return []inner{{label: "watch", script: &s}}
 }
 
-var suOpts = optSpec{short: "csgGw", long: []string{"--command", "--session-command", "--shell",
-	"--group", "--supp-group", "--whitelist-environment", "--user"}}
-
 // unwrapSu handles su/runuser [options] [-] [USER] [-c CMD]; runuser -u USER
 // CMD… runs the command directly.
 func unwrapSu(name string, args []field) []inner {
 	if name == "runuser" {
-		spec := optSpec{short: "ugGcsw", long: suOpts.long}
+		spec := runuserOpts
 		i := spec.first(args)
 		opts, _ := spec.parse(args[:i])
 		if has(opts, "-u", "--user") && !has(opts, "-c", "--command") {
@@ -830,15 +607,12 @@ func unwrapSg(args []field) []inner {
 
 // unwrapScript handles script [options] -c CMD [FILE].
 func unwrapScript(args []field) []inner {
-	opts, _ := optSpec{short: "cBIOTmE", optional: "t", long: []string{"--command", "--log-io",
-		"--log-in", "--log-out", "--log-timing", "--logging-format", "--echo"}}.parse(args)
+	opts, _ := scriptOpts.parse(args)
 	if s := values(opts, "-c", "--command"); len(s) > 0 {
 		return []inner{{label: "script", script: &s[len(s)-1]}}
 	}
 	return nil
 }
-
-var sshOpts = optSpec{short: "bcDEeFIiJLlmOopQRSWwB"}
 
 // unwrapSSH handles ssh [options] HOST [CMD…]: the words after the host are
 // joined and run by the remote user's shell.

@@ -11,31 +11,36 @@ import (
 // directory destinations, archives extracted into a directory, in-place
 // editors and filters, git's working-tree commands.
 
-// addWriteRules registers the path rules of this file (called from the
-// init of paths.go, so that the table exists).
-func addWriteRules(rules map[string]pathRule) {
-	rules["sponge"] = operands(optSpec{}, call.OpWrite)
-	rules["yq"] = yqPaths
-	rules["unzip"] = unzipPaths
-	rules["ed"] = editorPaths
-	rules["red"] = editorPaths
-	rules["ex"] = editorPaths
-	rules["vi"] = editorPaths
-	rules["vim"] = editorPaths
-	rules["nvim"] = editorPaths
-	rules["view"] = func(args []field, add pathAdder) { // vim -R
-		editorPaths(append([]field{litField("-R", fieldPos(args))}, args...), add)
+// writeRuleOf is the path rule of a program of this file, nil when it has
+// none (pathRuleOf asks it last).
+func writeRuleOf(name string) pathRule {
+	switch name {
+	case "sponge":
+		return func(args []field, add pathAdder) { operands(optSpec{}, call.OpWrite, args, add) }
+	case "yq":
+		return yqPaths
+	case "unzip":
+		return unzipPaths
+	case "ed", "red", "ex", "vi", "vim", "nvim",
+		"nano", "pico", "micro", "mcedit", "joe", "jed", "kak", "hx", "helix":
+		return editorPaths // visited files are edited; -c/-S values mostly mean nothing there
+	case "view":
+		return viewPaths
+	case "emacs":
+		return emacsPaths
+	case "git":
+		return gitPaths
+	case "dotenv":
+		return dotenvPaths
+	case "docker", "podman", "nerdctl", "bun", "deno":
+		return envFileValues
 	}
-	rules["emacs"] = emacsPaths
-	for _, n := range []string{"nano", "pico", "micro", "mcedit", "joe", "jed", "kak", "hx", "helix"} {
-		rules[n] = editorPaths // visited files are edited; -c/-S values mostly mean nothing there
-	}
-	rules["git"] = gitPaths
-	rules["dotenv"] = dotenvPaths
-	for _, n := range []string{"docker", "podman", "nerdctl", "bun", "deno"} {
-		rules[n] = envFileValues
-	}
-	rules["node"] = withEnvFile(rules["node"])
+	return nil
+}
+
+// viewPaths: view is vim -R.
+func viewPaths(args []field, add pathAdder) {
+	editorPaths(append([]field{litField("-R", fieldPos(args))}, args...), add)
 }
 
 // envFileValues: --env-file FILE (docker/podman run and compose, node,
@@ -74,15 +79,6 @@ func dotenvPaths(args []field, add pathAdder) {
 	}
 	for _, f := range files {
 		add(f, call.OpRead)
-	}
-}
-
-func withEnvFile(rule pathRule) pathRule {
-	return func(args []field, add pathAdder) {
-		if rule != nil {
-			rule(args, add)
-		}
-		envFileValues(args, add)
 	}
 }
 
@@ -335,7 +331,7 @@ func gitPaths(args []field, add pathAdder) {
 	}
 	switch sub {
 	case "rm":
-		opts, ops := optSpec{long: []string{"--pathspec-from-file"}}.parse(rest)
+		opts, ops := gitRmOpts.parse(rest)
 		if has(opts, "--cached", "-n", "--dry-run") {
 			return
 		}
@@ -392,7 +388,7 @@ func gitPaths(args []field, add pathAdder) {
 	case "add":
 		// git add -f stages a file .gitignore keeps out (.env): a read
 		// of it, on its way to a commit and a push.
-		opts, ops := optSpec{long: []string{"--chmod", "--pathspec-from-file"}}.parse(rest)
+		opts, ops := gitAddOpts.parse(rest)
 		if has(opts, "-f", "--force") && !has(opts, "-n", "--dry-run") {
 			for _, f := range ops {
 				in(f, call.OpRead)
@@ -425,12 +421,19 @@ func gitPaths(args []field, add pathAdder) {
 			}
 		}
 	case "diff":
-		// git diff --no-index A B prints two files, tracked or not.
-		opts, ops := optSpec{short: "UO", long: []string{"--unified", "--output", "--color", "--word-diff", "--src-prefix", "--dst-prefix"}}.parse(rest)
-		if has(opts, "--no-index") {
-			for _, f := range ops {
+		// git diff --no-index A B prints two files, tracked or not, and
+		// so does git diff A B when a path lies outside the working tree
+		// (git switches to --no-index by itself): absolute and ../ paths
+		// are reads. --output FILE is written.
+		opts, ops := gitDiffOpts.parse(rest)
+		noIndex := has(opts, "--no-index")
+		for _, f := range ops {
+			if noIndex || (f.lit && (path.IsAbs(f.s) || f.s == ".." || strings.HasPrefix(f.s, "../"))) {
 				in(f, call.OpRead)
 			}
+		}
+		for _, f := range values(opts, "--output") {
+			in(f, call.OpWrite)
 		}
 	}
 }
@@ -450,8 +453,10 @@ func gitCommandIndex(args []field, dir **field) int {
 				i++
 				*dir = &args[i]
 			}
-		case "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds":
-			i++
+		default:
+			if !strings.Contains(f.s, "=") && (f.s == "-c" || gitGlobalOpts.takesValue(f.s)) {
+				i++
+			}
 		}
 	}
 	return i
@@ -484,7 +489,7 @@ func gitDiscardPaths(sub string, rest []field, in pathAdder) {
 	dot := litField(".", fieldPos(rest))
 	switch sub {
 	case "clean":
-		opts, ops := optSpec{short: "e", long: []string{"--exclude"}}.parse(rest)
+		opts, ops := gitCleanOpts.parse(rest)
 		if has(opts, "-n", "--dry-run") || !has(opts, "-f", "--force", "-i", "--interactive") {
 			return
 		}
@@ -503,7 +508,7 @@ func gitDiscardPaths(sub string, rest []field, in pathAdder) {
 				return // list, show, pop, apply, drop, branch, …: nothing untracked removed
 			}
 		}
-		opts, ops := optSpec{short: "m", long: []string{"--message", "--pathspec-from-file"}}.parse(rest)
+		opts, ops := gitStashOpts.parse(rest)
 		untracked := false
 		for _, o := range opts {
 			switch o.name {
@@ -525,7 +530,7 @@ func gitDiscardPaths(sub string, rest []field, in pathAdder) {
 			in(f, call.OpWrite)
 		}
 	case "reset":
-		opts, _ := optSpec{}.parse(rest)
+		opts, _ := gitResetOpts.parse(rest)
 		if has(opts, "--hard", "--merge", "--keep") && !has(opts, "-h", "--help") {
 			in(dot, call.OpWrite)
 		}
