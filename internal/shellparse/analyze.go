@@ -46,7 +46,7 @@ func Analyze(src string, opts Options) (res *Result, err error) {
 	if len(src) > opts.MaxBytes {
 		return nil, &LimitError{Limit: "size", Max: opts.MaxBytes}
 	}
-	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src), unrolls: maxUnrolls, substValues: maxSubstValues,
+	a := &analyzer{opts: opts, budget: 4 * opts.MaxBytes, srcLen: len(src), unrolls: maxUnrolls, substValues: maxSubstValues, altReadings: maxAltReadings,
 		valueLeft: maxValueTotal, scriptLeft: min(4*opts.MaxBytes, 8*len(src)+maxScripts)}
 	f, err := a.parse(src)
 	if err != nil {
@@ -105,6 +105,7 @@ type analyzer struct {
 	unrolls     int               // loop bodies still allowed to be analyzed once per word (walk.go)
 	namerefs    map[string]string // declare -n NAME=TARGET
 	substValues int               // $(…) outputs still allowed to be worked out (output.go)
+	altReadings int               // second readings of a wrapper still allowed (nested.go)
 	valueLeft   int               // bytes of expanded values still allowed (maxValueTotal)
 	scriptLeft  int               // bytes of nested shell scripts still allowed to be parsed (script)
 	links       map[string]string // links the string creates: link → target (links.go)

@@ -89,6 +89,11 @@ func bombs() []bomb {
 		{"sh-c-self", `X='sh -c "$X"'; export X; sh -c "$X"`},
 		{"eval-self-grow", `X='eval "$X$X"'; eval "$X"`},
 		{"tilde", "HOME=a; " + rep("HOME=~/~$HOME$HOME", 40, "; ")},
+		// A wrapper option the table cannot place gives two readings
+		// (firstAlt); nested, each level doubles them up to the depth limit.
+		{"wrapper-doubt", strings.Repeat("strace --a strace ", 8) + "rm -rf /"},
+		{"parallel-doubt", strings.Repeat("parallel --a parallel ", 8) + "echo " + rep("{}", 16, " ") + " ::: " + rep("x", 16, " ")},
+		{"parallel-known", strings.Repeat("parallel -j 1 parallel ", 8) + "echo " + rep("{}", 16, " ") + " ::: " + rep("x", 16, " ")},
 	}
 	for i := range bs {
 		bs[i].src += push

@@ -350,7 +350,9 @@
 // rsync, the readers) read an unknown long option as a flag; a wrapper
 // among them is analyzed twice, once with each such option taking the
 // next word (parallel --jo 4 rm -rf ::: ~ also runs rm -rf ~), and a
-// reader or path rule reads that word as an operand (a file).
+// reader or path rule reads that word as an operand (a file). One
+// analysis works out at most 32 such second readings (nested wrappers
+// multiply them); past that the command is Dynamic.
 //
 // # Inline code
 //

@@ -8,6 +8,10 @@ import (
 	"github.com/toolguard/toolguard/internal/call"
 )
 
+// maxAltReadings bounds the second readings of wrapper options one
+// analysis works out (firstAlt); past it they are Dynamic.
+const maxAltReadings = 32
+
 // nested emits what a command runs in turn: the command of a wrapper, the
 // script of a shell or eval, shell strings in interpreter one-liners.
 func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
@@ -83,6 +87,19 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 	for _, in := range inners {
 		if a.err != nil {
 			return
+		}
+		if in.alt {
+			if a.altReadings <= 0 {
+				// Past the bound, the second reading is not worked out:
+				// what it runs is unknown (nested doubts multiply).
+				text := joinFields(in.argv)
+				if in.script != nil {
+					text = *in.script
+				}
+				a.unknownScript(text, x.with(in.label))
+				continue
+			}
+			a.altReadings--
 		}
 		wx := x.with(in.label)
 		wx.direct = x.direct && in.direct

@@ -321,3 +321,25 @@ func TestGitSubcommandPrefixes(t *testing.T) {
 		{"git rm --quiet x", []string{"git rm --quiet x paths=delete:/w/x"}},
 	})
 }
+
+// TestWrapperDoubtBounded: past maxAltReadings second readings, the
+// next is Dynamic, not dropped.
+func TestWrapperDoubtBounded(t *testing.T) {
+	src := strings.Repeat("strace --a x rm -rf ~; ", maxAltReadings+1)
+	r, err := Analyze(src, testOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm, dyn := 0, 0
+	for _, c := range r.Commands {
+		if c.Name == "rm" {
+			rm++
+		}
+		if c.Dynamic {
+			dyn++
+		}
+	}
+	if rm != maxAltReadings || dyn != 1 {
+		t.Errorf("%d rm, %d dynamic; want %d rm and 1 dynamic", rm, dyn, maxAltReadings)
+	}
+}

@@ -18,6 +18,7 @@ type inner struct {
 	env    []string // NAME=value assignments the wrapper adds (env X=1, sudo X=1)
 	stdin  bool     // the script is what the wrapper reads on standard input (at, crontab -)
 	cron   bool     // … and that script is a crontab
+	alt    bool     // the second reading of an option the table cannot place (firstAlt)
 }
 
 // wrapSpec describes a wrapper of the form: options, a fixed number of
@@ -181,7 +182,7 @@ func unwrap(name string, args []field) []inner {
 func unwrapCommandOf(name string, args []field) []inner {
 	if spec, ok := lookup(wrappers, name); ok {
 		var out []inner
-		add := func(argv []field) {
+		add := func(argv []field, alt bool) {
 			if len(argv) == 0 {
 				return
 			}
@@ -191,12 +192,12 @@ func unwrapCommandOf(name string, args []field) []inner {
 					env = append([]string{args[i].s}, env...)
 				}
 			}
-			out = append(out, inner{label: name, argv: argv, remote: spec.remote, env: env})
+			out = append(out, inner{label: name, argv: argv, remote: spec.remote, env: env, alt: alt})
 		}
-		add(spec.command(args))
+		add(spec.command(args), false)
 		if j, ok := spec.opts.firstAlt(args); ok {
 			// An option the table cannot place: both readings run.
-			add(spec.commandAt(args, j))
+			add(spec.commandAt(args, j), true)
 		}
 		return out
 	}

@@ -137,7 +137,11 @@ func unwrapParallel(args []field) []inner {
 	out := parallelAt(args, parallelOpts.first(args))
 	if j, ok := parallelOpts.firstAlt(args); ok {
 		// An option the table cannot place (--jo 4): both readings run.
-		out = append(out, parallelAt(args, j)...)
+		alt := parallelAt(args, j)
+		for k := range alt {
+			alt[k].alt = true
+		}
+		out = append(out, alt...)
 	}
 	return out
 }
