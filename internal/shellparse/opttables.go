@@ -260,6 +260,15 @@ var (
 	touchOpts = optSpec{short: "rdt", abbrev: true,
 		long:  []string{"--date", "--reference", "--time"},
 		flags: []string{"--help", "--no-create", "--no-dereference", "--version"}}
+	// patch 2.7: the options that take a value (patch --help).
+	patchOpts = optSpec{short: "BdDFgioprVYz", abbrev: true,
+		long: []string{"--basename-prefix", "--directory", "--fuzz", "--get", "--ifdef", "--input", "--output",
+			"--prefix", "--quoting-style", "--read-only", "--reject-file", "--reject-format", "--strip", "--suffix",
+			"--version-control"},
+		flags: []string{"--backup", "--backup-if-mismatch", "--batch", "--binary", "--context", "--dry-run", "--ed",
+			"--force", "--forward", "--help", "--ignore-whitespace", "--merge", "--no-backup-if-mismatch", "--normal",
+			"--posix", "--quiet", "--remove-empty-files", "--reverse", "--set-time", "--set-utc", "--silent",
+			"--unified", "--verbose", "--version"}}
 	truncateOpts = optSpec{short: "sr", abbrev: true,
 		long:  []string{"--reference", "--size"},
 		flags: []string{"--help", "--io-blocks", "--no-create", "--version"}}

@@ -201,7 +201,7 @@ func TestReaderOptions(t *testing.T) {
 		{"pr -s " + k, []string{"pr -s " + k, "cat -- " + k + " <- pr reads paths=read:" + k}},
 		{"pr -e8 -h title " + k, []string{"pr -e8 -h title " + k, "cat -- " + k + " <- pr reads paths=read:" + k}},
 		{"diff --color " + k + " /dev/null", []string{"diff --color " + k + " /dev/null", "cat -- " + k + " /dev/null <- diff reads paths=read:" + k + ",read:/dev/null"}},
-		{"split --numeric-suffixes " + k + " out", []string{"split --numeric-suffixes " + k + " out", "cat -- " + k + " <- split reads paths=read:" + k}},
+		{"split --numeric-suffixes " + k + " out", []string{"split --numeric-suffixes " + k + " out paths=write:/w", "cat -- " + k + " <- split reads paths=read:" + k}},
 		{"ack -C foo " + k, []string{"ack -C foo " + k, "cat -- " + k + " <- ack reads paths=read:" + k}},
 		{"split --filter='sh -c \"rm -rf ~\"' f", []string{"split \"--filter=sh -c \\\"rm -rf ~\\\"\" f", "cat -- f <- split reads paths=read:/w/f", "sh -c \"rm -rf ~\" <- split --filter", "rm -rf /home/u <- split --filter/sh -c paths=delete:/home/u"}},
 	})

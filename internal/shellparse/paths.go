@@ -199,6 +199,12 @@ func pathRuleOf(name string) pathRule {
 		return installPaths
 	case "ln":
 		return lnPaths
+	case "link":
+		return linkPaths
+	case "patch":
+		return patchPaths
+	case "split", "csplit":
+		return func(args []field, add pathAdder) { splitPaths(name, args, add) }
 	case "rsync":
 		return func(args []field, add pathAdder) {
 			remoteCopyPaths(rsyncOpts, args, add, "-n", "--dry-run", "--list-only")
@@ -954,4 +960,87 @@ func awkPaths(args []field, add pathAdder) {
 		}
 		add(f, op)
 	}
+}
+
+// linkPaths: link FILE1 FILE2 makes FILE2 a hard link to FILE1 (no
+// options but --help and --version): FILE1 is read like ln's source,
+// FILE2 written — a write through the link is a write of FILE1, which
+// the hard-link rules see by the source.
+func linkPaths(args []field, add pathAdder) {
+	_, ops := optSpec{}.parse(args)
+	if len(ops) != 2 {
+		return
+	}
+	add(ops[1], call.OpWrite)
+	add(ops[0], call.OpRead)
+}
+
+// patchPaths: patch [ORIGFILE [PATCHFILE]] rewrites ORIGFILE in place (or
+// -o FILE), reads PATCHFILE (or -i FILE) and writes rejects (-r FILE).
+// Without ORIGFILE the files are the ones the patch names, which the
+// analysis does not read (docs/defaults.md, known limits). -d DIR runs it
+// from DIR: the operands are then DIR's.
+func patchPaths(args []field, add pathAdder) {
+	opts, ops := patchOpts.parse(args)
+	dir := values(opts, "-d", "--directory")
+	in := func(f field) field {
+		if len(dir) == 0 || !f.lit || strings.HasPrefix(f.s, "/") {
+			return f
+		}
+		d := dir[len(dir)-1]
+		if !d.lit {
+			return d // somewhere only known at run time
+		}
+		return litField(path.Join(d.s, f.s), f.pos)
+	}
+	if has(opts, "--dry-run") {
+		return
+	}
+	for _, f := range values(opts, "-o", "--output", "-r", "--reject-file") {
+		if !f.lit || f.s != "-" {
+			add(in(f), call.OpWrite)
+		}
+	}
+	for _, f := range values(opts, "-i", "--input") {
+		add(in(f), call.OpRead)
+	}
+	if len(ops) > 0 && len(values(opts, "-o", "--output")) == 0 {
+		add(in(ops[0]), call.OpWrite)
+	}
+	if len(ops) > 1 {
+		add(in(ops[1]), call.OpRead)
+	}
+}
+
+// splitPaths: split [FILE [PREFIX]] and csplit -f PREFIX FILE PATTERN…
+// write PREFIX followed by a suffix they choose (split -a 1 -n 14 x
+// settings.jso writes settings.json): the write is reported on PREFIX's
+// directory, which holds every file they make ("." for the default
+// prefix). FILE is read (readers.go).
+func splitPaths(name string, args []field, add pathAdder) {
+	spec, _ := lookup(readerTable, name)
+	opts, ops := spec.opts.parse(args)
+	if name == "split" && len(values(opts, "--filter")) > 0 {
+		return // the pieces go to the command (execopts.go), not to files
+	}
+	var prefix field
+	switch {
+	case name == "csplit":
+		p := values(opts, "-f", "--prefix")
+		if len(p) == 0 {
+			add(litField(".", syntax.Pos{}), call.OpWrite)
+			return
+		}
+		prefix = p[len(p)-1]
+	case len(ops) >= 2:
+		prefix = ops[1]
+	default:
+		add(litField(".", syntax.Pos{}), call.OpWrite)
+		return
+	}
+	if !prefix.lit {
+		add(prefix, call.OpWrite) // known at run time: the resolver says what it can
+		return
+	}
+	add(litField(path.Dir(prefix.s), prefix.pos), call.OpWrite)
 }

@@ -26,6 +26,6 @@ func TestReaders(t *testing.T) {
 		{"gpg -d x.gpg", []string{"gpg -d x.gpg"}},
 		{"7z a out.7z ~/.aws", []string{"7z a out.7z /home/u/.aws", "cat -- /home/u/.aws <- 7z reads paths=read:/home/u/.aws"}},
 		{"7z x in.7z", []string{"7z x in.7z"}},
-		{"split -l 10 big.txt part-", []string{"split -l 10 big.txt part-", "cat -- big.txt <- split reads paths=read:/w/big.txt"}},
+		{"split -l 10 big.txt part-", []string{"split -l 10 big.txt part- paths=write:/w", "cat -- big.txt <- split reads paths=read:/w/big.txt"}},
 	})
 }
