@@ -60,15 +60,12 @@ func (s *Server) describe(ctx context.Context, c call.Call) (approval.Request, e
 }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request, _ Role) error {
-	if _, err := query(r); err != nil {
-		return err
-	}
 	var b remote.CreateRequest
-	if err := decode(w, r, &b); err != nil {
+	if err := readRemote(w, r, &b); err != nil {
 		return err
 	}
-	if !validKey(b.Key) {
-		return Errorf(http.StatusBadRequest, "field \"key\": want the call key, 64 lower-case hex digits")
+	if err := checkKey(b.Key); err != nil {
+		return err
 	}
 	if b.Call.Tool == "" {
 		return Errorf(http.StatusBadRequest, "field \"call\": want the decoded call (at least its tool)")
@@ -111,15 +108,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, _ Role) error {
 // grant or request of the call (or a rejection), what holds the session
 // comes too, as the local hook asks for it.
 func (s *Server) use(w http.ResponseWriter, r *http.Request, _ Role) error {
-	if _, err := query(r); err != nil {
-		return err
-	}
 	var b remote.UseRequest
-	if err := decode(w, r, &b); err != nil {
+	if err := readRemote(w, r, &b); err != nil {
 		return err
 	}
-	if !validKey(b.Key) {
-		return Errorf(http.StatusBadRequest, "field \"key\": want the call key, 64 lower-case hex digits")
+	if err := checkKey(b.Key); err != nil {
+		return err
 	}
 	if len(b.Session) > maxField || len(b.Nonce) > maxNonce {
 		return Errorf(http.StatusBadRequest, "field \"session\" longer than %d bytes, or \"nonce\" longer than %d", maxField, maxNonce)
@@ -178,11 +172,8 @@ func (s *Server) hold(session string) (remote.Hold, error) {
 // sessionHold answers POST /v1/sessions/hold: what holds a session's
 // calls (a stop is given once: this answer delivers it).
 func (s *Server) sessionHold(w http.ResponseWriter, r *http.Request, _ Role) error {
-	if _, err := query(r); err != nil {
-		return err
-	}
 	var b remote.HoldRequest
-	if err := decode(w, r, &b); err != nil {
+	if err := readRemote(w, r, &b); err != nil {
 		return err
 	}
 	if strings.TrimSpace(b.Session) == "" {
@@ -204,11 +195,8 @@ func (s *Server) sessionHold(w http.ResponseWriter, r *http.Request, _ Role) err
 // pending requests — what the hook's prompt and session events add to the
 // model's context.
 func (s *Server) sessionTold(w http.ResponseWriter, r *http.Request, _ Role) error {
-	if _, err := query(r); err != nil {
-		return err
-	}
 	var b remote.HoldRequest
-	if err := decode(w, r, &b); err != nil {
+	if err := readRemote(w, r, &b); err != nil {
 		return err
 	}
 	if strings.TrimSpace(b.Session) == "" {
@@ -237,15 +225,12 @@ func (s *Server) sessionTold(w http.ResponseWriter, r *http.Request, _ Role) err
 // event follows from the store). Information, not a control: the agent
 // reports it.
 func (s *Server) result(w http.ResponseWriter, r *http.Request, _ Role) error {
-	if _, err := query(r); err != nil {
-		return err
-	}
 	var b remote.ResultRequest
-	if err := decode(w, r, &b); err != nil {
+	if err := readRemote(w, r, &b); err != nil {
 		return err
 	}
-	if !validKey(b.Key) {
-		return Errorf(http.StatusBadRequest, "field \"key\": want the call key, 64 lower-case hex digits")
+	if err := checkKey(b.Key); err != nil {
+		return err
 	}
 	switch b.Outcome {
 	case "success", "failure", "ran":
@@ -276,4 +261,21 @@ func NotifiersOf(ns []policy.Notify) ([]Notifier, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// readRemote reads a request of the hook side: no query parameters and
+// one JSON body into v.
+func readRemote(w http.ResponseWriter, r *http.Request, v any) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	return decode(w, r, v)
+}
+
+// checkKey rejects a field "key" that is not a call key.
+func checkKey(key string) error {
+	if !validKey(key) {
+		return Errorf(http.StatusBadRequest, "field \"key\": want the call key, 64 lower-case hex digits")
+	}
+	return nil
 }
