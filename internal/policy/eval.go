@@ -452,8 +452,6 @@ func (p *Policy) policyError(res *Result, err error) *Result {
 
 func expandHome(s, home string) string {
 	switch {
-	case s == "$TMPDIR":
-		return "" // Env.TempDir (evaluate)
 	case home != "" && (s == "~" || strings.HasPrefix(s, "~/")):
 		return home + s[1:]
 	case home != "" && (s == "$HOME" || strings.HasPrefix(s, "$HOME/")):
