@@ -53,6 +53,24 @@ func matchPrefix(prefix []string, name string, args []string) ([]string, bool) {
 	return args[i:], true
 }
 
+// mayName reports whether one of the command prefixes, as written in a
+// rule (space-separated words), names cmd (matchPrefix); true when there
+// is none to test.
+func mayName(prefixes []string, cmd *shellparse.Command) bool {
+	tested := false
+	for _, c := range prefixes {
+		toks := strings.Fields(c)
+		if len(toks) == 0 {
+			continue // not a prefix (compileMatcher refuses it)
+		}
+		if _, hit := matchPrefix(toks, cmd.Name, cmd.Args); hit {
+			return true
+		}
+		tested = true
+	}
+	return !tested
+}
+
 // valueOptions lists, per program, the global options that take their
 // value as the next word, so that `git -C dir push` is `git push`. Built
 // on the first shell call, not at every hook start (as noneValues).

@@ -509,7 +509,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 	}
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
 	byName, others := p.idx.commandCandidates(cmd, &ev.lookups)
-	r := p.pick(res, c, ev, func(r *Rule) bool {
+	r := p.pickNamed(res, c, ev, cmd, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
 	}, byName, others, p.callRules(c, ev))
 	p.settle(&t, r, c.Kind)
@@ -581,9 +581,21 @@ func (p *Policy) settle(t *Target, r *Rule, kind call.Kind) {
 // pass the call-level fields and the given test. A candidate that cannot
 // be decoded is recorded in ev.err, which fails the decision closed.
 func (p *Policy) pick(res *Result, c *call.Call, ev *evalEnv, test func(*Rule) bool, lists ...[]int32) *Rule {
+	return p.pickNamed(res, c, ev, nil, test, lists...)
+}
+
+// pickNamed is pick for a command cmd (nil: any target): a rule whose
+// command prefixes are known before it is compiled (lazyRules.commands)
+// and name none of cmd's is passed by, as its matcher would (a rule
+// with a command field matches only the commands one of its prefixes
+// names), without compiling it.
+func (p *Policy) pickNamed(res *Result, c *call.Call, ev *evalEnv, cmd *shellparse.Command, test func(*Rule) bool, lists ...[]int32) *Rule {
 	var best *Rule
 	for _, list := range lists {
 		for _, o := range list {
+			if cmd != nil && !mayName(p.rules.commands(int(o)), cmd) {
+				continue // a default whose prefixes cannot name cmd: not compiled
+			}
 			r, err := p.rule(o)
 			if err != nil {
 				if ev.err == nil {

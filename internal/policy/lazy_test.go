@@ -449,3 +449,47 @@ func TestLazyBuiltin(t *testing.T) {
 	}
 	t.Logf("%d calls decided alike", len(calls))
 }
+
+// A default whose command prefixes name none of a command's is passed by
+// without being compiled: git status compiles no rule of another git
+// subcommand, git push --force compiles the push rules (and decides as
+// TestLazyBuiltin checks, like the compiled defaults).
+func TestLazyBuiltinCompilesNamedOnly(t *testing.T) {
+	env := Env{Home: "/home/user", Workspace: "/home/user/project"}
+	for _, tc := range []struct {
+		cmd      string
+		want     call.Decision
+		compiled []string // must be compiled
+		not      []string // must not be
+	}{
+		{"git status", call.Pass, []string{"git-inline-config-exec"}, []string{"git-push-force", "git-reset-hard", "git-clean-force", "secrets-print"}},
+		{"git push --force origin main", call.Deny, []string{"git-push-force", "git-push-delete"}, []string{"git-reset-hard", "git-clean-force"}},
+		{"git -C repo reset --hard", call.Ask, []string{"git-reset-hard"}, []string{"git-push-force"}},
+		{"echo hi", call.Pass, []string{"secrets-print"}, []string{"git-push-force"}},
+	} {
+		p, err := Load(nil, LoadOptions{Home: env.Home, Lazy: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := p.Evaluate(call.Call{Kind: call.KindShell, Tool: "Bash", Command: tc.cmd, Cwd: env.Workspace}, env)
+		if res.Decision != tc.want {
+			t.Errorf("%q: %v, want %v", tc.cmd, res.Decision, tc.want)
+		}
+		got := map[string]bool{}
+		for _, r := range lazyOf(p).got {
+			if r != nil {
+				got[r.ID] = true
+			}
+		}
+		for _, id := range tc.compiled {
+			if !got[id] {
+				t.Errorf("%q: %s not compiled", tc.cmd, id)
+			}
+		}
+		for _, id := range tc.not {
+			if got[id] {
+				t.Errorf("%q: %s compiled, though none of its prefixes names the command", tc.cmd, id)
+			}
+		}
+	}
+}

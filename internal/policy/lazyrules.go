@@ -101,6 +101,22 @@ func (l *lazyRules) spec(i int) fileRule {
 	return l.docs[j]
 }
 
+// commands returns the command prefixes of rule i, a build-time decoded
+// default not compiled yet (the generator compiled every one: they are
+// valid), so that a command no prefix names passes it by without
+// compiling it. Nil for a compiled rule and for a materialized file's.
+func (l *lazyRules) commands(i int) []string {
+	if l.docs == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.got[i] != nil {
+		return nil
+	}
+	return l.spec(i).Command
+}
+
 // rule returns rule i, decoding and compiling it on first use.
 func (l *lazyRules) rule(i int) (*Rule, error) {
 	l.mu.Lock()
