@@ -283,7 +283,7 @@ type compiledRules []*Rule
 func (c compiledRules) rule(i int) (*Rule, error) { return c[i], nil }
 func (c compiledRules) len() int                  { return len(c) }
 func (c compiledRules) all() ([]*Rule, error)     { return c, nil }
-func (c compiledRules) commands(int) []string      { return nil }
+func (c compiledRules) commands(int) []string     { return nil }
 
 // Rules returns the effective rules, in order. A policy whose rules are
 // decoded on demand (LoadOptions.Lazy) decodes every one; a rule that
