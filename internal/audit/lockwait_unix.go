@@ -16,7 +16,14 @@ import (
 // LOCK_NB starves some of 200 concurrent writers). When the wait is
 // abandoned, the goroutine releases the lock as soon as it gets it and
 // closes its descriptor; f itself stays the caller's.
+//
+// A free lock is taken at once (LOCK_NB), without the goroutine and the
+// thread its blocking flock needs: one try, so a process that finds the
+// lock held queues like every other.
 func waitLock(ctx context.Context, f *os.File, log *os.File, deadline time.Time) error {
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+		return nil
+	}
 	fd, err := syscall.Dup(int(f.Fd()))
 	if err != nil {
 		return err
