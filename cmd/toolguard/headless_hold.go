@@ -39,19 +39,27 @@ func unattended(o *outcome) bool {
 // With settings.approval_url the approval server says what holds the
 // session (remoteHold); ctx is the hook's deadline.
 func holdSession(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
-	if o.approval != "" || o.verdict.Decision == call.Deny || o.call.SessionID == "" || !unattended(o) {
+	if o.approval != "" || o.verdict.Decision == call.Deny || o.call.SessionID == "" {
 		return
 	}
-	if o.ps.pol.Settings.ApprovalURL != "" {
+	remote := o.ps.pol.Settings.ApprovalURL != ""
+	var dir string
+	if !remote {
+		// A store never made holds nothing: looked at before the agent's
+		// conformance row (unattended), which costs a call more.
+		if dir = stateDir(sys, f.stateDir, o.ps.pol); dir == "" {
+			return
+		}
+		if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
+			return // no request was ever recorded here; do not create the directory
+		}
+	}
+	if !unattended(o) {
+		return
+	}
+	if remote {
 		remoteHold(ctx, sys, o)
 		return
-	}
-	dir := stateDir(sys, f.stateDir, o.ps.pol)
-	if dir == "" {
-		return
-	}
-	if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
-		return // no request was ever recorded here; do not create the directory
 	}
 	st, err := approval.Open(dir)
 	if err == nil {
