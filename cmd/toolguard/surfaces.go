@@ -295,11 +295,19 @@ func hookBinaries(file, workspace string) (bins []string, exists bool) {
 		}
 		words := strings.Fields(c)
 		for i := 0; i+1 < len(words); i++ {
-			w := strings.NewReplacer(`"`, "", `'`, "").Replace(words[i]) // "$CLAUDE_PROJECT_DIR"/bin/toolguard
-			for _, v := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
-				w = strings.NewReplacer("${"+v+"}", workspace, "$"+v, workspace).Replace(w)
+			if words[i+1] != "hook" {
+				continue
 			}
-			if words[i+1] != "hook" || programName(w) != "toolguard" || !strings.ContainsAny(w, `/\`) {
+			w := words[i]
+			if strings.ContainsAny(w, `"'`) {
+				w = stripQuotes.Replace(w) // "$CLAUDE_PROJECT_DIR"/bin/toolguard
+			}
+			if strings.Contains(w, "$") {
+				for _, v := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
+					w = strings.NewReplacer("${"+v+"}", workspace, "$"+v, workspace).Replace(w)
+				}
+			}
+			if programName(w) != "toolguard" || !strings.ContainsAny(w, `/\`) {
 				continue
 			}
 			bins = append(bins, argPath(w, workspace, ""))
@@ -307,6 +315,9 @@ func hookBinaries(file, workspace string) (bins []string, exists bool) {
 	}
 	return bins, true
 }
+
+// stripQuotes takes the shell quotes out of a hook command's word.
+var stripQuotes = strings.NewReplacer(`"`, "", `'`, "")
 
 // providerOf names the provider whose format a settings file is in.
 func providerOf(file string) string {
