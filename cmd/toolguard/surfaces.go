@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -285,9 +287,11 @@ func hookBinaries(file, workspace string) (bins []string, exists bool) {
 	if err != nil {
 		return nil, false
 	}
-	cmds, err := install.ExtractCommands(provider, data)
-	if err != nil {
-		return nil, true
+	cmds, ok := toolguardStrings(provider, data)
+	if !ok {
+		if cmds, err = install.ExtractCommands(provider, data); err != nil {
+			return nil, true
+		}
 	}
 	for _, c := range cmds {
 		if !install.IsToolguardCommand(c) {
@@ -314,6 +318,69 @@ func hookBinaries(file, workspace string) (bins []string, exists bool) {
 		}
 	}
 	return bins, true
+}
+
+// toolguardStrings returns, without parsing the file, every JSON string
+// literal of a settings file that holds "toolguard" (in any case): a
+// superset of the hook commands install.ExtractCommands finds that can
+// run toolguard, whose word naming it holds those letters as they are in
+// the file. Not ok — parse the file — when that does not hold: a TOML or
+// plugin file, a \u escape (letters written as escapes), or an "args"
+// key (an exec-form command is several strings). Parsing is most of what
+// a settings file costs a call that tests a path.
+func toolguardStrings(provider string, data []byte) (strs []string, ok bool) {
+	if provider == "opencode" || provider == "codex" && !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) ||
+		bytes.Contains(data, []byte(`\u`)) || bytes.Contains(data, []byte(`"args"`)) {
+		return nil, false
+	}
+	lower := bytes.Clone(data) // ASCII case only: no other letter lowers to one of toolguard's
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	for from := 0; ; {
+		i := bytes.Index(lower[from:], []byte("toolguard"))
+		if i < 0 {
+			return strs, true
+		}
+		i += from
+		from = i + len("toolguard")
+		start, end := stringAround(data, i)
+		if start < 0 {
+			continue // not inside a string literal (a comment)
+		}
+		var s string
+		if json.Unmarshal(data[start:end+1], &s) == nil {
+			strs = append(strs, s)
+		}
+		from = end + 1
+	}
+}
+
+// stringAround returns the quotes of the JSON string literal holding
+// data[i], or -1 when no literal on its line holds it.
+func stringAround(data []byte, i int) (start, end int) {
+	quote := func(j int) bool { // an unescaped quote
+		n := 0
+		for k := j - 1; k >= 0 && data[k] == '\\'; k-- {
+			n++
+		}
+		return data[j] == '"' && n%2 == 0
+	}
+	start = -1
+	for j := i - 1; j >= 0 && data[j] != '\n'; j-- {
+		if quote(j) {
+			start = j
+			break
+		}
+	}
+	for j := i; start >= 0 && j < len(data) && data[j] != '\n'; j++ {
+		if quote(j) {
+			return start, j
+		}
+	}
+	return -1, -1
 }
 
 // stripQuotes takes the shell quotes out of a hook command's word.

@@ -446,3 +446,114 @@ func TestHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestSurfacesSettingsForms: the toolguard binary a hook command names is
+// a surface whatever form the settings file writes it in — the forms the
+// fast scan reads (toolguardStrings) and those it leaves to the parser (a
+// \u escape, exec-form args) — through the real hook path, in two
+// dialects; a look-alike path passes.
+func TestSurfacesSettingsForms(t *testing.T) {
+	cmd := func(c string) string {
+		return `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":` + c + `,"timeout":30}]}]}}`
+	}
+	for _, tc := range []struct {
+		name, file, data, bin string
+	}{
+		{"plain", ".claude/settings.json", cmd(`"/opt/tga/toolguard hook --provider claude-code"`), "/opt/tga/toolguard"},
+		{"upper case", ".claude/settings.json", cmd(`"/opt/TGB/ToolGuard hook --provider claude-code"`), "/opt/TGB/ToolGuard"},
+		{"escaped quotes", ".claude/settings.json", cmd(`"\"/opt/tgc/toolguard\" hook --provider claude-code"`), "/opt/tgc/toolguard"},
+		{"after a comment", ".claude/settings.json", "// \"see toolguard hook\n" + cmd(`"env X=1 /opt/tgd/toolguard hook"`), "/opt/tgd/toolguard"},
+		{"unicode escape", ".claude/settings.json", cmd(`"/opt/tge/\u0074oolguard hook --provider claude-code"`), "/opt/tge/toolguard"},
+		{"windows exe", ".claude/settings.json", cmd(`"/opt/tgf/toolguard.EXE hook"`), "/opt/tgf/toolguard.EXE"},
+		{"exec-form args", ".copilot/hooks/toolguard.json", `{"version":1,"hooks":{"preToolUse":[{"type":"command","exec":"/opt/tgg/toolguard","args":["hook","--provider","copilot"]}]}}`, "/opt/tgg/toolguard"},
+	} {
+		for _, provider := range []string{"claude-code", "gemini"} {
+			t.Run(provider+"/"+tc.name, func(t *testing.T) {
+				home, proj := surfaceWorld(t)
+				file := filepath.Join(home, tc.file)
+				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(file, []byte(tc.data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range []struct{ command, want string }{
+					{"rm " + tc.bin, "deny"},
+					{"mv " + filepath.Dir(tc.bin) + " /tmp/x", "deny"},
+					{"rm " + tc.bin + ".bak", ""},
+					{"rm /opt/other/toolguardx", ""},
+				} {
+					f, sys := newFake(t, hookPayload(t, provider, proj, c.command, "", nil), map[string]string{"HOME": home})
+					code := run(context.Background(), []string{"hook", "--provider", provider}, sys)
+					out := f.stdout.String()
+					if code != 0 {
+						t.Fatalf("%s: exit %d (stdout %q, stderr %q)", c.command, code, out, f.stderr.String())
+					}
+					if c.want == "" {
+						if out != "" {
+							t.Errorf("%s: want pass, got %s", c.command, out)
+						}
+						continue
+					}
+					key := `"permissionDecision":"deny"`
+					if provider == "gemini" {
+						key = `"decision":"deny"`
+					}
+					if !strings.Contains(out, key) || !strings.Contains(out, "toolguard-self-protect") {
+						t.Errorf("%s: want a deny by toolguard-self-protect, got %s", c.command, out)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestToolguardStrings: where the fast scan answers, it finds every hook
+// command install.ExtractCommands finds that runs toolguard (the installed
+// files of every agent, and crafted forms); where it cannot be sure, it
+// leaves the file to the parser.
+func TestToolguardStrings(t *testing.T) {
+	files, _ := filepath.Glob("../../internal/install/testdata/golden/*.installed.json")
+	if len(files) == 0 {
+		t.Fatal("no installed settings files in internal/install/testdata/golden")
+	}
+	type input struct{ provider, data string }
+	var inputs []input
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, input{strings.TrimSuffix(filepath.Base(f), ".installed.json"), string(data)})
+	}
+	inputs = append(inputs,
+		input{"claude-code", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"/a/TOOLGUARD hook"},{"command":"x \\\"/b/toolguard\\\" hook"}]}]}}`},
+		input{"claude-code", "{\n// toolguard \"\n\"hooks\":{\"PreToolUse\":[{\"hooks\":[{\"command\":\"/c/toolguard hook\"}]}]}}"},
+		input{"gemini", `{"hooks":{"BeforeTool":[{"hooks":[{"command":"/d/toolguard hook --provider gemini"}]}]},"other":"toolguard"}`},
+	)
+	for _, in := range inputs {
+		full, err := install.ExtractCommands(in.provider, []byte(in.data))
+		if err != nil {
+			t.Fatalf("%s: %v", in.provider, err)
+		}
+		fast, ok := toolguardStrings(in.provider, []byte(in.data))
+		if !ok {
+			continue
+		}
+		for _, c := range full {
+			if install.IsToolguardCommand(c) && !slices.Contains(fast, c) {
+				t.Errorf("%s: the scan misses %q (found %q)", in.provider, c, fast)
+			}
+		}
+	}
+	for _, in := range []input{
+		{"claude-code", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"/e/\u0074oolguard hook"}]}]}}`},
+		{"copilot", `{"hooks":{"preToolUse":[{"exec":"/f/toolguard","args":["hook"]}]}}`},
+		{"codex", "[hooks]\n"},
+		{"opencode", "toolguard"},
+	} {
+		if _, ok := toolguardStrings(in.provider, []byte(in.data)); ok {
+			t.Errorf("%s %q: the scan answered; want the parser", in.provider, in.data)
+		}
+	}
+}
