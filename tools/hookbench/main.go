@@ -10,7 +10,9 @@
 // It builds both binaries with the release flags (CGO_ENABLED=0, -trimpath,
 // -s -w) into a temporary directory, writes the payloads (shell `git
 // status`, shell `git push --force`, Write, MCP, a 1 MiB command) and times
-// them on every configuration the performance contract names:
+// them, in a home where toolguard is installed for Claude Code (`toolguard
+// install --provider claude-code --scope user`, as every user of the hook
+// has it), on every configuration the performance contract names:
 //
 //   - the default policy alone;
 //   - the defaults + a project layer: a 15-line .toolguard/policy.toml
@@ -199,6 +201,16 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool, against str
 		"org.toml": policygen.TOML(nrules),
 	}); err != nil {
 		return 0, err
+	}
+
+	// toolguard installed for Claude Code in the user's settings, as
+	// every user of the hook has it: a call that tests a path reads the
+	// hook commands of the installed settings files (the guard's own
+	// surfaces).
+	install := exec.Command(tg, "install", "--provider", "claude-code", "--scope", "user")
+	install.Env, install.Dir = env, dir
+	if out, err := install.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("toolguard install: %v\n%s", err, out)
 	}
 
 	// Each binary materializes its own files (the format may differ
