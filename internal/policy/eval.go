@@ -509,7 +509,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 	}
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
 	byName, others := p.idx.commandCandidates(cmd, &ev.lookups)
-	r := p.pickNamed(res, c, ev, cmd, func(r *Rule) bool {
+	r := p.pickNamed(res, c, ev, func(fr *fileRule) bool { return mayName(fr.Command, cmd) }, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
 	}, byName, others, p.callRules(c, ev))
 	p.settle(&t, r, c.Kind)
@@ -528,7 +528,13 @@ func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, r
 		if c.Kind != call.KindShell { // shell calls answer call rules per command
 			calls = p.callRules(c, ev)
 		}
-		pd.rule = p.pick(res, c, ev, func(r *Rule) bool {
+		outside := func(project bool) bool {
+			if project {
+				return ev.outsideProject(forms)
+			}
+			return pd.outside
+		}
+		pd.rule = p.pickNamed(res, c, ev, func(fr *fileRule) bool { return mayPath(fr, op, outside) }, func(r *Rule) bool {
 			if r.m.class == classCall {
 				return true
 			}
@@ -584,17 +590,18 @@ func (p *Policy) pick(res *Result, c *call.Call, ev *evalEnv, test func(*Rule) b
 	return p.pickNamed(res, c, ev, nil, test, lists...)
 }
 
-// pickNamed is pick for a command cmd (nil: any target): a rule whose
-// command prefixes are known before it is compiled (lazyRules.commands)
-// and name none of cmd's is passed by, as its matcher would (a rule
-// with a command field matches only the commands one of its prefixes
-// names), without compiling it.
-func (p *Policy) pickNamed(res *Result, c *call.Call, ev *evalEnv, cmd *shellparse.Command, test func(*Rule) bool, lists ...[]int32) *Rule {
+// pickNamed is pick where a rule known as written before it is compiled
+// (Policy.rules.pending) and that may not match is passed by without
+// compiling it: may answers as the test would, from the fields it looks
+// at (mayName, mayPath). nil may tests every rule.
+func (p *Policy) pickNamed(res *Result, c *call.Call, ev *evalEnv, may func(*fileRule) bool, test func(*Rule) bool, lists ...[]int32) *Rule {
 	var best *Rule
 	for _, list := range lists {
 		for _, o := range list {
-			if cmd != nil && !mayName(p.rules.commands(int(o)), cmd) {
-				continue // a default whose prefixes cannot name cmd: not compiled
+			if may != nil {
+				if fr := p.rules.pending(int(o)); fr != nil && !may(fr) {
+					continue // a default that cannot match: not compiled
+				}
 			}
 			r, err := p.rule(o)
 			if err != nil {

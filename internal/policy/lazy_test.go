@@ -466,12 +466,24 @@ func TestLazyBuiltinCompilesNamedOnly(t *testing.T) {
 		{"git push --force origin main", call.Deny, []string{"git-push-force", "git-push-delete"}, []string{"git-reset-hard", "git-clean-force"}},
 		{"git -C repo reset --hard", call.Ask, []string{"git-reset-hard"}, []string{"git-push-force"}},
 		{"echo hi", call.Pass, []string{"secrets-print"}, []string{"git-push-force"}},
+		// Path targets: a rule of other ops, or scoped outside (the
+		// project) for a path inside, is not compiled.
+		{"write: /home/user/project/src/main.go", call.Pass, []string{"secrets-env"}, []string{"write-outside-workspace", "toolguard-key-read"}},
+		{"write: /srv/x.txt", call.Ask, []string{"write-outside-workspace"}, []string{"toolguard-key-read"}},
+		{"read: /home/user/project/src/main.go", call.Pass, []string{"toolguard-key-read"}, []string{"write-outside-workspace", "git-metadata-delete", "migrations-write"}},
 	} {
 		p, err := Load(nil, LoadOptions{Home: env.Home, Lazy: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := p.Evaluate(call.Call{Kind: call.KindShell, Tool: "Bash", Command: tc.cmd, Cwd: env.Workspace}, env)
+		c := call.Call{Kind: call.KindShell, Tool: "Bash", Command: tc.cmd, Cwd: env.Workspace}
+		if kind, path, ok := strings.Cut(tc.cmd, ": "); ok {
+			c = call.Call{Kind: call.KindWrite, Tool: "Write", Cwd: env.Workspace, Paths: []call.Path{{Path: path, Op: call.OpWrite}}}
+			if kind == "read" {
+				c = call.Call{Kind: call.KindRead, Tool: "Read", Cwd: env.Workspace, Paths: []call.Path{{Path: path, Op: call.OpRead}}}
+			}
+		}
+		res := p.Evaluate(c, env)
 		if res.Decision != tc.want {
 			t.Errorf("%q: %v, want %v", tc.cmd, res.Decision, tc.want)
 		}
@@ -488,7 +500,7 @@ func TestLazyBuiltinCompilesNamedOnly(t *testing.T) {
 		}
 		for _, id := range tc.not {
 			if got[id] {
-				t.Errorf("%q: %s compiled, though none of its prefixes names the command", tc.cmd, id)
+				t.Errorf("%q: %s compiled, though it cannot match", tc.cmd, id)
 			}
 		}
 	}

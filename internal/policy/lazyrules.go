@@ -101,11 +101,11 @@ func (l *lazyRules) spec(i int) fileRule {
 	return l.docs[j]
 }
 
-// commands returns the command prefixes of rule i, a build-time decoded
-// default not compiled yet (the generator compiled every one: they are
-// valid), so that a command no prefix names passes it by without
-// compiling it. Nil for a compiled rule and for a materialized file's.
-func (l *lazyRules) commands(i int) []string {
+// pending returns rule i as written when it is a build-time decoded
+// default not compiled yet (the generator compiled every one: it is
+// valid), so that a call it cannot match passes it by without compiling
+// it (pickNamed). Nil for a compiled rule and for a materialized file's.
+func (l *lazyRules) pending(i int) *fileRule {
 	if l.docs == nil {
 		return nil
 	}
@@ -114,7 +114,11 @@ func (l *lazyRules) commands(i int) []string {
 	if l.got[i] != nil {
 		return nil
 	}
-	return l.spec(i).Command
+	j := i
+	if l.heads != nil {
+		j = int(l.heads[i])
+	}
+	return &l.docs[j]
 }
 
 // rule returns rule i, decoding and compiling it on first use.

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -116,22 +117,12 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		}
 	}
 	for _, o := range fr.Op {
-		// "write" is every write, creating a file included; "modify" only
-		// a write that can change what a file holds (call.OpCreate is not
-		// one): rules about a file's content (secrets) use it.
-		if o == "modify" {
-			m.ops = append(m.ops, call.OpWrite)
-			continue
-		}
-		op, ok := call.ParseOp(o)
+		ops, ok := ruleOps(o)
 		if !ok {
 			add("op", "unknown op %q (want write, modify, create, delete or read)", o)
 			continue
 		}
-		m.ops = append(m.ops, op)
-		if op == call.OpWrite {
-			m.ops = append(m.ops, call.OpCreate)
-		}
+		m.ops = append(m.ops, ops...)
 	}
 	switch fr.Scope {
 	case "", "inside", "outside", "outside-project":
@@ -220,6 +211,46 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		add("mcp", "a rule cannot match both shell commands and mcp/web calls")
 	}
 	return m, errs
+}
+
+// ruleOps are the call ops an op field's value o stands for: "write" is
+// every write, creating a file included; "modify" only a write that can
+// change what a file holds (call.OpCreate is not one): rules about a
+// file's content (secrets) use it.
+func ruleOps(o string) ([]call.Op, bool) {
+	if o == "modify" {
+		return []call.Op{call.OpWrite}, true
+	}
+	op, ok := call.ParseOp(o)
+	switch {
+	case !ok:
+		return nil, false
+	case op == call.OpWrite:
+		return []call.Op{call.OpWrite, call.OpCreate}, true
+	}
+	return []call.Op{op}, true
+}
+
+// mayPath reports whether a rule as written can match a path target of
+// op: matchPath's tests of the op field and of the scope, without
+// compiling it. outside answers for the target's forms (project: scope
+// outside-project's test).
+func mayPath(fr *fileRule, op call.Op, outside func(project bool) bool) bool {
+	if len(fr.Op) > 0 && !slices.ContainsFunc(fr.Op, func(o string) bool {
+		ops, _ := ruleOps(o)
+		return slices.Contains(ops, op)
+	}) {
+		return false
+	}
+	switch fr.Scope {
+	case "outside":
+		return outside(false)
+	case "inside":
+		return !outside(false)
+	case "outside-project":
+		return outside(true)
+	}
+	return true
 }
 
 var knownModes = map[string]bool{

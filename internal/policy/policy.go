@@ -271,10 +271,9 @@ type ruleSource interface {
 	// all is every rule, in order; one that fails to decode or compile
 	// is left out, and the first such failure returned.
 	all() ([]*Rule, error)
-	// commands is rule i's command prefixes as written, when they are
-	// known without compiling it (a build-time decoded default not yet
-	// compiled); nil otherwise.
-	commands(i int) []string
+	// pending is rule i as written when it is known without compiling
+	// it (a build-time decoded default not compiled yet); nil otherwise.
+	pending(i int) *fileRule
 }
 
 // compiledRules are rules compiled at load.
@@ -283,7 +282,7 @@ type compiledRules []*Rule
 func (c compiledRules) rule(i int) (*Rule, error) { return c[i], nil }
 func (c compiledRules) len() int                  { return len(c) }
 func (c compiledRules) all() ([]*Rule, error)     { return c, nil }
-func (c compiledRules) commands(int) []string     { return nil }
+func (c compiledRules) pending(int) *fileRule     { return nil }
 
 // Rules returns the effective rules, in order. A policy whose rules are
 // decoded on demand (LoadOptions.Lazy) decodes every one; a rule that
