@@ -55,20 +55,25 @@ func matchPrefix(prefix []string, name string, args []string) ([]string, bool) {
 
 // mayName reports whether one of the command prefixes, as written in a
 // rule (space-separated words), names cmd (matchPrefix); true when there
-// is none to test.
+// is none to test, or one the compile refuses (an empty prefix, a bad
+// glob), which decides then.
 func mayName(prefixes []string, cmd *shellparse.Command) bool {
-	tested := false
+	may := len(prefixes) == 0
 	for _, c := range prefixes {
 		toks := strings.Fields(c)
-		if len(toks) == 0 {
-			continue // not a prefix (compileMatcher refuses it)
+		for _, tok := range toks {
+			if _, err := path.Match(tok, ""); err != nil {
+				return true
+			}
 		}
-		if _, hit := matchPrefix(toks, cmd.Name, cmd.Args); hit {
+		if len(toks) == 0 {
 			return true
 		}
-		tested = true
+		if _, hit := matchPrefix(toks, cmd.Name, cmd.Args); hit {
+			may = true
+		}
 	}
-	return !tested
+	return may
 }
 
 // valueOptions lists, per program, the global options that take their

@@ -599,7 +599,7 @@ func (p *Policy) pickNamed(res *Result, c *call.Call, ev *evalEnv, may func(*fil
 	for _, list := range lists {
 		for _, o := range list {
 			if may != nil {
-				if fr := p.rules.pending(int(o)); fr != nil && !may(fr) {
+				if fr := p.pending(o); fr != nil && !may(fr) {
 					continue // a default that cannot match: not compiled
 				}
 			}

@@ -220,10 +220,19 @@ func materializedTestPolicy(t *testing.T) []byte {
 // error in the reason; calls that do not reach it are decided as before.
 func TestLazyCorruptRuleFailsClosed(t *testing.T) {
 	good := materializedTestPolicy(t)
-	for _, tc := range []struct{ name, from, to, want string }{
-		{"json", `{"id":"ask-tag",`, `{"id":"ask-tag",,`, "invalid character"},
-		{"compile", `"command":["git tag"]`, `"command":["git tag"],"regex":"(["`, "bad regex"},
-		{"unknown field", `"command":["git tag"]`, `"command":["git tag"],"comand":"x"`, "unknown field"},
+	// other is git status, which reaches the rule by its program name: a
+	// rule whose prefixes, as written, cannot name it is passed by without
+	// compiling (pickNamed); one whose prefixes do not compile still fails
+	// closed.
+	for _, tc := range []struct {
+		name, from, to, want string
+		other                call.Decision
+	}{
+		{"json", `{"id":"ask-tag",`, `{"id":"ask-tag",,`, "invalid character", call.Deny},
+		{"compile", `"command":["git tag"]`, `"command":["git tag"],"regex":"(["`, "bad regex", call.Pass},
+		{"unknown field", `"command":["git tag"]`, `"command":["git tag"],"comand":"x"`, "unknown field", call.Deny},
+		{"bad glob", `"command":["git tag"]`, `"command":["git t[ag"]`, "bad glob", call.Deny},
+		{"empty prefix", `"command":["git tag"]`, `"command":["git tag",""]`, "empty command prefix", call.Deny},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if !bytes.Contains(good, []byte(tc.from)) {
@@ -240,6 +249,9 @@ func TestLazyCorruptRuleFailsClosed(t *testing.T) {
 			}
 			if res := p.Evaluate(shell("ls"), Env{}); res.Decision != call.Pass {
 				t.Errorf("ls: %v %q, want pass (reaches no broken rule)", res.Decision, res.Reason)
+			}
+			if res := p.Evaluate(shell("git status"), Env{}); res.Decision != tc.other || tc.other == call.Deny && res.Cause != CauseError {
+				t.Errorf("git status: %v (%s) %q, want %v", res.Decision, res.Cause, res.Reason, tc.other)
 			}
 			if rules, err := p.Rules(); len(rules) != p.RuleCount()-1 || err == nil {
 				t.Errorf("Rules: %d of %d, err %v; want the broken one left out and reported", len(rules), p.RuleCount(), err)

@@ -77,9 +77,10 @@ type lazyRules struct {
 	ld           *layerDoc
 	opts         LoadOptions
 
-	mu   sync.Mutex
-	got  []*Rule
-	errs map[int]error
+	mu    sync.Mutex
+	got   []*Rule
+	errs  map[int]error
+	specs map[int]*fileRule // a materialized file's rules decoded, not yet compiled (line)
 
 	allOnce sync.Once
 	rules   []*Rule
@@ -101,18 +102,30 @@ func (l *lazyRules) spec(i int) fileRule {
 	return l.docs[j]
 }
 
-// pending returns rule i as written when it is a build-time decoded
-// default not compiled yet (the generator compiled every one: it is
-// valid), so that a call it cannot match passes it by without compiling
-// it (pickNamed). Nil for a compiled rule and for a materialized file's.
+// pending returns rule i as written when it is not compiled yet — a
+// build-time decoded default, or a materialized file's rule once its line
+// decodes — so that a call it cannot match passes it by without compiling
+// it (pickNamed; mayName and mayPath leave a value the compile refuses to
+// the compile). Nil for a compiled rule, and for a line that does not
+// decode (rule reports that).
 func (l *lazyRules) pending(i int) *fileRule {
-	if l.docs == nil {
-		return nil
-	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.got[i] != nil {
 		return nil
+	}
+	if fr := l.specs[i]; fr != nil {
+		return fr // decoded; it may have failed to compile
+	}
+	if l.errs[i] != nil {
+		return nil // its line did not decode
+	}
+	if l.docs == nil {
+		fr, err := l.line(i)
+		if err != nil {
+			return nil // rule reports it
+		}
+		return fr
 	}
 	j := i
 	if l.heads != nil {
@@ -159,6 +172,31 @@ func (l *lazyRules) decode(i int) (*Rule, error) {
 		r.ord = i
 		return r, nil
 	}
+	fr, err := l.line(i)
+	if err != nil {
+		return nil, err
+	}
+	r, probs := compileRule(l.ld, i, *fr, l.opts)
+	if len(probs) > 0 {
+		msgs := make([]string, len(probs))
+		for j, p := range probs {
+			msgs[j] = p.Msg
+		}
+		// fr stays in specs: a call that cannot match the rule passes it
+		// by whether or not one that can came first (pending).
+		return nil, fmt.Errorf("%s:%d: rule %q: %s", l.ld.src.Path, 3+i, fr.ID, strings.Join(msgs, "; "))
+	}
+	delete(l.specs, i)
+	r.ord = i
+	return r, nil
+}
+
+// line decodes rule i of a materialized file (not compiled), once: pending
+// and decode share it.
+func (l *lazyRules) line(i int) (*fileRule, error) {
+	if fr := l.specs[i]; fr != nil {
+		return fr, nil
+	}
 	if err := l.splitBlock(i / blockLines); err != nil {
 		return nil, err
 	}
@@ -179,16 +217,11 @@ func (l *lazyRules) decode(i int) (*Rule, error) {
 	if fr.ID == "" || !validID(fr.ID) {
 		return nil, fmt.Errorf("%s:%d: rule %d: bad or missing id %q", l.ld.src.Path, lineNo, i, fr.ID)
 	}
-	r, probs := compileRule(l.ld, i, fr, l.opts)
-	if len(probs) > 0 {
-		msgs := make([]string, len(probs))
-		for j, p := range probs {
-			msgs[j] = p.Msg
-		}
-		return nil, fmt.Errorf("%s:%d: rule %q: %s", l.ld.src.Path, lineNo, fr.ID, strings.Join(msgs, "; "))
+	if l.specs == nil {
+		l.specs = map[int]*fileRule{}
 	}
-	r.ord = i
-	return r, nil
+	l.specs[i] = &fr
+	return &fr, nil
 }
 
 // splitBlock reads block b and finds its lines: blockLines lines "{…},"

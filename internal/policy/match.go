@@ -233,12 +233,12 @@ func ruleOps(o string) ([]call.Op, bool) {
 
 // mayPath reports whether a rule as written can match a path target of
 // op: matchPath's tests of the op field and of the scope, without
-// compiling it. outside answers for the target's forms (project: scope
+// compiling it (a value the compile refuses: true, the compile decides). outside answers for the target's forms (project: scope
 // outside-project's test).
 func mayPath(fr *fileRule, op call.Op, outside func(project bool) bool) bool {
 	if len(fr.Op) > 0 && !slices.ContainsFunc(fr.Op, func(o string) bool {
-		ops, _ := ruleOps(o)
-		return slices.Contains(ops, op)
+		ops, ok := ruleOps(o)
+		return !ok || slices.Contains(ops, op) // an unknown op: the compile decides
 	}) {
 		return false
 	}

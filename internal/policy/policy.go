@@ -271,8 +271,8 @@ type ruleSource interface {
 	// all is every rule, in order; one that fails to decode or compile
 	// is left out, and the first such failure returned.
 	all() ([]*Rule, error)
-	// pending is rule i as written when it is known without compiling
-	// it (a build-time decoded default not compiled yet); nil otherwise.
+	// pending is rule i as written while it is not compiled, when that
+	// is known without compiling it (lazyRules.pending); nil otherwise.
 	pending(i int) *fileRule
 }
 
@@ -303,6 +303,15 @@ func (p *Policy) rule(i int32) (*Rule, error) {
 		return nil, fmt.Errorf("the materialized policy's rule index is corrupt")
 	}
 	return p.rules.rule(int(i))
+}
+
+// pending returns the rule with ordinal i as written while it is not
+// compiled (ruleSource.pending); nil for one out of range (rule reports it).
+func (p *Policy) pending(i int32) *fileRule {
+	if i < 0 || int(i) >= p.rules.len() {
+		return nil
+	}
+	return p.rules.pending(int(i))
 }
 
 // Rule returns the effective rule with the given id, or nil.
