@@ -28,10 +28,12 @@ type lazyRegexp struct {
 }
 
 func newLazyRegexp(src string, trusted bool) (*lazyRegexp, error) {
-	if trusted {
-		l := &lazyRegexp{src: src}
-		// The defaults' prefilters are generated with them (builtin_gen.go).
-		l.pre, l.preOK = builtinGenPrefilter(src)
+	// The defaults' prefilters are generated with them (builtin_gen.go),
+	// and a regex with one compiled when they were generated: the same
+	// text in another layer (a materialized copy of a default) is valid
+	// without parsing it again.
+	l := &lazyRegexp{src: src}
+	if l.pre, l.preOK = builtinGenPrefilter(src); l.preOK || trusted {
 		return l, nil
 	}
 	t, err := syntax.Parse(src, syntax.Perl)

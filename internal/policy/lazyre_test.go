@@ -135,3 +135,26 @@ func FuzzPrefilter(f *testing.F) {
 		}
 	})
 }
+
+// A regex of the defaults, met in another layer (a materialized copy of a
+// default rule), takes its generated prefilter and is not parsed again;
+// another is parsed (validated) when its rule compiles.
+func TestLazyRegexpKnownText(t *testing.T) {
+	var src string
+	for _, fr := range builtinGen.Rules {
+		if fr.Regex != "" {
+			src = fr.Regex
+			break
+		}
+	}
+	l, err := newLazyRegexp(src, false)
+	if err != nil || !l.preOK || l.tree != nil {
+		t.Errorf("a default's regex: err %v, generated prefilter %v, parsed %v", err, l != nil && l.preOK, l != nil && l.tree != nil)
+	}
+	if l, err := newLazyRegexp(`^corp-tool (deploy|drop) `, false); err != nil || l.preOK || l.tree == nil {
+		t.Errorf("another regex: err %v, want parsed at compile", err)
+	}
+	if _, err := newLazyRegexp(`(`, false); err == nil {
+		t.Error("a bad regex compiled")
+	}
+}
