@@ -46,8 +46,11 @@ const (
 // readInPlaceMin is the size from which a materialized policy (.json) is
 // read in place (policy.Source.File: the checksum streamed through a small
 // buffer, a block of rules read when a call reaches it) instead of into
-// memory: below it one read costs less.
-const readInPlaceMin = 256 << 10
+// memory (read twice, compared): below it one read costs less. A
+// platform + project + agent file over the defaults is ~140 KiB: read in
+// place, its load took 256 us instead of 474 (hookbench's file, git
+// status, 150 interleaved runs).
+const readInPlaceMin = 16 << 10
 
 var errPolicyChanging = errors.New("the file kept changing while it was read (replace policy files atomically: write a temporary file and rename it)")
 
