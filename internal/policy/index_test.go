@@ -56,3 +56,22 @@ func TestLiteralHits(t *testing.T) {
 		})
 	}
 }
+
+// parseIndexHead reads exactly what formatIndex writes.
+func TestParseIndexHead(t *testing.T) {
+	if n, crc, cats, blocks, ok := parseIndexHead("v2 n=12 crc=4294967295 cats=n0-9 blocks=0,77"); !ok || n != 12 || crc != 4294967295 || cats != "n0-9" || blocks != "0,77" {
+		t.Errorf("canonical head: %d %d %q %q %v", n, crc, cats, blocks, ok)
+	}
+	if _, _, cats, blocks, ok := parseIndexHead("v2 n=0 crc=7 cats= blocks="); !ok || cats != "" || blocks != "" {
+		t.Errorf("empty policy head: %q %q %v", cats, blocks, ok)
+	}
+	for _, bad := range []string{
+		"", "v2", "v1 n=1 crc=1 cats=x blocks=0", "v2 n=+1 crc=1 cats=x blocks=0", "v2 n=01 crc=1 cats=x blocks=0",
+		"v2 n=-1 crc=1 cats=x blocks=0", "v2 n=1 crc=4294967296 cats=x blocks=0", "v2  n=1 crc=1 cats=x blocks=0",
+		"v2 n=1 crc=1 cats=x blocks=0 ", "v2 n=1 crc=1 blocks=0 cats=x", "v2 n=1 crc=1 cats=x blocks=0 extra=1", "v2 n= crc=1 cats=x blocks=0",
+	} {
+		if _, _, _, _, ok := parseIndexHead(bad); ok {
+			t.Errorf("%q read as a head", bad)
+		}
+	}
+}

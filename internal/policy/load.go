@@ -245,9 +245,8 @@ func builtinIndex(n int) (index, bool) {
 	if !ok || n != len(builtinGen.Rules) {
 		return index{}, false
 	}
-	var hn int
-	var cats string
-	if _, err := fmt.Sscanf(head, "v2 n=%d crc=0 cats=%s blocks=", &hn, &cats); err != nil || hn != n {
+	hn, crc, cats, blocks, ok := parseIndexHead(head)
+	if !ok || hn != n || crc != 0 || cats == "" || blocks != "" {
 		return index{}, false
 	}
 	return parseIndex("|"+lists, n, cats)

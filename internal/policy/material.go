@@ -129,17 +129,10 @@ func readIndex(rawBytes []byte, f File, bodyOff, bodyLen int64, buf []byte) (ind
 		return index{}, nil, false
 	}
 	head, listBytes := string(rawBytes[:i]), rawBytes[i:]
-	var n int
-	var crc uint32
-	var cats, blocks string
-	if _, err := fmt.Sscanf(head, "v2 n=%d crc=%d cats=%s blocks=%s", &n, &crc, &cats, &blocks); err != nil || n < 0 ||
-		head != fmt.Sprintf("v2 n=%d crc=%d cats=%s blocks=%s", n, crc, cats, blocks) {
-		// An empty policy: no lists, no blocks.
-		if _, err := fmt.Sscanf(head, "v2 n=%d crc=%d cats= blocks=", &n, &crc); err != nil || n != 0 ||
-			head != fmt.Sprintf("v2 n=0 crc=%d cats= blocks=", crc) || string(listBytes) != "|" {
-			return index{}, nil, false
-		}
-		cats, blocks = "", ""
+	n, crc, cats, blocks, ok := parseIndexHead(head)
+	// Categories and blocks, or neither: an empty policy, no lists.
+	if !ok || (cats == "") != (blocks == "") || cats == "" && (n != 0 || string(listBytes) != "|") {
+		return index{}, nil, false
 	}
 	starts, ok := parseBlocks(blocks, n, bodyLen)
 	if !ok {
@@ -152,6 +145,27 @@ func readIndex(rawBytes []byte, f File, bodyOff, bodyLen int64, buf []byte) (ind
 	}
 	ix, ok := parseIndex(string(listBytes), n, cats)
 	return ix, starts, ok
+}
+
+// parseIndexHead reads an index string's head, "v2 n=N crc=C cats=X
+// blocks=Y" exactly as formatIndex writes it (decimal numbers, nothing
+// else), or false.
+func parseIndexHead(head string) (n int, crc uint32, cats, blocks string, ok bool) {
+	f := strings.Split(head, " ")
+	if len(f) != 5 || f[0] != "v2" {
+		return 0, 0, "", "", false
+	}
+	ns, okN := strings.CutPrefix(f[1], "n=")
+	cs, okC := strings.CutPrefix(f[2], "crc=")
+	cats, okX := strings.CutPrefix(f[3], "cats=")
+	blocks, okY := strings.CutPrefix(f[4], "blocks=")
+	nv, errN := strconv.ParseUint(ns, 10, 31)
+	cv, errC := strconv.ParseUint(cs, 10, 32)
+	if !okN || !okC || !okX || !okY || errN != nil || errC != nil ||
+		head != "v2 n="+strconv.FormatUint(nv, 10)+" crc="+strconv.FormatUint(cv, 10)+" cats="+cats+" blocks="+blocks {
+		return 0, 0, "", "", false
+	}
+	return int(nv), uint32(cv), cats, blocks, true
 }
 
 // checkBody streams the rule lines through the CRC and checks that each
@@ -214,11 +228,14 @@ func parseIndex(lists string, n int, cats string) (index, bool) {
 		if c == "" {
 			continue
 		}
-		var lo, hi int
 		if len(c) < 4 || int(c[0]) <= last {
 			return index{}, false
 		}
-		if _, err := fmt.Sscanf(c[1:], "%d-%d", &lo, &hi); err != nil || lo != next || hi <= lo+3 || hi > len(lists) ||
+		los, his, _ := strings.Cut(c[1:], "-")
+		lo64, errLo := strconv.ParseUint(los, 10, 31)
+		hi64, errHi := strconv.ParseUint(his, 10, 31)
+		lo, hi := int(lo64), int(hi64)
+		if errLo != nil || errHi != nil || lo != next || hi <= lo+3 || hi > len(lists) ||
 			lists[lo] != '|' || lists[lo+1] != c[0] || lists[lo+2] != ':' || lists[hi-1] != '|' {
 			return index{}, false
 		}
