@@ -77,6 +77,9 @@ func (s *system) home() string {
 
 // run executes one toolguard command line and returns the exit code.
 func run(ctx context.Context, args []string, sys *system) int {
+	if o := hookArgs(args); o != nil {
+		return finish(ctx, sys, args, nil, nil, runHook(ctx, sys, o))
+	}
 	var root *cobra.Command
 	if len(args) > 0 && args[0] == "hook" {
 		// The hook runs before every tool call: build only its command.
@@ -89,6 +92,36 @@ func run(ctx context.Context, args []string, sys *system) int {
 	return execute(ctx, root, args, sys)
 }
 
+// hookArgs reads the hook command lines install writes — `hook --provider
+// P`, then any `--policy F` — without building a command: cobra's parse
+// costs a hook process about 0.1 ms (hookbench, MCP on the defaults). Nil
+// for every other form (another flag, --flag=value, a value that starts
+// with "-", a repeated --provider, help), which the command tree parses.
+func hookArgs(args []string) *hookOptions {
+	if len(args) < 3 || args[0] != "hook" || len(args)%2 == 0 {
+		return nil
+	}
+	o := &hookOptions{}
+	for i := 1; i+1 < len(args); i += 2 {
+		v := args[i+1]
+		if v == "" || strings.HasPrefix(v, "-") {
+			return nil
+		}
+		switch {
+		case args[i] == "--provider" && o.provider == "":
+			o.provider = v
+		case args[i] == "--policy":
+			o.files = append(o.files, v)
+		default:
+			return nil
+		}
+	}
+	if o.provider == "" {
+		return nil
+	}
+	return o
+}
+
 // execute runs a command tree on args and returns the exit code.
 func execute(ctx context.Context, root *cobra.Command, args []string, sys *system) int {
 	root.SetArgs(args)
@@ -96,6 +129,12 @@ func execute(ctx context.Context, root *cobra.Command, args []string, sys *syste
 	root.SetOut(sys.stdout)
 	root.SetErr(sys.stderr)
 	cmd, err := root.ExecuteContextC(ctx)
+	return finish(ctx, sys, args, cmd, root, err)
+}
+
+// finish reports a command's error and returns the exit code: a hook
+// usage error is answered in the agent's dialect (hookUsage).
+func finish(ctx context.Context, sys *system, args []string, cmd, root *cobra.Command, err error) int {
 	var hu *hookUsageError
 	if errors.As(err, &hu) {
 		return hookUsage(ctx, sys, args, hu)
@@ -107,7 +146,11 @@ func execute(ctx context.Context, root *cobra.Command, args []string, sys *syste
 		}
 		var ue *usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(sys.stderr, "Run '%s --help' for usage.\n", helpPath(cmd, root))
+			help := "toolguard hook" // hookArgs' command line
+			if root != nil {
+				help = helpPath(cmd, root)
+			}
+			fmt.Fprintf(sys.stderr, "Run '%s --help' for usage.\n", help)
 		}
 	}
 	return exitCode(err)
