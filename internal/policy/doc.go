@@ -47,6 +47,7 @@
 //     Their rules are not compiled at load: merge sees each one's head
 //     (ruleHeads: id, decision, priority, lock, provenance), and a
 //     default compiles when a call first reaches it.
+//
 //   - The index is per layer: the defaults' is generated (builtinIndex),
 //     its ordinals mapped to where merge put each default (one a later
 //     layer replaced or disabled drops out), merged with an index built
@@ -55,6 +56,7 @@
 //     compiling the project layer's few rules. The other layers are still
 //     compiled at load: a rule of theirs that does not compile fails the
 //     load, as it does without Lazy.
+//
 //   - loadLazy: a single trusted materialized file: the header and the
 //     index are read and checked, and a block of rule lines is decoded and
 //     compiled the first time a call reaches one of its rules.
