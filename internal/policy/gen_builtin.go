@@ -97,10 +97,10 @@ func GenerateBuiltin() ([]byte, error) {
 			if err != nil {
 				return nil, fmt.Errorf("defaults.toml: rule %q: bad regex: %v", r.ID, err)
 			}
-			fmt.Fprintf(&src, "\tcase %q:\n\t\treturn %s, true\n", re, strings.TrimPrefix(fmt.Sprintf("%#v", buildPrefilter(t)), "policy."))
+			fmt.Fprintf(&src, "\tcase %q:\n\t\treturn %s, true\n", re, buildPrefilter(t).goString())
 		}
 	}
-	src.WriteString("\t}\n\treturn nil, false\n}\n\n")
+	src.WriteString("\t}\n\treturn prefilter{}, false\n}\n\n")
 	fmt.Fprintf(&src, "// builtinGenIndex is the index of builtinGen's rules (builtinIndex).\nconst builtinGenIndex = %q\n\n", ixText)
 	fmt.Fprintf(&src, "// builtinGen is defaults.toml, decoded at build time.\nvar builtinGen = %s\n", body)
 	return src.Bytes(), nil

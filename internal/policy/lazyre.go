@@ -1,9 +1,11 @@
 package policy
 
 import (
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -66,94 +68,190 @@ func (l *lazyRegexp) MatchString(s string) bool {
 	return l.re != nil && l.re.MatchString(s)
 }
 
-// prefilter is a necessary condition for a regex to match a string, in
-// conjunctive form: every clause must have one of its literals in the
-// string. No clause (nil) lets every string through. It is sound, never
-// exact: a string it allows may still not match.
-type prefilter [][]string
+// prefilter is a necessary condition for a regex to match a string: every
+// clause of all must have one of its literals in the string, every clause
+// of fold one of its literals in any ASCII case, and each group of any one
+// of its prefilters allowing the string (an alternation: one of its
+// branches). The zero prefilter lets every string through. It is sound,
+// never exact: a string it allows may still not match.
+type prefilter struct {
+	all  [][]string    // literals, case-sensitive
+	fold [][]string    // ASCII literals in lower case, matched in any ASCII case
+	any  [][]prefilter // alternations: one prefilter of each group allows
+}
 
-// allows reports whether s may match.
+// allows reports whether s may match. A case-folded literal is tested
+// only against an ASCII string: Go's (?i) also folds k to the Kelvin sign
+// and s to the long s, which an ASCII string cannot hold.
 func (p prefilter) allows(s string) bool {
-	for _, clause := range p {
-		ok := false
-		for _, lit := range clause {
-			if strings.Contains(s, lit) {
-				ok = true
-				break
+	for _, clause := range p.all {
+		if !slices.ContainsFunc(clause, func(lit string) bool { return strings.Contains(s, lit) }) {
+			return false
+		}
+	}
+	if len(p.fold) > 0 && isASCII(s) {
+		for _, clause := range p.fold {
+			if !slices.ContainsFunc(clause, func(lit string) bool { return containsFoldASCII(s, lit) }) {
+				return false
 			}
 		}
-		if !ok {
+	}
+	for _, group := range p.any {
+		if !slices.ContainsFunc(group, func(alt prefilter) bool { return alt.allows(s) }) {
 			return false
 		}
 	}
 	return true
 }
 
-// buildPrefilter derives the prefilter of a parsed regex: the
-// case-sensitive literals a match must contain. A concatenation needs
-// every part's clauses; an alternation needs one of its branches, so it
-// gives one clause with a literal of each branch (none when a branch
-// needs nothing); a capture, a + and a repeat of at least once need what
-// their operand needs; anything that can match without its operand (*,
-// ?, {0,n}), a class, a case-folded literal and the empty match need
-// nothing. A literal holding U+FFFD is dropped: the matcher reads an
-// invalid byte of the string as that rune, which strings.Contains does
-// not.
+// none reports a prefilter that needs nothing.
+func (p prefilter) none() bool { return len(p.all) == 0 && len(p.fold) == 0 && len(p.any) == 0 }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFoldASCII reports whether s holds lower, a lower-case ASCII
+// literal, in any ASCII case.
+func containsFoldASCII(s, lower string) bool {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		j := 0
+		for ; j < len(lower); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lower[j] {
+				break
+			}
+		}
+		if j == len(lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildPrefilter derives the prefilter of a parsed regex: the literals a
+// match must contain. A concatenation needs every part's; an alternation
+// needs one of its branches' (a group of them; none when a branch needs
+// nothing); a capture, a + and a repeat of at least once need what their
+// operand needs; anything that can match without its operand (*, ?,
+// {0,n}), a class and the empty match need nothing. A case-folded literal
+// is a fold clause when it is ASCII, else nothing. A literal holding
+// U+FFFD is dropped: the matcher reads an invalid byte of the string as
+// that rune, which strings.Contains does not.
 func buildPrefilter(re *syntax.Regexp) prefilter {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			return nil
-		}
 		lit := string(re.Rune)
 		if lit == "" || strings.ContainsRune(lit, utf8.RuneError) {
-			return nil
+			return prefilter{}
 		}
-		return prefilter{{lit}}
+		if re.Flags&syntax.FoldCase != 0 {
+			if !isASCII(lit) {
+				return prefilter{}
+			}
+			return prefilter{fold: [][]string{{strings.ToLower(lit)}}}
+		}
+		return prefilter{all: [][]string{{lit}}}
 	case syntax.OpCapture, syntax.OpPlus:
 		return buildPrefilter(re.Sub[0])
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
 			return buildPrefilter(re.Sub[0])
 		}
-		return nil
+		return prefilter{}
 	case syntax.OpConcat:
 		var out prefilter
 		for _, sub := range re.Sub {
-			out = append(out, buildPrefilter(sub)...)
+			p := buildPrefilter(sub)
+			out.all = append(out.all, p.all...)
+			out.fold = append(out.fold, p.fold...)
+			out.any = append(out.any, p.any...)
 		}
 		return out
 	case syntax.OpAlternate:
-		var clause []string
+		group := make([]prefilter, 0, len(re.Sub))
 		for _, sub := range re.Sub {
-			best := bestClause(buildPrefilter(sub))
-			if best == nil {
-				return nil // this branch needs nothing
+			p := buildPrefilter(sub)
+			if p.none() {
+				return prefilter{} // this branch needs nothing
 			}
-			for _, lit := range best {
-				if !slices.Contains(clause, lit) {
-					clause = append(clause, lit)
-				}
-			}
+			group = append(group, p)
 		}
-		return prefilter{clause}
+		return prefilter{any: [][]prefilter{group}}
 	}
-	return nil
+	return prefilter{}
 }
 
-// bestClause is the clause of p with the longest shortest literal (the
-// most selective), nil when p has none.
-func bestClause(p prefilter) []string {
-	var best []string
-	bestLen := 0
-	for _, clause := range p {
-		short := len(clause[0])
-		for _, lit := range clause[1:] {
-			short = min(short, len(lit))
+// goString writes p as a Go expression (the generator's builtinGenPrefilter).
+func (p prefilter) goString() string {
+	var b strings.Builder
+	lists := func(name string, l [][]string) {
+		if len(l) == 0 {
+			return
 		}
-		if short > bestLen {
-			best, bestLen = clause, short
+		b.WriteString(name + ": [][]string{")
+		for i, clause := range l {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("{")
+			for j, lit := range clause {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(strconv.Quote(lit))
+			}
+			b.WriteString("}")
 		}
+		b.WriteString("}, ")
 	}
-	return best
+	b.WriteString("prefilter{")
+	lists("all", p.all)
+	lists("fold", p.fold)
+	if len(p.any) > 0 {
+		b.WriteString("any: [][]prefilter{")
+		for i, group := range p.any {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("{")
+			for j, alt := range group {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(alt.goString())
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("}, ")
+	}
+	return strings.TrimSuffix(b.String(), ", ") + "}"
+}
+
+// String is p for people: clauses in brackets (i: any ASCII case), a group
+// of alternatives in parentheses.
+func (p prefilter) String() string {
+	var parts []string
+	for _, c := range p.all {
+		parts = append(parts, fmt.Sprintf("%q", c))
+	}
+	for _, c := range p.fold {
+		parts = append(parts, fmt.Sprintf("i%q", c))
+	}
+	for _, group := range p.any {
+		alts := make([]string, len(group))
+		for i, alt := range group {
+			alts[i] = alt.String()
+		}
+		parts = append(parts, "("+strings.Join(alts, " | ")+")")
+	}
+	return strings.Join(parts, " ")
 }
