@@ -98,10 +98,7 @@ func contains(l []string, s string) bool {
 func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 	ask := o.verdict.Reason
 	dir := stateDir(sys, f.stateDir, o.ps.pol)
-	deny := func(reason string) {
-		o.verdict = call.Verdict{Decision: call.Deny, Reason: reason, StopTurn: true,
-			StopReason: "toolguard: a tool call is waiting for human approval"}
-	}
+	deny := func(reason string) { stopForApproval(o, reason) }
 	if dir == "" {
 		deny(ask + " No human can answer here and no state directory is set, so the call was stopped.")
 		return
@@ -197,16 +194,7 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 		}
 		o.approval = req.ID
 	}
-	then := "Do not retry it until then; wait, or go on with other work."
-	if o.call.SessionID != "" && o.ps.pol.Settings.HoldSessionOnPending {
-		// the pending-decision guard holds the session's other calls (headless_hold.go)
-		then = "Do not retry it or work around it until then: this session's other calls are held until it is decided. End your turn and wait."
-	}
-	o.held = true
-	deny(fmt.Sprintf("%s No human can answer here, so the call was stopped and approval request %s was recorded. "+
-		"A human must approve request %s before this call can run. %s",
-		ask, o.approval, o.approval, then))
-	o.verdict.StopReason = fmt.Sprintf("toolguard: a tool call is waiting for human approval (request %s)", o.approval)
+	holdPending(o, ask)
 	if ctx.Err() != nil {
 		return
 	}
@@ -221,3 +209,26 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 
 // approveCommand is what a human runs, at a terminal, to approve id.
 func approveCommand(id string) string { return "toolguard approvals approve " + id }
+
+// stopForApproval denies o and ends the agent's turn: a call that needs
+// a human's approval where none can answer (headless.go, and the approval
+// server's headless_remote.go).
+func stopForApproval(o *outcome, reason string) {
+	o.verdict = call.Verdict{Decision: call.Deny, Reason: reason, StopTurn: true,
+		StopReason: "toolguard: a tool call is waiting for human approval"}
+}
+
+// holdPending denies o while its approval request o.approval waits for a
+// human, and tells the agent what to do meanwhile.
+func holdPending(o *outcome, ask string) {
+	then := "Do not retry it until then; wait, or go on with other work."
+	if o.call.SessionID != "" && o.ps.pol.Settings.HoldSessionOnPending {
+		// the pending-decision guard holds the session's other calls (headless_hold.go)
+		then = "Do not retry it or work around it until then: this session's other calls are held until it is decided. End your turn and wait."
+	}
+	o.held = true
+	stopForApproval(o, fmt.Sprintf("%s No human can answer here, so the call was stopped and approval request %s was recorded. "+
+		"A human must approve request %s before this call can run. %s",
+		ask, o.approval, o.approval, then))
+	o.verdict.StopReason = fmt.Sprintf("toolguard: a tool call is waiting for human approval (request %s)", o.approval)
+}

@@ -104,10 +104,7 @@ func remoteFailed(o *outcome, ask, what string, err error) {
 // as the store.
 func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 	ask := o.verdict.Reason
-	deny := func(reason string) {
-		o.verdict = call.Verdict{Decision: call.Deny, Reason: reason, StopTurn: true,
-			StopReason: "toolguard: a tool call is waiting for human approval"}
-	}
+	deny := func(reason string) { stopForApproval(o, reason) }
 	c, err := remoteClient(sys, o.ps.pol)
 	if err != nil {
 		remoteFailed(o, ask, "no client", err)
@@ -185,15 +182,7 @@ func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 		remoteFailed(o, ask, "asking for a grant", fmt.Errorf("unknown outcome %q", cut(a.Outcome)))
 		return
 	}
-	then := "Do not retry it until then; wait, or go on with other work."
-	if o.call.SessionID != "" && o.ps.pol.Settings.HoldSessionOnPending {
-		then = "Do not retry it or work around it until then: this session's other calls are held until it is decided. End your turn and wait."
-	}
-	o.held = true
-	deny(fmt.Sprintf("%s No human can answer here, so the call was stopped and approval request %s was recorded. "+
-		"A human must approve request %s before this call can run. %s",
-		ask, o.approval, o.approval, then))
-	o.verdict.StopReason = fmt.Sprintf("toolguard: a tool call is waiting for human approval (request %s)", o.approval)
+	holdPending(o, ask)
 }
 
 // remoteHold is holdSession (headless_hold.go) with the approval server as the
