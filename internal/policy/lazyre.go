@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -234,24 +233,4 @@ func (p prefilter) goString() string {
 		b.WriteString("}, ")
 	}
 	return strings.TrimSuffix(b.String(), ", ") + "}"
-}
-
-// String is p for people: clauses in brackets (i: any ASCII case), a group
-// of alternatives in parentheses.
-func (p prefilter) String() string {
-	var parts []string
-	for _, c := range p.all {
-		parts = append(parts, fmt.Sprintf("%q", c))
-	}
-	for _, c := range p.fold {
-		parts = append(parts, fmt.Sprintf("i%q", c))
-	}
-	for _, group := range p.any {
-		alts := make([]string, len(group))
-		for i, alt := range group {
-			alts[i] = alt.String()
-		}
-		parts = append(parts, "("+strings.Join(alts, " | ")+")")
-	}
-	return strings.Join(parts, " ")
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -173,4 +174,24 @@ func TestLazyRegexpKnownText(t *testing.T) {
 	if _, err := newLazyRegexp(`(`, false); err == nil {
 		t.Error("a bad regex compiled")
 	}
+}
+
+// String is p for the tests: clauses in brackets (i: any ASCII case), a group
+// of alternatives in parentheses.
+func (p prefilter) String() string {
+	var parts []string
+	for _, c := range p.all {
+		parts = append(parts, fmt.Sprintf("%q", c))
+	}
+	for _, c := range p.fold {
+		parts = append(parts, fmt.Sprintf("i%q", c))
+	}
+	for _, group := range p.any {
+		alts := make([]string, len(group))
+		for i, alt := range group {
+			alts[i] = alt.String()
+		}
+		parts = append(parts, "("+strings.Join(alts, " | ")+")")
+	}
+	return strings.Join(parts, " ")
 }
