@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -514,6 +515,86 @@ func TestLazyBuiltinCompilesNamedOnly(t *testing.T) {
 			if got[id] {
 				t.Errorf("%q: %s compiled, though it cannot match", tc.cmd, id)
 			}
+		}
+	}
+}
+
+// TestBuiltinLines: every default rule's materialized line is recognized
+// as that default (builtinLine), and decoding the line gives exactly the
+// build-time decoded rule, so taking the one for the other changes
+// nothing. A line that differs by one byte, or a default a layer
+// changed, is decoded; a lazily loaded file over the defaults decides as
+// the defaults do.
+func TestBuiltinLines(t *testing.T) {
+	over, err := Load([]Source{{Path: "org.toml", Layer: "org", Data: []byte(`
+[[rule]]
+id = "git-push-force"
+decision = "ask"
+command = ["git push"]
+args = ["--force"]
+
+[[rule]]
+id = "org-extra"
+decision = "deny"
+command = ["terraform destroy"]
+`)}}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := over.Materialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := data[bytes.Index(data, []byte(rulesOpen))+len(rulesOpen):]
+	lines := bytes.Split(bytes.TrimSuffix(body, []byte("\n"+rulesClose)), []byte("\n"))
+	seen := 0
+	for _, line := range lines {
+		line = bytes.TrimSuffix(line, []byte(","))
+		decoded, ok := decodeRuleJSON(line)
+		if !ok {
+			t.Fatalf("line does not decode: %.100s", line)
+		}
+		j := builtinLine(line)
+		if decoded.Layer != "builtin" {
+			if j >= 0 {
+				t.Errorf("rule %q of layer %q taken as default %d", decoded.ID, decoded.Layer, j)
+			}
+			continue
+		}
+		if j < 0 {
+			t.Errorf("default %q: its line is not recognized", decoded.ID)
+			continue
+		}
+		seen++
+		if !reflect.DeepEqual(builtinGen.Rules[j], decoded) {
+			t.Errorf("default %q: the generated rule differs from its decoded line:\n%#v\n%#v", decoded.ID, builtinGen.Rules[j], decoded)
+		}
+		for _, at := range []int{0, len(line) / 2, len(line) - 2} {
+			bad := bytes.Clone(line)
+			bad[at] ^= 1
+			if k := builtinLine(bad); k >= 0 {
+				t.Errorf("default %q: a line changed at %d is taken as default %d", decoded.ID, at, k)
+			}
+		}
+	}
+	// Every default but the one the org layer replaced is a line.
+	if want := len(builtinGen.Rules) - 1; seen != want {
+		t.Errorf("%d default lines recognized, want %d", seen, want)
+	}
+	lazy, err := Load([]Source{{Path: "policy.json", Data: data}}, LoadOptions{Lazy: true})
+	if err != nil || lazyOf(lazy) == nil {
+		t.Fatalf("lazy load: %v, lazy %v", err, lazyOf(lazy) != nil)
+	}
+	env := Env{Home: "/home/u", Workspace: "/home/u/proj"}
+	for _, tc := range []struct{ cmd, want string }{
+		{"git push --force origin main", "ask"}, // the org layer's version
+		{"rm -rf /", "deny"},
+		{"terraform destroy", "deny"},
+		{"git status", "pass"},
+	} {
+		c := call.Call{Kind: call.KindShell, Tool: "Bash", Command: tc.cmd, Cwd: "/home/u/proj"}
+		if got := lazy.Evaluate(c, env).Decision.String(); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.cmd, got, tc.want)
 		}
 	}
 }

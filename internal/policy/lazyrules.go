@@ -2,6 +2,8 @@ package policy
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -202,7 +204,13 @@ func (l *lazyRules) line(i int) (*fileRule, error) {
 	}
 	line := l.lines[i/blockLines][l.starts[i]:l.ends[i]]
 	lineNo := 3 + i
-	fr, ok := decodeRuleJSON(line) // rulejson.go; encoding/json for anything it leaves, and its errors
+	var fr fileRule
+	ok := false
+	if j := builtinLine(line); j >= 0 {
+		fr, ok = builtinGen.Rules[j], true
+	} else {
+		fr, ok = decodeRuleJSON(line) // rulejson.go; encoding/json for anything it leaves, and its errors
+	}
 	if !ok {
 		fr = fileRule{}
 		dec := json.NewDecoder(bytes.NewReader(line))
@@ -293,4 +301,36 @@ func (l *lazyRules) all() ([]*Rule, error) {
 		}
 	})
 	return l.rules, l.allErr
+}
+
+// builtinSuffix ends the materialized line of every default rule: its
+// provenance, the last two fields.
+const builtinSuffix = `,"layer":"builtin","source":"` + BuiltinFile + `:`
+
+// builtinLine returns the default rule whose materialized line (ruleLine)
+// is exactly line, or -1. A platform or org policy materialized over the
+// defaults holds them as lines, and a call reaches dozens: such a line is
+// taken as the build-time decoded rule instead of decoded again. The
+// SHA-256 of the whole line must equal the generated one
+// (builtinGenLineDigests), so the rule is what decoding the line gives
+// (TestBuiltinLines); a default a layer changed, or one of another
+// release, is a different line and is decoded.
+func builtinLine(line []byte) int {
+	i := bytes.LastIndex(line, []byte(builtinSuffix))
+	if i < 0 || len(builtinGenLineDigests) != len(builtinGen.Rules)*digestLen {
+		return -1
+	}
+	d := lineDigest(line)
+	for j := 0; j < len(builtinGen.Rules); j++ {
+		if builtinGenLineDigests[j*digestLen:(j+1)*digestLen] == d {
+			return j
+		}
+	}
+	return -1
+}
+
+// lineDigest is the hex SHA-256 of a materialized rule line.
+func lineDigest(line []byte) string {
+	sum := sha256.Sum256(line)
+	return hex.EncodeToString(sum[:])
 }

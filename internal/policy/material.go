@@ -304,6 +304,10 @@ func parseOrds(s string, n int) ([]int32, bool) {
 	return out, true
 }
 
+// ruleLine is a rule's line in the materialized layout (without the
+// comma between lines): its JSON as encoding/json writes it.
+func ruleLine(spec fileRule) ([]byte, error) { return json.Marshal(spec) }
+
 // Materialize renders the merged policy as one JSON document: the merged
 // settings (with builtin = false, since the builtin rules that apply are
 // already among the rules), every effective rule with its layer and
@@ -317,7 +321,7 @@ func (p *Policy) Materialize() ([]byte, error) {
 	}
 	var body bytes.Buffer
 	for i, r := range rules {
-		b, err := json.Marshal(r.spec)
+		b, err := ruleLine(r.spec)
 		if err != nil {
 			return nil, err
 		}
