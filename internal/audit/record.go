@@ -17,7 +17,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
-	"unicode/utf8"
+
+	"github.com/toolguard/toolguard/internal/jsonw"
 )
 
 // Event names of the records.
@@ -124,7 +125,7 @@ func (rec Record) MarshalLine() ([]byte, error) {
 			if i > 0 {
 				w.b = append(w.b, ',')
 			}
-			w.b = appendJSONString(w.b, s)
+			w.b = jsonw.AppendString(w.b, s)
 		}
 		w.b = append(w.b, ']')
 	}
@@ -153,7 +154,7 @@ func (w *lineWriter) key(k string) {
 
 func (w *lineWriter) str(k, v string) {
 	w.key(k)
-	w.b = appendJSONString(w.b, v)
+	w.b = jsonw.AppendString(w.b, v)
 }
 
 // strOmit is str for a field tagged omitempty.
@@ -193,62 +194,6 @@ func (w *lineWriter) float(k string, f float64) {
 		w.b[n-2] = w.b[n-1]
 		w.b = w.b[:n-1]
 	}
-}
-
-// appendJSONString appends s quoted as encoding/json quotes it without
-// HTML escaping: " and \ escaped, control characters as \b \f \n \r \t
-// or \u00XX, a byte that is not UTF-8 as \ufffd, U+2028 and U+2029
-// escaped, everything else as is.
-func appendJSONString(b []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // Append is [AppendContext] without a deadline of the caller's (the lock

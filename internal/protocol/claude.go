@@ -1,7 +1,10 @@
 package protocol
 
 import (
+	"strconv"
+
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/jsonw"
 )
 
 // Provider names, as used with --provider and in call.Call.Provider.
@@ -77,6 +80,35 @@ type claudeReply struct {
 	HookSpecificOutput claudeOutput `json:"hookSpecificOutput"`
 	Continue           *bool        `json:"continue,omitempty"`
 	StopReason         string       `json:"stopReason,omitempty"`
+}
+
+// appendJSON writes the reply field by field (jsonReply), in the
+// struct's order and with its omitempty; a reply carrying an edited input
+// (json.RawMessage, which encoding/json compacts) is left to
+// encoding/json. TestClaudeReplyAsEncoder compares the two.
+func (r claudeReply) appendJSON(b []byte) ([]byte, bool) {
+	o := r.HookSpecificOutput
+	if len(o.UpdatedInput) > 0 || len(o.ModifiedInput) > 0 {
+		return nil, false
+	}
+	b = append(b, `{"hookSpecificOutput":{"hookEventName":`...)
+	b = jsonw.AppendString(b, o.HookEventName)
+	b = append(b, `,"permissionDecision":`...)
+	b = jsonw.AppendString(b, o.PermissionDecision)
+	if o.PermissionDecisionReason != "" {
+		b = append(b, `,"permissionDecisionReason":`...)
+		b = jsonw.AppendString(b, o.PermissionDecisionReason)
+	}
+	b = append(b, '}')
+	if r.Continue != nil {
+		b = append(b, `,"continue":`...)
+		b = strconv.AppendBool(b, *r.Continue)
+	}
+	if r.StopReason != "" {
+		b = append(b, `,"stopReason":`...)
+		b = jsonw.AppendString(b, r.StopReason)
+	}
+	return append(b, '}'), true
 }
 
 // Encode: pass → nothing; allow/ask/deny → hookSpecificOutput with that
