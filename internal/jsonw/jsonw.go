@@ -11,13 +11,20 @@ import "unicode/utf8"
 // HTML escaping: " and \ escaped, control characters as \b \f \n \r \t
 // or \u00XX, a byte that is not UTF-8 as \ufffd, U+2028 and U+2029
 // escaped, everything else as is.
-func AppendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte { return appendString(b, s, false) }
+
+// AppendStringHTML is AppendString with encoding/json's HTML escaping
+// (json.Marshal, and an Encoder by default): <, > and & as \u003c,
+// \u003e and \u0026.
+func AppendStringHTML(b []byte, s string) []byte { return appendString(b, s, true) }
+
+func appendString(b []byte, s string, html bool) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && !(html && (c == '<' || c == '>' || c == '&')) {
 				i++
 				continue
 			}

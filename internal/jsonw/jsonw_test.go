@@ -7,11 +7,12 @@ import (
 	"testing"
 )
 
-// encoderString is what AppendString writes, by encoding/json.
-func encoderString(s string) []byte {
+// encoderString is what AppendString (html: AppendStringHTML) writes, by
+// encoding/json.
+func encoderString(s string, html ...bool) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc.SetEscapeHTML(len(html) > 0 && html[0])
 	_ = enc.Encode(s)
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
@@ -25,6 +26,9 @@ func TestAppendStringAsEncoder(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%q:\n got %s\nwant %s", s, got, want)
 		}
+		if got, want := AppendStringHTML(nil, s), encoderString(s, true); !bytes.Equal(got, want) {
+			t.Errorf("%q (HTML):\n got %s\nwant %s", s, got, want)
+		}
 	}
 }
 
@@ -33,6 +37,9 @@ func FuzzAppendString(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := AppendString(nil, s), encoderString(s); !bytes.Equal(got, want) {
 			t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
+		}
+		if got, want := AppendStringHTML(nil, s), encoderString(s, true); !bytes.Equal(got, want) {
+			t.Fatalf("%q (HTML):\n got %s\nwant %s", s, got, want)
 		}
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -693,8 +692,8 @@ func sortedKeys[V any](m map[string]V) []string {
 func hashPolicy(p *Policy) string {
 	h := sha256.New()
 	s := settingsDoc(p.Settings)
-	s.Builtin = nil // the rules it selected are hashed below
-	_ = json.NewEncoder(h).Encode(s)
+	s.Builtin = nil                                // the rules it selected are hashed below
+	h.Write(append(appendSettings(nil, &s), '\n')) // what json.Encoder writes (rulejson.go)
 	if l, ok := p.rules.(*lazyRules); ok && l.docs != nil {
 		gen := builtinDigests(l.docs)
 		for i := range l.got {
@@ -724,9 +723,8 @@ const digestLen = 2 * sha256.Size
 // where it came from.
 func ruleDigest(spec fileRule) string {
 	spec.Layer, spec.Source = "", ""
-	h := sha256.New()
-	_ = json.NewEncoder(h).Encode(spec)
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(append(appendRule(nil, &spec), '\n')) // what json.Encoder writes (rulejson.go)
+	return hex.EncodeToString(sum[:])
 }
 
 // builtinDigests returns builtinGenRuleDigests when docs are the

@@ -305,8 +305,8 @@ func parseOrds(s string, n int) ([]int32, bool) {
 }
 
 // ruleLine is a rule's line in the materialized layout (without the
-// comma between lines): its JSON as encoding/json writes it.
-func ruleLine(spec fileRule) ([]byte, error) { return json.Marshal(spec) }
+// comma between lines): its JSON as json.Marshal writes it (appendRule).
+func ruleLine(spec fileRule) ([]byte, error) { return appendRule(nil, &spec), nil }
 
 // Materialize renders the merged policy as one JSON document: the merged
 // settings (with builtin = false, since the builtin rules that apply are
