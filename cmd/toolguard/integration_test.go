@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/toolguard/toolguard/internal/install"
@@ -80,7 +82,13 @@ func TestDocExamplesValidate(t *testing.T) {
 
 // TestConcurrentHooks starts 200 hook processes at once against one audit
 // log and one single-use grant: every process writes one whole audit line,
-// and exactly one of them is allowed.
+// and exactly one of them is allowed. On a loaded machine (go test ./...
+// on two cores runs another package beside this one) the last of 200
+// processes queued on the approval store's lock can pass the hook's 10 s
+// deadline: the watchdog answers those with a deny and exits without an
+// audit line (docs/limits.md), and a use one of them took is spent. Such
+// a process must say so on stderr and have denied; the others must each
+// have written their line.
 func TestConcurrentHooks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and starts 200 processes")
@@ -104,11 +112,20 @@ command = "git tag"
 `)
 	payload := `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git tag v1"},"tool_use_id":"t"}`
 	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "TOOLGUARD_POLICY=")
+	var deadlined atomic.Int32 // processes the watchdog answered
 	hook := func() (string, error) {
 		cmd := exec.Command(bin, "hook", "--provider", "claude-code", "--policy", pol)
 		cmd.Stdin = strings.NewReader(payload)
 		cmd.Env = env
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
 		out, err := cmd.Output()
+		if strings.Contains(stderr.String(), "did not finish within its deadline") {
+			deadlined.Add(1)
+			if !strings.Contains(string(out), `"permissionDecision":"deny"`) {
+				return string(out), fmt.Errorf("past its deadline, the reply is not a deny: %s", out)
+			}
+		}
 		return string(out), err
 	}
 	// The first call records the request; a human approves it once.
@@ -158,8 +175,12 @@ command = "git tag"
 			t.Fatalf("hook %d: unexpected reply %q", i, outs[i])
 		}
 	}
-	if allows != 1 {
-		t.Errorf("%d allows, want exactly 1", allows)
+	late := int(deadlined.Load())
+	if late > 0 {
+		t.Logf("%d of %d hooks passed their deadline on this machine and answered deny without an audit line", late, n)
+	}
+	if allows != 1 && (late == 0 || allows > 1) {
+		t.Errorf("%d allows, want exactly 1 (%d hooks past their deadline)", allows, late)
 	}
 
 	fh, err := os.Open(filepath.Join(dir, "audit.jsonl"))
@@ -180,8 +201,9 @@ command = "git tag"
 			auditAllows++
 		}
 	}
-	if lines != n+1 || auditAllows != 1 {
-		t.Errorf("audit: %d lines (want %d), %d allows (want 1)", lines, n+1, auditAllows)
+	if lines != n+1-late || auditAllows != allows {
+		t.Errorf("audit: %d lines (want %d: %d hooks, one first call, %d past their deadline), %d allows (want %d)",
+			lines, n+1-late, n, late, auditAllows, allows)
 	}
 }
 
