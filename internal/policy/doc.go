@@ -90,9 +90,15 @@
 //     index that is most of what a project layer still costs (see
 //     docs/performance.md, "Round 5").
 //   - A deny's audit line needs Policy.Hash: with layers besides the
-//     defaults it is computed over every rule's spec (hashPolicy; the
-//     defaults' decoded specs, none compiled), with encoding/json; the
-//     defaults alone use the generated hash.
+//     defaults it is computed over the settings and every rule's spec
+//     (hashPolicy; the defaults' digests generated, none compiled), as
+//     json.Marshal writes them but without reflection (appendSettings,
+//     appendRule in rulejson.go, tested against encoding/json); the
+//     defaults alone use the generated hash, a materialized file the
+//     hash it stores.
+//   - A materialized line that is byte for byte a default rule's line
+//     (the same SHA-256 as the generated one) is taken as the build-time
+//     decoded rule (builtinLine) instead of decoded again.
 //   - Shell commands are judged by what shellparse can see statically;
 //     what a program does with its input at run time (a script it
 //     downloads, a file it sources later) is outside the policy, and
