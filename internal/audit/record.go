@@ -11,10 +11,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -86,114 +84,42 @@ func (rec Record) MarshalLine() ([]byte, error) {
 	if rec.Event == "" {
 		rec.Event = EventDecision
 	}
-	var w lineWriter
-	w.b = make([]byte, 0, 512)
-	w.time("time", rec.Time)
-	w.str("event", rec.Event)
-	w.str("provider", rec.Provider)
-	w.str("session", rec.Session)
-	w.str("tool", rec.Tool)
-	w.str("kind", rec.Kind)
-	w.str("summary", rec.Summary)
-	w.str("cwd", rec.Cwd)
-	w.str("workspace", rec.Workspace)
-	w.str("decision", rec.Decision)
-	w.str("rule", rec.Rule)
-	w.str("layer", rec.Layer)
-	w.str("source", rec.Source)
-	w.str("reason", rec.Reason)
-	w.strOmit("approval_id", rec.ApprovalID)
-	w.str("policy_hash", rec.PolicyHash)
-	w.float("duration_ms", rec.DurationMS)
-	w.str("mode", rec.Mode)
-	w.strOmit("error", rec.Error)
-	w.strOmit("approver", rec.Approver)
-	w.strOmit("approver_key", rec.ApproverKey)
-	w.strOmit("call_key", rec.CallKey)
-	if rec.Uses != 0 {
-		w.key("uses")
-		w.b = strconv.AppendInt(w.b, int64(rec.Uses), 10)
-	}
+	w := jsonw.Object{B: make([]byte, 0, 512)}
+	w.Open()
+	terr := w.Time("time", rec.Time)
+	w.Str("event", rec.Event)
+	w.Str("provider", rec.Provider)
+	w.Str("session", rec.Session)
+	w.Str("tool", rec.Tool)
+	w.Str("kind", rec.Kind)
+	w.Str("summary", rec.Summary)
+	w.Str("cwd", rec.Cwd)
+	w.Str("workspace", rec.Workspace)
+	w.Str("decision", rec.Decision)
+	w.Str("rule", rec.Rule)
+	w.Str("layer", rec.Layer)
+	w.Str("source", rec.Source)
+	w.Str("reason", rec.Reason)
+	w.StrOmit("approval_id", rec.ApprovalID)
+	w.Str("policy_hash", rec.PolicyHash)
+	ferr := w.Float("duration_ms", rec.DurationMS)
+	w.Str("mode", rec.Mode)
+	w.StrOmit("error", rec.Error)
+	w.StrOmit("approver", rec.Approver)
+	w.StrOmit("approver_key", rec.ApproverKey)
+	w.StrOmit("call_key", rec.CallKey)
+	w.IntOmit("uses", rec.Uses)
+	var eerr error
 	if !rec.Expires.IsZero() {
-		w.time("expires", rec.Expires)
+		eerr = w.Time("expires", rec.Expires)
 	}
-	w.str("prev", rec.Prev)
-	if len(rec.Ignored) > 0 {
-		w.key("ignored")
-		w.b = append(w.b, '[')
-		for i, s := range rec.Ignored {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.b = jsonw.AppendString(w.b, s)
-		}
-		w.b = append(w.b, ']')
+	w.Str("prev", rec.Prev)
+	w.ListOmit("ignored", rec.Ignored)
+	w.Close()
+	if err := errors.Join(terr, ferr, eerr); err != nil {
+		return nil, fmt.Errorf("encode audit record: %v", err)
 	}
-	if w.err != nil {
-		return nil, fmt.Errorf("encode audit record: %v", w.err)
-	}
-	return append(w.b, '}', '\n'), nil
-}
-
-// lineWriter writes the fields of one JSON object; the first error stays.
-type lineWriter struct {
-	b   []byte
-	err error
-}
-
-func (w *lineWriter) key(k string) {
-	if len(w.b) == 0 {
-		w.b = append(w.b, '{')
-	} else {
-		w.b = append(w.b, ',')
-	}
-	w.b = append(w.b, '"')
-	w.b = append(w.b, k...)
-	w.b = append(w.b, '"', ':')
-}
-
-func (w *lineWriter) str(k, v string) {
-	w.key(k)
-	w.b = jsonw.AppendString(w.b, v)
-}
-
-// strOmit is str for a field tagged omitempty.
-func (w *lineWriter) strOmit(k, v string) {
-	if v != "" {
-		w.str(k, v)
-	}
-}
-
-func (w *lineWriter) time(k string, t time.Time) {
-	w.key(k)
-	b, err := t.MarshalJSON()
-	if err != nil && w.err == nil {
-		w.err = fmt.Errorf("json: error calling MarshalJSON for type time.Time: %v", err)
-	}
-	w.b = append(w.b, b...)
-}
-
-// float writes f as encoding/json does: the shortest decimal, in
-// exponent form below 1e-6 and from 1e21, the exponent without a leading
-// zero; NaN and the infinities are an error.
-func (w *lineWriter) float(k string, f float64) {
-	w.key(k)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		if w.err == nil {
-			w.err = fmt.Errorf("json: unsupported value: %s", strconv.FormatFloat(f, 'g', -1, 64))
-		}
-		w.b = append(w.b, '0')
-		return
-	}
-	format := byte('f')
-	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		format = 'e'
-	}
-	w.b = strconv.AppendFloat(w.b, f, format, -1, 64)
-	if n := len(w.b); format == 'e' && n >= 4 && w.b[n-4] == 'e' && w.b[n-3] == '-' && w.b[n-2] == '0' {
-		w.b[n-2] = w.b[n-1]
-		w.b = w.b[:n-1]
-	}
+	return append(w.B, '\n'), nil
 }
 
 // Append is [AppendContext] without a deadline of the caller's (the lock

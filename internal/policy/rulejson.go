@@ -798,219 +798,129 @@ func hex4(s string, j int) rune {
 // TestRuleJSONAsMarshal and FuzzRuleJSON compare the two on values that
 // fill every field.
 
-// jsonOut appends the fields of one object.
-type jsonOut struct {
-	b     []byte
-	first bool
-}
-
-func (w *jsonOut) open()  { w.b, w.first = append(w.b, '{'), true }
-func (w *jsonOut) close() { w.b = append(w.b, '}') }
-
-func (w *jsonOut) key(k string) {
-	if !w.first {
-		w.b = append(w.b, ',')
-	}
-	w.first = false
-	w.b = append(w.b, '"')
-	w.b = append(w.b, k...)
-	w.b = append(w.b, '"', ':')
-}
-
-func (w *jsonOut) str(k, v string) {
-	w.key(k)
-	w.b = jsonw.AppendStringHTML(w.b, v)
-}
-
-func (w *jsonOut) strOmit(k, v string) {
-	if v != "" {
-		w.str(k, v)
-	}
-}
-
-func (w *jsonOut) strPtr(k string, v *string) {
-	if v != nil {
-		w.str(k, *v)
-	}
-}
-
-func (w *jsonOut) boolPtr(k string, v *bool) {
-	if v != nil {
-		w.key(k)
-		w.b = strconv.AppendBool(w.b, *v)
-	}
-}
-
-func (w *jsonOut) list(v []string) {
-	w.b = append(w.b, '[')
-	for i, s := range v {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = jsonw.AppendStringHTML(w.b, s)
-	}
-	w.b = append(w.b, ']')
-}
-
-func (w *jsonOut) listOmit(k string, v []string) {
-	if len(v) > 0 {
-		w.key(k)
-		w.list(v)
-	}
-}
-
-func (w *jsonOut) mapOmit(k string, m map[string]string) {
-	if len(m) == 0 {
-		return
-	}
-	w.key(k)
-	w.b = append(w.b, '{')
-	for i, mk := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = jsonw.AppendStringHTML(w.b, mk)
-		w.b = append(w.b, ':')
-		w.b = jsonw.AppendStringHTML(w.b, m[mk])
-	}
-	w.b = append(w.b, '}')
-}
-
 // appendRule appends r as json.Marshal writes a fileRule.
 func appendRule(b []byte, r *fileRule) []byte {
-	w := jsonOut{b: b}
-	w.open()
-	w.str("id", r.ID)
-	w.strOmit("description", r.Description)
-	w.str("decision", r.Decision)
-	w.strOmit("justification", r.Justification)
-	if r.Priority != 0 {
-		w.key("priority")
-		w.b = strconv.AppendInt(w.b, int64(r.Priority), 10)
-	}
-	if r.Locked {
-		w.key("locked")
-		w.b = append(w.b, "true"...)
-	}
-	w.listOmit("tool", r.Tool)
-	w.listOmit("command", r.Command)
-	w.listOmit("args", r.Args)
-	w.listOmit("args_all", r.ArgsAll)
-	w.listOmit("args_none", r.ArgsNone)
-	w.listOmit("path", r.Path)
-	w.listOmit("path_none", r.PathNone)
-	w.listOmit("op", r.Op)
-	w.strOmit("scope", r.Scope)
-	w.listOmit("mcp", r.MCP)
-	w.strOmit("regex", r.Regex)
-	w.listOmit("fed_by", r.FedBy)
-	w.listOmit("via", r.Via)
-	w.listOmit("env", r.Env)
-	w.listOmit("env_none", r.EnvNone)
-	w.strOmit("code", r.Code)
-	w.listOmit("domain", r.Domain)
-	w.listOmit("modes", r.Modes)
-	if len(r.Input) > 0 {
-		w.key("input")
-		w.b = append(w.b, '[')
-		for i := range r.Input {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			in := &r.Input[i]
-			iw := jsonOut{b: w.b}
-			iw.open()
-			iw.str("field", in.Field)
-			iw.strPtr("exact", in.Exact)
-			iw.strPtr("prefix", in.Prefix)
-			iw.strPtr("glob", in.Glob)
-			iw.strPtr("regex", in.Regex)
-			if in.Not {
-				iw.key("not")
-				iw.b = append(iw.b, "true"...)
-			}
-			iw.close()
-			w.b = iw.b
-		}
-		w.b = append(w.b, ']')
-	}
-	w.key("examples")
-	ew := jsonOut{b: w.b}
-	ew.open()
-	ew.listOmit("match", r.Examples.Match)
-	ew.listOmit("not_match", r.Examples.NotMatch)
-	ew.close()
-	w.b = ew.b
-	w.strOmit("layer", r.Layer)
-	w.strOmit("source", r.Source)
-	w.close()
-	return w.b
+	w := jsonw.Object{B: b, HTML: true}
+	w.Open()
+	w.Str("id", r.ID)
+	w.StrOmit("description", r.Description)
+	w.Str("decision", r.Decision)
+	w.StrOmit("justification", r.Justification)
+	w.IntOmit("priority", r.Priority)
+	w.BoolOmit("locked", r.Locked)
+	w.ListOmit("tool", r.Tool)
+	w.ListOmit("command", r.Command)
+	w.ListOmit("args", r.Args)
+	w.ListOmit("args_all", r.ArgsAll)
+	w.ListOmit("args_none", r.ArgsNone)
+	w.ListOmit("path", r.Path)
+	w.ListOmit("path_none", r.PathNone)
+	w.ListOmit("op", r.Op)
+	w.StrOmit("scope", r.Scope)
+	w.ListOmit("mcp", r.MCP)
+	w.StrOmit("regex", r.Regex)
+	w.ListOmit("fed_by", r.FedBy)
+	w.ListOmit("via", r.Via)
+	w.ListOmit("env", r.Env)
+	w.ListOmit("env_none", r.EnvNone)
+	w.StrOmit("code", r.Code)
+	w.ListOmit("domain", r.Domain)
+	w.ListOmit("modes", r.Modes)
+	objects(&w, "input", r.Input, func(o *jsonw.Object, in *fileInput) {
+		o.Str("field", in.Field)
+		o.StrPtr("exact", in.Exact)
+		o.StrPtr("prefix", in.Prefix)
+		o.StrPtr("glob", in.Glob)
+		o.StrPtr("regex", in.Regex)
+		o.BoolOmit("not", in.Not)
+	})
+	w.Key("examples") // a struct: never omitted
+	ex := jsonw.Object{B: w.B, HTML: true}
+	ex.Open()
+	ex.ListOmit("match", r.Examples.Match)
+	ex.ListOmit("not_match", r.Examples.NotMatch)
+	ex.Close()
+	w.B = ex.B
+	w.StrOmit("layer", r.Layer)
+	w.StrOmit("source", r.Source)
+	w.Close()
+	return w.B
 }
 
 // appendSettings appends s as json.Marshal writes a fileSettings.
 func appendSettings(b []byte, s *fileSettings) []byte {
-	w := jsonOut{b: b}
-	w.open()
-	w.strPtr("layer", s.Layer)
-	w.boolPtr("builtin", s.Builtin)
-	w.strPtr("default", s.Default)
-	w.mapOmit("default_for", s.DefaultFor)
-	w.strPtr("mode", s.Mode)
-	w.strPtr("on_error", s.OnError)
-	w.strPtr("on_unparsable", s.OnUnparsable)
-	w.strPtr("on_dynamic", s.OnDynamic)
-	w.listOmit("disable", s.Disable)
-	w.strPtr("audit_log", s.AuditLog)
-	w.strPtr("audit", s.Audit)
-	w.strPtr("state_dir", s.StateDir)
-	w.strPtr("workspace", s.Workspace)
-	w.listOmit("safe_prefixes", s.SafePrefixes)
-	w.listOmit("approvers", s.Approvers)
-	w.boolPtr("hold_session_on_pending", s.HoldSession)
-	w.strPtr("pending_ttl", s.PendingTTL)
-	w.listOmit("locked", s.Locked)
-	w.boolPtr("case_insensitive_paths", s.CaseInsensitivePaths)
-	w.boolPtr("require_enforcement", s.RequireEnforcement)
-	w.strPtr("auto_allow", s.AutoAllow)
-	if len(s.ShellFields) > 0 {
-		w.key("shell_fields")
-		w.b = append(w.b, '{')
-		for i, k := range slices.Sorted(maps.Keys(s.ShellFields)) {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.b = jsonw.AppendStringHTML(w.b, k)
-			w.b = append(w.b, ':')
-			if v := s.ShellFields[k]; v == nil {
-				w.b = append(w.b, "null"...)
-			} else {
-				w.list(v)
-			}
-		}
-		w.b = append(w.b, '}')
+	w := jsonw.Object{B: b, HTML: true}
+	w.Open()
+	w.StrPtr("layer", s.Layer)
+	w.BoolPtr("builtin", s.Builtin)
+	w.StrPtr("default", s.Default)
+	members(&w, "default_for", s.DefaultFor, (*jsonw.Object).Value)
+	w.StrPtr("mode", s.Mode)
+	w.StrPtr("on_error", s.OnError)
+	w.StrPtr("on_unparsable", s.OnUnparsable)
+	w.StrPtr("on_dynamic", s.OnDynamic)
+	w.ListOmit("disable", s.Disable)
+	w.StrPtr("audit_log", s.AuditLog)
+	w.StrPtr("audit", s.Audit)
+	w.StrPtr("state_dir", s.StateDir)
+	w.StrPtr("workspace", s.Workspace)
+	w.ListOmit("safe_prefixes", s.SafePrefixes)
+	w.ListOmit("approvers", s.Approvers)
+	w.BoolPtr("hold_session_on_pending", s.HoldSession)
+	w.StrPtr("pending_ttl", s.PendingTTL)
+	w.ListOmit("locked", s.Locked)
+	w.BoolPtr("case_insensitive_paths", s.CaseInsensitivePaths)
+	w.BoolPtr("require_enforcement", s.RequireEnforcement)
+	w.StrPtr("auto_allow", s.AutoAllow)
+	members(&w, "shell_fields", s.ShellFields, (*jsonw.Object).List)
+	w.StrPtr("ask_fallback", s.AskFallback)
+	members(&w, "ask_fallback_for", s.AskFallbackFor, (*jsonw.Object).Value)
+	w.StrPtr("approval_url", s.ApprovalURL)
+	w.StrPtr("approval_token_file", s.ApprovalTokenFile)
+	objects(&w, "notify", s.Notify, func(o *jsonw.Object, n *fileNotify) {
+		o.Str("url", n.URL)
+		o.ListOmit("events", n.Events)
+		o.StrOmit("format", n.Format)
+	})
+	w.Close()
+	return w.B
+}
+
+// objects writes a member that is an array of objects, each written by
+// member, unless it is empty (omitempty).
+func objects[T any](w *jsonw.Object, key string, items []T, member func(*jsonw.Object, *T)) {
+	if len(items) == 0 {
+		return
 	}
-	w.strPtr("ask_fallback", s.AskFallback)
-	w.mapOmit("ask_fallback_for", s.AskFallbackFor)
-	w.strPtr("approval_url", s.ApprovalURL)
-	w.strPtr("approval_token_file", s.ApprovalTokenFile)
-	if len(s.Notify) > 0 {
-		w.key("notify")
-		w.b = append(w.b, '[')
-		for i := range s.Notify {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			n := &s.Notify[i]
-			nw := jsonOut{b: w.b}
-			nw.open()
-			nw.str("url", n.URL)
-			nw.listOmit("events", n.Events)
-			nw.strOmit("format", n.Format)
-			nw.close()
-			w.b = nw.b
+	w.Key(key)
+	w.B = append(w.B, '[')
+	for i := range items {
+		if i > 0 {
+			w.B = append(w.B, ',')
 		}
-		w.b = append(w.b, ']')
+		o := jsonw.Object{B: w.B, HTML: w.HTML}
+		o.Open()
+		member(&o, &items[i])
+		o.Close()
+		w.B = o.B
 	}
-	w.close()
-	return w.b
+	w.B = append(w.B, ']')
+}
+
+// members writes a member that is a map, keys sorted as encoding/json
+// sorts them, each value written by value, unless it is empty
+// (omitempty).
+func members[V any](w *jsonw.Object, key string, m map[string]V, value func(*jsonw.Object, V)) {
+	if len(m) == 0 {
+		return
+	}
+	w.Key(key)
+	o := jsonw.Object{B: w.B, HTML: w.HTML}
+	o.Open()
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		o.MapKey(k)
+		value(&o, m[k])
+	}
+	o.Close()
+	w.B = o.B
 }

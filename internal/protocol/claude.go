@@ -1,8 +1,6 @@
 package protocol
 
 import (
-	"strconv"
-
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/jsonw"
 )
@@ -91,24 +89,22 @@ func (r claudeReply) appendJSON(b []byte) ([]byte, bool) {
 	if len(o.UpdatedInput) > 0 || len(o.ModifiedInput) > 0 {
 		return nil, false
 	}
-	b = append(b, `{"hookSpecificOutput":{"hookEventName":`...)
-	b = jsonw.AppendString(b, o.HookEventName)
-	b = append(b, `,"permissionDecision":`...)
-	b = jsonw.AppendString(b, o.PermissionDecision)
-	if o.PermissionDecisionReason != "" {
-		b = append(b, `,"permissionDecisionReason":`...)
-		b = jsonw.AppendString(b, o.PermissionDecisionReason)
-	}
-	b = append(b, '}')
+	w := jsonw.Object{B: b}
+	w.Open()
+	w.Key("hookSpecificOutput")
+	h := jsonw.Object{B: w.B}
+	h.Open()
+	h.Str("hookEventName", o.HookEventName)
+	h.Str("permissionDecision", o.PermissionDecision)
+	h.StrOmit("permissionDecisionReason", o.PermissionDecisionReason)
+	h.Close()
+	w.B = h.B
 	if r.Continue != nil {
-		b = append(b, `,"continue":`...)
-		b = strconv.AppendBool(b, *r.Continue)
+		w.Bool("continue", *r.Continue)
 	}
-	if r.StopReason != "" {
-		b = append(b, `,"stopReason":`...)
-		b = jsonw.AppendString(b, r.StopReason)
-	}
-	return append(b, '}'), true
+	w.StrOmit("stopReason", r.StopReason)
+	w.Close()
+	return w.B, true
 }
 
 // Encode: pass → nothing; allow/ask/deny → hookSpecificOutput with that
