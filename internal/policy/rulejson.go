@@ -11,8 +11,10 @@ import (
 	"github.com/toolguard/toolguard/internal/jsonw"
 )
 
-// A decoder for the two JSON shapes the lazy loader reads — a rule line
-// (fileRule) and line 1's header (lazyHeader) — without reflection.
+// Rules and settings as JSON without reflection: a decoder for the two
+// shapes the lazy loader reads — a rule line (fileRule) and line 1's
+// header (lazyHeader) — and, at the end of the file, the encoder of a
+// rule and of settings (appendRule, appendSettings).
 // encoding/json builds its reflection caches on first use (~0.1 ms) and
 // then spends ~10 µs a rule line, a large share of a hook run that
 // reaches a few dozen rules.
