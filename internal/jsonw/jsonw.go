@@ -109,6 +109,23 @@ func (o *Object) Key(k string) {
 	o.B = append(o.B, '"', ':')
 }
 
+// Nested writes a member whose value is an object, its members written
+// by members.
+func (o *Object) Nested(k string, members func(*Object)) {
+	o.Key(k)
+	o.ObjectValue(members)
+}
+
+// ObjectValue appends an object, its members written by members: a
+// member's value (Nested) or an array's element.
+func (o *Object) ObjectValue(members func(*Object)) {
+	in := Object{B: o.B, HTML: o.HTML}
+	in.Open()
+	members(&in)
+	in.Close()
+	o.B = in.B
+}
+
 // MapKey writes the key of a map's member: data, not a constant, so it
 // is quoted as a value is.
 func (o *Object) MapKey(k string) {

@@ -193,44 +193,32 @@ func buildPrefilter(re *syntax.Regexp) prefilter {
 func (p prefilter) goString() string {
 	var b strings.Builder
 	lists := func(name string, l [][]string) {
-		if len(l) == 0 {
-			return
+		if len(l) > 0 {
+			b.WriteString(name + ": [][]string")
+			braced(&b, l, func(clause []string) { braced(&b, clause, func(lit string) { b.WriteString(strconv.Quote(lit)) }) })
+			b.WriteString(", ")
 		}
-		b.WriteString(name + ": [][]string{")
-		for i, clause := range l {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("{")
-			for j, lit := range clause {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(strconv.Quote(lit))
-			}
-			b.WriteString("}")
-		}
-		b.WriteString("}, ")
 	}
 	b.WriteString("prefilter{")
 	lists("all", p.all)
 	lists("fold", p.fold)
 	if len(p.any) > 0 {
-		b.WriteString("any: [][]prefilter{")
-		for i, group := range p.any {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("{")
-			for j, alt := range group {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(alt.goString())
-			}
-			b.WriteString("}")
-		}
-		b.WriteString("}, ")
+		b.WriteString("any: [][]prefilter")
+		braced(&b, p.any, func(group []prefilter) { braced(&b, group, func(alt prefilter) { b.WriteString(alt.goString()) }) })
+		b.WriteString(", ")
 	}
 	return strings.TrimSuffix(b.String(), ", ") + "}"
+}
+
+// braced writes items as a Go composite literal's elements: {a, b, …},
+// each written by each.
+func braced[T any](b *strings.Builder, items []T, each func(T)) {
+	b.WriteString("{")
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		each(it)
+	}
+	b.WriteString("}")
 }

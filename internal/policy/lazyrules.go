@@ -316,8 +316,7 @@ const builtinSuffix = `,"layer":"builtin","source":"` + BuiltinFile + `:`
 // (TestBuiltinLines); a default a layer changed, or one of another
 // release, is a different line and is decoded.
 func builtinLine(line []byte) int {
-	i := bytes.LastIndex(line, []byte(builtinSuffix))
-	if i < 0 || len(builtinGenLineDigests) != len(builtinGen.Rules)*digestLen {
+	if !bytes.Contains(line, []byte(builtinSuffix)) || len(builtinGenLineDigests) != len(builtinGen.Rules)*digestLen {
 		return -1
 	}
 	d := lineDigest(line)

@@ -836,13 +836,10 @@ func appendRule(b []byte, r *fileRule) []byte {
 		o.StrPtr("regex", in.Regex)
 		o.BoolOmit("not", in.Not)
 	})
-	w.Key("examples") // a struct: never omitted
-	ex := jsonw.Object{B: w.B, HTML: true}
-	ex.Open()
-	ex.ListOmit("match", r.Examples.Match)
-	ex.ListOmit("not_match", r.Examples.NotMatch)
-	ex.Close()
-	w.B = ex.B
+	w.Nested("examples", func(ex *jsonw.Object) { // a struct: never omitted
+		ex.ListOmit("match", r.Examples.Match)
+		ex.ListOmit("not_match", r.Examples.NotMatch)
+	})
 	w.StrOmit("layer", r.Layer)
 	w.StrOmit("source", r.Source)
 	w.Close()
@@ -900,11 +897,7 @@ func objects[T any](w *jsonw.Object, key string, items []T, member func(*jsonw.O
 		if i > 0 {
 			w.B = append(w.B, ',')
 		}
-		o := jsonw.Object{B: w.B, HTML: w.HTML}
-		o.Open()
-		member(&o, &items[i])
-		o.Close()
-		w.B = o.B
+		w.ObjectValue(func(o *jsonw.Object) { member(o, &items[i]) })
 	}
 	w.B = append(w.B, ']')
 }
@@ -916,13 +909,10 @@ func members[V any](w *jsonw.Object, key string, m map[string]V, value func(*jso
 	if len(m) == 0 {
 		return
 	}
-	w.Key(key)
-	o := jsonw.Object{B: w.B, HTML: w.HTML}
-	o.Open()
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		o.MapKey(k)
-		value(&o, m[k])
-	}
-	o.Close()
-	w.B = o.B
+	w.Nested(key, func(o *jsonw.Object) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			o.MapKey(k)
+			value(o, m[k])
+		}
+	})
 }

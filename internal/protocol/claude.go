@@ -91,14 +91,11 @@ func (r claudeReply) appendJSON(b []byte) ([]byte, bool) {
 	}
 	w := jsonw.Object{B: b}
 	w.Open()
-	w.Key("hookSpecificOutput")
-	h := jsonw.Object{B: w.B}
-	h.Open()
-	h.Str("hookEventName", o.HookEventName)
-	h.Str("permissionDecision", o.PermissionDecision)
-	h.StrOmit("permissionDecisionReason", o.PermissionDecisionReason)
-	h.Close()
-	w.B = h.B
+	w.Nested("hookSpecificOutput", func(h *jsonw.Object) {
+		h.Str("hookEventName", o.HookEventName)
+		h.Str("permissionDecision", o.PermissionDecision)
+		h.StrOmit("permissionDecisionReason", o.PermissionDecisionReason)
+	})
 	if r.Continue != nil {
 		w.Bool("continue", *r.Continue)
 	}
