@@ -80,12 +80,18 @@ func TestAgents(t *testing.T) {
 		if only != "" && !contains(strings.Split(only, ","), a.name) {
 			continue
 		}
-		for _, sc := range scenarios {
-			t.Run(a.name+"/"+sc.name, func(t *testing.T) {
-				count(t, time.Now())
-				runCase(t, s, a, sc)
-			})
-		}
+		t.Run(a.name, func(t *testing.T) {
+			// Two agents at a time (-parallel defaults to the core count), as
+			// TestConformance runs them: every case has its own directories and
+			// its own network and mount namespace. An agent's cases run in order.
+			t.Parallel()
+			for _, sc := range scenarios {
+				t.Run(sc.name, func(t *testing.T) {
+					count(t, time.Now())
+					runCase(t, s, a, sc)
+				})
+			}
+		})
 	}
 }
 
