@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/shellparse"
 )
 
 // Glob limits: a shell glob in a hook call is expanded to at most
@@ -61,7 +63,7 @@ func (g *globber) walk(dir string, parts []string) {
 	}
 	part, rest := parts[0], parts[1:]
 	if !hasGlobMeta(part) {
-		next := filepath.Join(dir, unescapeGlob(part))
+		next := filepath.Join(dir, shellparse.Unbackslash(part))
 		if len(rest) == 0 {
 			if _, err := os.Lstat(next); err == nil {
 				g.add(next)
@@ -135,19 +137,4 @@ func (g *globber) readNames(dir string) []string {
 // bashClass turns bash's [!…] into filepath.Match's [^…].
 func bashClass(p string) string {
 	return strings.ReplaceAll(p, "[!", "[^")
-}
-
-// unescapeGlob removes the backslashes of a name without wildcards.
-func unescapeGlob(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -207,9 +207,7 @@ func (p *roProver) literal(w *syntax.Word) (string, bool) {
 		switch x := part.(type) {
 		case *syntax.Lit:
 			v := x.Value
-			if strings.Contains(v, "\\") {
-				v = roUnescape(v)
-			}
+			v = Unbackslash(v)
 			if i == 0 && strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/") {
 				return "", false // ~user, ~+, ~-
 			}
@@ -244,17 +242,6 @@ func (p *roProver) literal(w *syntax.Word) (string, bool) {
 func braceLike(s string) bool {
 	i := strings.IndexByte(s, '{')
 	return i >= 0 && (strings.Contains(s[i:], ",") || strings.Contains(s[i:], ".."))
-}
-
-func roUnescape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 func unescapeDq(s string) string {

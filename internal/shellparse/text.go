@@ -200,6 +200,23 @@ func splitWords(s string) []string {
 	return words
 }
 
+// Unbackslash removes the backslashes that quote the byte after them, as
+// the shell does in an unquoted word without other quoting ("a\ b" is
+// "a b"; a trailing backslash stays).
+func Unbackslash(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // Quote quotes s so that a shell reads it back as one word: unchanged when
 // it holds nothing a shell would interpret, else in single quotes.
 func Quote(s string) string {
