@@ -58,12 +58,18 @@ func newAuditCmd(sys *system) *cobra.Command {
 	cmd.AddCommand(newAuditVerifyCmd(sys))
 	cmd.Flags().Var(durationVar(&o.since, 0), "since", "only decisions newer than this (e.g. 24h, 7d)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	o.registerLog(cmd)
+	return cmd
+}
+
+// registerLog adds the flags that choose the audit log (path) and the
+// policy that names it.
+func (o *auditOptions) registerLog(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.file, "file", "", "old spelling of --audit-log")
 	_ = cmd.Flags().MarkHidden("file")
 	o.register(cmd)
 	cmd.Flags().StringVar(&o.stateDir, "state-dir", "", "state directory (for the default audit log location)")
 	cmd.Flags().StringVar(&o.auditLog, "audit-log", "", "audit log file (default: the policy's audit_log)")
-	return cmd
 }
 
 // path is the audit log to read: --audit-log (or its old spelling --file),
@@ -138,10 +144,6 @@ after it. A rewrite of the whole chain is not detected: the chain has no key.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the report as JSON")
-	cmd.Flags().StringVar(&o.file, "file", "", "old spelling of --audit-log")
-	_ = cmd.Flags().MarkHidden("file")
-	o.register(cmd)
-	cmd.Flags().StringVar(&o.stateDir, "state-dir", "", "state directory (for the default audit log location)")
-	cmd.Flags().StringVar(&o.auditLog, "audit-log", "", "audit log file (default: the policy's audit_log)")
+	o.registerLog(cmd)
 	return cmd
 }
