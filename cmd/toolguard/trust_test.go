@@ -509,6 +509,7 @@ func TestPolicyRewrittenInPlace(t *testing.T) {
 	versions := []string{version(300), version(301)}
 	for _, agent := range []string{"claude-code", "gemini"} {
 		t.Run(agent, func(t *testing.T) {
+			t.Parallel() // each hook waits out the file's settle time (readfile.go): overlap them
 			e := newTrustEnv(t)
 			path := e.write(filepath.Join(e.home, "policy.toml"), versions[0])
 			stop := make(chan struct{})
