@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -80,8 +81,7 @@ func runHook(ctx context.Context, sys *system, o *hookOptions) error {
 	defer g.finish()
 	// A hook process lives for milliseconds: collect garbage only if the
 	// heap nears the limit (a 1 MiB command), not on the way to a decision.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
+	defer pauseGC()()
 	g.pace()
 	payload, readErr := readPayload(sys.stdin)
 	if ev, ok := protocol.DecodeTurnEvent(payload); ok && readErr == nil {
@@ -111,6 +111,36 @@ func runHook(ctx context.Context, sys *system, o *hookOptions) error {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// hookGC holds the GC settings of the process while hooks run in it
+// (one in a hook process; several at once in tests): pauseGC turns the GC
+// off up to hookMemoryLimit for the first and gives the settings back when
+// the last ends. A save-and-restore per hook, interleaved, could leave the
+// process with the GC off and no memory limit.
+var hookGC struct {
+	sync.Mutex
+	running int
+	percent int
+	limit   int64
+}
+
+func pauseGC() (resume func()) {
+	hookGC.Lock()
+	defer hookGC.Unlock()
+	if hookGC.running == 0 {
+		hookGC.percent = debug.SetGCPercent(-1)
+		hookGC.limit = debug.SetMemoryLimit(hookMemoryLimit)
+	}
+	hookGC.running++
+	return func() {
+		hookGC.Lock()
+		defer hookGC.Unlock()
+		if hookGC.running--; hookGC.running == 0 {
+			debug.SetMemoryLimit(hookGC.limit)
+			debug.SetGCPercent(hookGC.percent)
+		}
+	}
 }
 
 // hookOutcome decodes and decides, turning every failure — and a panic —
