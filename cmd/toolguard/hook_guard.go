@@ -98,13 +98,15 @@ func startGuard(parent context.Context, sys *system, codec protocol.Codec) *hook
 	if start.IsZero() {
 		start = time.Now()
 	}
-	dctx, dcancel := context.WithDeadline(parent, start.Add(lim.deadline))
+	// The deadline is the context's cause from the moment it passes, so
+	// that code which sees ctx done before the watchdog has run (the audit
+	// append, which then says why its line is missing) names it.
+	late := fmt.Errorf("the hook did not finish within its deadline of %s", lim.deadline)
+	dctx, dcancel := context.WithDeadlineCause(parent, start.Add(lim.deadline), late)
 	ctx, cancel := context.WithCancelCause(dctx)
 	g := &hookGuard{sys: sys, ctx: ctx, codec: codec, lim: lim}
 	g.cancel = func(cause error) { cancel(cause); dcancel() }
-	g.stopDeadline = context.AfterFunc(dctx, func() {
-		g.fire(fmt.Errorf("the hook did not finish within its deadline of %s", lim.deadline))
-	})
+	g.stopDeadline = context.AfterFunc(dctx, func() { g.fire(late) })
 	// Under mu: on a loaded machine the first look can fire before
 	// AfterFunc returns, and lookAtHeap resets g.heapTimer.
 	g.mu.Lock()

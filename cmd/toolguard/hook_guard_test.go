@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/protocol"
@@ -273,5 +274,40 @@ func TestGuardFiresAfterReply(t *testing.T) {
 	}
 	if code, ours, _ := g.reply(r, ""); ours || code != 2 {
 		t.Errorf("a reply after the exit went out: %d %v", code, ours)
+	}
+}
+
+// When the deadline passes, the hook's context names it at once: code
+// that finds the context done before the watchdog has run — the audit
+// append — says why, so a hook that then ends with its reply but no
+// audit line is still seen as late (TestConcurrentHooks counts those by
+// that message). A context done for another reason is not named so.
+func TestDeadlineIsTheCause(t *testing.T) {
+	for _, late := range []bool{true, false} {
+		_, sys := newFake(t, nil, nil)
+		sys.limits = hookLimits{deadline: 20 * time.Millisecond}
+		if !late {
+			sys.limits.deadline = time.Hour
+		}
+		exited := exitRecorder(sys)
+		parent, cancel := context.WithCancel(context.Background())
+		g := startGuard(parent, sys, nil)
+		if !late {
+			cancel() // the look-alike: the caller gave up, not the deadline
+		}
+		<-g.ctx.Done()
+		cause := context.Cause(g.ctx)
+		err := audit.AppendContext(g.ctx, filepath.Join(t.TempDir(), "audit.jsonl"), audit.Record{})
+		named := func(e error) bool {
+			return e != nil && strings.Contains(e.Error(), "did not finish within its deadline")
+		}
+		if named(cause) != late || named(err) != late {
+			t.Errorf("late=%v: cause %v, audit append %v", late, cause, err)
+		}
+		if late {
+			waitExit(t, exited, time.Second)
+		}
+		g.finish()
+		cancel()
 	}
 }
