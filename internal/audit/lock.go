@@ -51,6 +51,12 @@ func waitProgress(ctx context.Context, log *os.File, deadline time.Time, try fun
 			return fmt.Errorf("%w (no append for %s)", ErrLockBusy, now.Sub(lastGrowth).Round(time.Millisecond))
 		}
 		if !now.Before(deadline) {
+			if d, ok := ctx.Deadline(); ok && !d.After(deadline) {
+				// The caller's deadline: its context is done at once; say
+				// what it says (a hook: that it passed its deadline).
+				<-ctx.Done()
+				return fmt.Errorf("%w (gave up: %v)", ErrLockBusy, context.Cause(ctx))
+			}
 			return fmt.Errorf("%w (waited %s)", ErrLockBusy, now.Sub(start).Round(time.Millisecond))
 		}
 	}
