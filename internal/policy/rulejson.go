@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"maps"
 	"slices"
 	"strconv"
 	"unicode"
@@ -910,7 +909,7 @@ func members[V any](w *jsonw.Object, key string, m map[string]V, value func(*jso
 		return
 	}
 	w.Nested(key, func(o *jsonw.Object) {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			o.MapKey(k)
 			value(o, m[k])
 		}
