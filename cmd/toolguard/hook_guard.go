@@ -101,7 +101,7 @@ func startGuard(parent context.Context, sys *system, codec protocol.Codec) *hook
 	// The deadline is the context's cause from the moment it passes, so
 	// that code which sees ctx done before the watchdog has run (the audit
 	// append, which then says why its line is missing) names it.
-	late := fmt.Errorf("the hook did not finish within its deadline of %s", lim.deadline)
+	late := lateError(lim.deadline)
 	dctx, dcancel := context.WithDeadlineCause(parent, start.Add(lim.deadline), late)
 	ctx, cancel := context.WithCancelCause(dctx)
 	g := &hookGuard{sys: sys, ctx: ctx, codec: codec, lim: lim}
@@ -113,6 +113,14 @@ func startGuard(parent context.Context, sys *system, codec protocol.Codec) *hook
 	g.heapTimer = time.AfterFunc(lim.every, g.lookAtHeap)
 	g.mu.Unlock()
 	return g
+}
+
+// lateError is the hook's deadline passing; its message is formatted only
+// when a hook is late.
+type lateError time.Duration
+
+func (d lateError) Error() string {
+	return fmt.Sprintf("the hook did not finish within its deadline of %s", time.Duration(d))
 }
 
 // lookAtHeap fires when the heap (objects and goroutine stacks) is past
