@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -138,6 +139,17 @@ func finish(ctx context.Context, sys *system, args []string, cmd, root *cobra.Co
 	var hu *hookUsageError
 	if errors.As(err, &hu) {
 		return hookUsage(ctx, sys, args, hu)
+	}
+	if err != nil && (cmd == nil || cmd == root) && exitCode(err) == exitFailure && sys.isTerminal != nil && !sys.isTerminal() {
+		// A mistyped hook line (`toolguard hok --provider codex`, a stray
+		// root flag) fails before any command runs. When stdin holds a JSON
+		// object — a hook payload — the agent is waiting for a reply: a bare
+		// exit 1 reads as "run the tool" to most agents, so answer the
+		// agent's deny instead.
+		payload, _ := readPayload(sys.stdin)
+		if p := bytes.TrimLeft(payload, " \t\r\n\xef\xbb\xbf"); len(p) > 0 && p[0] == '{' {
+			return hookUsagePayload(ctx, sys, args, err, payload)
+		}
 	}
 	if err != nil {
 		var ee *exitError

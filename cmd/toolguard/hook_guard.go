@@ -289,10 +289,15 @@ func providerArg(args []string) protocol.Codec {
 // payload is read (under the deadline) to learn the dialect, unless a
 // valid --provider names it; the message goes to stderr too.
 func hookUsage(ctx context.Context, sys *system, args []string, uerr error) int {
+	payload, _ := readPayload(sys.stdin)
+	return hookUsagePayload(ctx, sys, args, uerr, payload)
+}
+
+// hookUsagePayload is hookUsage with the payload already read.
+func hookUsagePayload(ctx context.Context, sys *system, args []string, uerr error, payload []byte) int {
 	codec := providerArg(args)
 	g := startGuard(ctx, sys, codec)
 	defer g.finish()
-	payload, _ := readPayload(sys.stdin)
 	if codec == nil {
 		codec = protocol.Detect(payload)
 		g.setCodec(codec)
