@@ -271,10 +271,3 @@ func exactArgs(n int) cobra.PositionalArgs {
 		return nil
 	}
 }
-
-// stdinIsTerminal reports whether the process's stdin is a character
-// device (a terminal), with the standard library only.
-func stdinIsTerminal() bool {
-	fi, err := os.Stdin.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}

@@ -244,6 +244,7 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
+			auditCLIDecision(sys, &o, r, "approve", signerApprover(signer))
 			as := ""
 			if edit != nil {
 				as = " as edited"
@@ -275,10 +276,15 @@ decision: wait warns once and goes on waiting.`,
 			if o.key == "" && !sys.isTerminal() {
 				return errNeedsHuman
 			}
+			var who approval.Approver
 			if o.key != "" {
-				if _, _, err := signerFor(sys, o.key, false); err != nil {
+				signer, _, err := signerFor(sys, o.key, false)
+				if err != nil {
 					return err
 				}
+				who = signerApprover(signer)
+			} else {
+				who.User = approverName(sys)
 			}
 			st, err := o.store(sys)
 			if err != nil {
@@ -292,6 +298,7 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
+			auditCLIDecision(sys, &o, r, "reject", who)
 			if o.stop {
 				fmt.Fprintf(sys.stdout, "rejected %s: %s (the next call of session %s ends the turn)\n", r.ID, r.Summary, r.Session)
 			} else {

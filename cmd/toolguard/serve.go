@@ -388,31 +388,13 @@ func serveAuditSummary(sys *system, o *serveOptions, ps *policySet, since time.T
 	return audit.Aggregate(recs, since), nil
 }
 
-// eventApprovalDecision is the audit event of a decision made through serve.
-const eventApprovalDecision = "approval.decision"
-
-// serveAudit records a decision in the audit log as an approval.decision
-// event (audit summaries count policy.decision records only).
+// serveAudit records a decision made through serve in the audit log.
 func serveAudit(sys *system, o *serveOptions, ps *policySet, ev serve.DecisionEvent) error {
 	path := auditPath(sys, &o.decideFlags, ps.pol)
 	if path == "" {
 		return nil
 	}
-	r := ev.Request
-	who := fmt.Sprintf("%s (%s) via %s", ev.Approver.User, ev.Approver.Fingerprint, ev.Via)
-	rec := audit.Record{Time: sys.now(), Event: eventApprovalDecision, Provider: r.Provider, Session: r.Session,
-		Tool: r.Tool, Kind: r.Kind, Summary: r.Summary, Cwd: r.Cwd, ApprovalID: r.ID, PolicyHash: ps.pol.Hash(), Mode: "serve"}
-	switch ev.Action {
-	case "approve":
-		rec.Decision = "allow"
-		if g := r.Grant; g != nil {
-			rec.Reason = fmt.Sprintf("approved by %s: %d use(s) until %s", who, g.Uses, g.Expires.UTC().Format(time.RFC3339))
-		}
-	default:
-		rec.Decision = "deny"
-		rec.Reason = fmt.Sprintf("rejected by %s: %s", who, r.RejectReason)
-	}
-	return audit.Append(path, rec)
+	return audit.Append(path, decisionRecord(sys.now(), ev.Request, ev.Action, ev.Approver, ev.Via, "serve", ps.pol.Hash()))
 }
 
 // defaultTokenPath is $XDG_CONFIG_HOME/toolguard/serve.tokens, else
