@@ -112,3 +112,19 @@ func TestBuiltinSourceLines(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultsDocGenerated keeps docs/defaults.md's list of rules in step
+// with defaults.toml. It only checks freshness; it never writes.
+func TestDefaultsDocGenerated(t *testing.T) {
+	have, err := os.ReadFile(DefaultsDocFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := GenerateDefaultsDoc(have)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, want) {
+		t.Fatalf("docs/defaults.md is stale (its rules are not defaults.toml's): run go generate ./internal/policy")
+	}
+}
