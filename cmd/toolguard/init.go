@@ -65,7 +65,7 @@ func runInit(sys *system, o *initOptions) error {
 	case "project":
 		dir := o.dir
 		if dir == "" {
-			dir = projectDir(sys)
+			dir = sys.env().CurrentProject()
 		}
 		cwd, _ := sys.getwd()
 		path = filepath.Join(absFrom(cwd, dir), ".toolguard", "policy.toml")

@@ -1,4 +1,4 @@
-package main
+package workspace
 
 import (
 	"crypto/sha256"
@@ -18,32 +18,19 @@ import (
 // (path, content) pair under $XDG_STATE_HOME/toolguard/trust/, written by
 // rename. A changed file has another hash, so it is untrusted again.
 
-// trustRecord is one trusted project policy.
-type trustRecord struct {
+// TrustRecord is one trusted project policy.
+type TrustRecord struct {
 	Path    string    `json:"path"`
 	Hash    string    `json:"hash"` // "sha256:…" of the file's bytes
 	Trusted time.Time `json:"trusted"`
 }
 
-// trustDir is where trust records live: $XDG_STATE_HOME/toolguard/trust,
-// else ~/.local/state/toolguard/trust. Neither settings.state_dir nor
-// --state-dir moves it: a policy cannot vouch for itself.
-func trustDir(sys *system) string {
-	if x := sys.getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "toolguard", "trust")
-	}
-	if h := sys.home(); h != "" {
-		return filepath.Join(h, ".local", "state", "toolguard", "trust")
-	}
-	return ""
-}
-
-// trustKey is the path a record is kept under: absolute, with the
+// TrustKey is the path a record is kept under: absolute, with the
 // symlinks of the project directory resolved (so that /home and its real
 // path agree) but not those of its last two elements: a repository whose
 // .toolguard is a link to a trusted project's .toolguard is not that
 // project (its policy applies to another tree).
-func trustKey(path string) string {
+func TrustKey(path string) string {
 	path = filepath.Clean(path)
 	dir, file := filepath.Split(path)
 	parent, sub := filepath.Split(filepath.Clean(dir))
@@ -53,25 +40,25 @@ func trustKey(path string) string {
 	return path
 }
 
-func contentHash(data []byte) string {
+func ContentHash(data []byte) string {
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// recordName is the file name of the record for a path and content hash.
-func recordName(key, hash string) string {
+// RecordName is the file name of the record for a path and content hash.
+func RecordName(key, hash string) string {
 	sum := sha256.Sum256([]byte(key + "\x00" + hash))
 	return hex.EncodeToString(sum[:16]) + ".json"
 }
 
-// isTrusted reports whether the user trusted exactly these bytes at path.
-func isTrusted(sys *system, path string, data []byte) bool {
-	dir := trustDir(sys)
+// IsTrusted reports whether the user trusted exactly these bytes at path.
+func (e Env) IsTrusted(path string, data []byte) bool {
+	dir := e.TrustDir()
 	if dir == "" {
 		return false
 	}
-	key, hash := trustKey(path), contentHash(data)
-	b, err := readPolicyFile(filepath.Join(dir, recordName(key, hash))) // regular, bounded, not torn
+	key, hash := TrustKey(path), ContentHash(data)
+	b, err := ReadPolicyFile(filepath.Join(dir, RecordName(key, hash))) // regular, bounded, not torn
 	if err != nil {
 		return false
 	}
@@ -84,9 +71,9 @@ func isTrusted(sys *system, path string, data []byte) bool {
 	return json.Unmarshal(b, &rec) == nil && rec.Path == key && rec.Hash == hash
 }
 
-func readTrustRecord(file string) (trustRecord, error) {
-	var rec trustRecord
-	data, err := readPolicyFile(file) // regular, bounded, not torn
+func readTrustRecord(file string) (TrustRecord, error) {
+	var rec TrustRecord
+	data, err := ReadPolicyFile(file) // regular, bounded, not torn
 	if err != nil {
 		return rec, err
 	}
@@ -94,15 +81,15 @@ func readTrustRecord(file string) (trustRecord, error) {
 	return rec, err
 }
 
-// trustRecords reads every record in dir, sorted by path then time.
-func trustRecords(dir string) ([]trustRecord, error) {
+// TrustRecords reads every record in dir, sorted by path then time.
+func TrustRecords(dir string) ([]TrustRecord, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, err
 	}
-	var out []trustRecord
+	var out []TrustRecord
 	for _, n := range names {
-		if rec, err := readTrustRecord(n); err == nil && recordName(rec.Path, rec.Hash) == filepath.Base(n) {
+		if rec, err := readTrustRecord(n); err == nil && RecordName(rec.Path, rec.Hash) == filepath.Base(n) {
 			out = append(out, rec)
 		}
 	}
@@ -115,10 +102,10 @@ func trustRecords(dir string) ([]trustRecord, error) {
 	return out, nil
 }
 
-// writeFileAtomic writes data to path by a temporary file in the same
+// WriteFileAtomic writes data to path by a temporary file in the same
 // directory and a rename, so that a reader sees the old file or the new
 // one, never a part.
-func writeFileAtomic(path string, data []byte) error {
+func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package workspace
 
 import (
 	"testing"
@@ -30,8 +30,8 @@ func TestArgPath(t *testing.T) {
 		{"a", "rel", home, "rel/a", "a"},                       // differs: a relative cwd
 	}
 	for _, tc := range tests {
-		if got := argPath(tc.p, tc.cwd, tc.home); got != tc.arg {
-			t.Errorf("argPath(%q, %q, %q) = %q, want %q", tc.p, tc.cwd, tc.home, got, tc.arg)
+		if got := ArgPath(tc.p, tc.cwd, tc.home); got != tc.arg {
+			t.Errorf("ArgPath(%q, %q, %q) = %q, want %q", tc.p, tc.cwd, tc.home, got, tc.arg)
 		}
 		if got := protocol.Abs(tc.p, tc.cwd, tc.home); got != tc.abs {
 			t.Errorf("protocol.Abs(%q, %q, %q) = %q, want %q", tc.p, tc.cwd, tc.home, got, tc.abs)

@@ -1,4 +1,4 @@
-package main
+package workspace
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 )
 
 // Policy file reads. A policy file must be a regular file (a symlink is
-// followed first) of at most maxPolicyFile bytes: a repository can ship
+// followed first) of at most MaxPolicyFile bytes: a repository can ship
 // .toolguard/policy.toml as a link to /dev/zero or a FIFO, and either must
 // give the on_error reply at once, not a hang or gigabytes. The file is
 // opened non-blocking, so that a FIFO cannot hold the open.
@@ -37,25 +37,25 @@ import (
 // file is an error too: it is what a reader sees between the truncation
 // and the write.
 const (
-	maxPolicyFile = 16 << 20
+	MaxPolicyFile = 16 << 20
 	doubleReadMax = 1 << 20
 	readAttempts  = 3
 	settleTime    = 100 * time.Millisecond
 )
 
-// readInPlaceMin is the size from which a materialized policy (.json) is
+// ReadInPlaceMin is the size from which a materialized policy (.json) is
 // read in place (policy.Source.File: the checksum streamed through a small
 // buffer, a block of rules read when a call reaches it) instead of into
 // memory (read twice, compared): below it one read costs less. A
 // platform + project + agent file over the defaults is ~140 KiB: read in
 // place, its load took 256 us instead of 474 (hookbench's file, git
 // status, 150 interleaved runs).
-const readInPlaceMin = 16 << 10
+const ReadInPlaceMin = 16 << 10
 
 var errPolicyChanging = errors.New("the file kept changing while it was read (replace policy files atomically: write a temporary file and rename it)")
 
-// readPolicyFile reads one policy file under the rules above.
-func readPolicyFile(path string) ([]byte, error) {
+// ReadPolicyFile reads one policy file under the rules above.
+func ReadPolicyFile(path string) ([]byte, error) {
 	for attempt := 0; attempt < readAttempts; attempt++ {
 		data, mtime, stable, err := readOnce(path)
 		if err != nil {
@@ -83,10 +83,10 @@ func readPolicyFile(path string) ([]byte, error) {
 	return nil, errPolicyChanging
 }
 
-// policySource reads the policy file at path into a Source: a large
+// PolicySource reads the policy file at path into a Source: a large
 // materialized policy is left open and read in place (openPolicyFile),
 // anything else is read in full (readPolicyFile).
-func policySource(path string) (policy.Source, error) {
+func PolicySource(path string) (policy.Source, error) {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		f, err := openPolicyFile(path)
 		if err != nil {
@@ -96,7 +96,7 @@ func policySource(path string) (policy.Source, error) {
 			return policy.Source{Path: path, File: f}, nil
 		}
 	}
-	data, err := readPolicyFile(path)
+	data, err := ReadPolicyFile(path)
 	return policy.Source{Path: path, Data: data}, err
 }
 
@@ -124,7 +124,7 @@ func (o *openFile) Check() error {
 }
 
 // openPolicyFile opens a policy file to read in place, under the same
-// rules as readPolicyFile; nil, nil when it is smaller than readInPlaceMin
+// rules as readPolicyFile; nil, nil when it is smaller than ReadInPlaceMin
 // (read it in full instead). A file modified just now is given
 // settleTime first. The file stays open for the life of the process.
 func openPolicyFile(path string) (*openFile, error) {
@@ -136,7 +136,7 @@ func openPolicyFile(path string) (*openFile, error) {
 	if err == nil {
 		err = checkRegular(st)
 	}
-	if err == nil && st.Size() >= readInPlaceMin {
+	if err == nil && st.Size() >= ReadInPlaceMin {
 		if wait := settleTime - time.Since(st.ModTime()); wait > 0 {
 			time.Sleep(min(wait, settleTime))
 			var again os.FileInfo
@@ -153,13 +153,13 @@ func openPolicyFile(path string) (*openFile, error) {
 }
 
 // checkRegular refuses what is not a regular file of at most
-// maxPolicyFile bytes.
+// MaxPolicyFile bytes.
 func checkRegular(st os.FileInfo) error {
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("not a regular file (%s)", fileKind(st.Mode()))
+		return fmt.Errorf("not a regular file (%s)", FileKind(st.Mode()))
 	}
-	if st.Size() > maxPolicyFile {
-		return fmt.Errorf("larger than %d MiB (%d bytes)", maxPolicyFile>>20, st.Size())
+	if st.Size() > MaxPolicyFile {
+		return fmt.Errorf("larger than %d MiB (%d bytes)", MaxPolicyFile>>20, st.Size())
 	}
 	return nil
 }
@@ -183,14 +183,14 @@ func readOnce(path string) (data []byte, mtime time.Time, stable bool, err error
 	if err != nil {
 		return nil, mtime, false, err
 	}
-	if len(data) > maxPolicyFile {
-		return nil, mtime, false, fmt.Errorf("larger than %d MiB", maxPolicyFile>>20)
+	if len(data) > MaxPolicyFile {
+		return nil, mtime, false, fmt.Errorf("larger than %d MiB", MaxPolicyFile>>20)
 	}
 	if int64(len(data)) != size {
 		return nil, mtime, false, nil
 	}
 	if size <= doubleReadMax {
-		again, err := readAll(io.NewSectionReader(f, 0, maxPolicyFile+1), size)
+		again, err := readAll(io.NewSectionReader(f, 0, MaxPolicyFile+1), size)
 		if err != nil {
 			return nil, mtime, false, err
 		}
@@ -210,7 +210,7 @@ func readOnce(path string) (data []byte, mtime time.Time, stable bool, err error
 }
 
 // readAll reads r to its end into a buffer of the expected size, and
-// fails past maxPolicyFile bytes. A file that grew meanwhile reads longer
+// fails past MaxPolicyFile bytes. A file that grew meanwhile reads longer
 // than size (the caller compares).
 func readAll(r io.Reader, size int64) ([]byte, error) {
 	buf := make([]byte, size, size+1)
@@ -223,7 +223,7 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 	}
 	var one [1]byte
 	if m, _ := r.Read(one[:]); m > 0 {
-		rest, err := io.ReadAll(io.LimitReader(r, maxPolicyFile))
+		rest, err := io.ReadAll(io.LimitReader(r, MaxPolicyFile))
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +238,7 @@ func sameFile(a, b os.FileInfo) bool {
 	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && os.SameFile(a, b)
 }
 
-func fileKind(m os.FileMode) string {
+func FileKind(m os.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"

@@ -1,4 +1,4 @@
-package main
+package guard
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // agentFiles are the hook settings files toolguard knows beyond the ones
@@ -60,7 +61,7 @@ var managedDirs = []string{
 // hookProviders are the providers whose settings files install knows.
 var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cursor", "copilot", "qwen", "opencode", "windsurf"}
 
-// surfaces derives the guard's own surfaces from the configuration in
+// Surfaces derives the guard's own surfaces from the configuration in
 // effect (docs/surfaces.md): every agent hook-settings file toolguard
 // knows (user, project at the workspace root, managed), every policy file
 // in effect and every place a policy is discovered, the config and state
@@ -68,9 +69,9 @@ var hookProviders = []string{"claude-code", "codebuddy", "codex", "gemini", "cur
 // lock, audit log), the running binary and the toolguard binary each
 // installed hook command names. Reading the hook commands costs a read of each
 // settings file that exists; see docs/surfaces.md for the figure.
-func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project string) []policy.Surface {
-	home := sys.home()
-	cleanHome, cleanWS := cleanAbs(home), cleanAbs(workspace) // for the Tree test below
+func Surfaces(sys workspace.Env, f *Options, ps *workspace.Set, ws, project string) []policy.Surface {
+	home := sys.Home()
+	cleanHome, cleanWS := cleanAbs(home), cleanAbs(ws) // for the Tree test below
 	out := make([]policy.Surface, 0, 128)
 	seen := make(map[string]bool, 128)
 	addSurface := func(s policy.Surface) {
@@ -95,15 +96,15 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	}
 	add := func(p string, tree, secret bool) { addSurface(policy.Surface{Path: p, Tree: tree, Secret: secret}) }
 	addBinary := func(p string) { addSurface(policy.Surface{Path: p, Binary: true}) }
-	bases := map[bool][]string{false: {home}, true: {workspace}}
-	if project != workspace {
+	bases := map[bool][]string{false: {home}, true: {ws}}
+	if project != ws {
 		bases[true] = append(bases[true], project)
 	}
-	if d := sys.getenv("CLAUDE_CONFIG_DIR"); d != "" {
+	if d := sys.Var("CLAUDE_CONFIG_DIR"); d != "" {
 		add(filepath.Join(d, "settings.json"), false, false)
 		add(filepath.Join(d, "settings.local.json"), false, false)
 	}
-	if d := sys.getenv("CODEX_HOME"); d != "" {
+	if d := sys.Var("CODEX_HOME"); d != "" {
 		add(filepath.Join(d, "hooks.json"), false, false)
 		add(filepath.Join(d, "config.toml"), false, false)
 	}
@@ -135,68 +136,59 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	}
 
 	// Policies: the files in effect and every discovery location.
-	for _, p := range ps.files {
+	for _, p := range ps.Files {
 		add(p, false, false)
 	}
 	for _, dir := range bases[true] {
-		for _, p := range discoveryPaths(sys, dir) {
-			add(filepath.Dir(p.path), true, false) // .toolguard/, ~/.config/toolguard/, /etc/toolguard/
+		for _, p := range sys.Discovery(dir) {
+			add(filepath.Dir(p.Path), true, false) // .toolguard/, ~/.config/toolguard/, /etc/toolguard/
 		}
 	}
 	if home != "" {
 		add(filepath.Join(home, ".config", "toolguard"), true, false)
 	}
-	cfg := sys.getenv("XDG_CONFIG_HOME")
-	if cfg == "" && home != "" {
-		cfg = filepath.Join(home, ".config")
-	}
-	if cfg != "" {
-		add(filepath.Join(cfg, "toolguard", "approver.key"), false, true)
-		// serve's bearer tokens: a hook token read by the agent is no
-		// approval, but an approver line added by hand would be.
-		add(filepath.Join(cfg, "toolguard", "serve.tokens"), false, true)
-	}
+	add(sys.KeyPath(), false, true)
+	// serve's bearer tokens: a hook token read by the agent is no
+	// approval, but an approver line added by hand would be.
+	add(sys.TokenPath(), false, true)
 	// State: requests, grants, trust records, lock, audit log — where the
-	// flags or settings put them (stateDir, auditPath; they look up the
+	// flags or settings put them (StateDir, AuditPath; they look up the
 	// working directory, so only when they are set) and where they are by
 	// default.
-	if x := sys.getenv("XDG_STATE_HOME"); x != "" {
-		add(filepath.Join(x, "toolguard"), true, false)
-	}
+	add(sys.DefaultStateDir(), true, false)
 	if home != "" {
 		add(filepath.Join(home, ".local", "state", "toolguard"), true, false)
 	}
-	if f.stateDir != "" || ps.pol != nil && ps.pol.Settings.StateDir != "" {
-		add(stateDir(sys, f.stateDir, ps.pol), true, false)
+	if f.StateDir != "" || ps.Pol != nil && ps.Pol.Settings.StateDir != "" {
+		add(sys.StateDir(f.StateDir, ps.Pol), true, false)
 	}
-	if f.auditLog != "" || ps.pol != nil && ps.pol.Settings.AuditLog != "" {
-		add(auditPath(sys, f, ps.pol), false, false)
+	if f.AuditLog != "" || ps.Pol != nil && ps.Pol.Settings.AuditLog != "" {
+		add(sys.AuditPath(f.AuditLog, f.StateDir, ps.Pol), false, false)
 	}
 	// Remote approvals (headless_remote.go): the server's socket — moved aside,
 	// with the agent listening in its place, the agent would sit between
 	// the hook and the server — and the hook's token file.
-	if ps.pol != nil {
-		if p, ok := strings.CutPrefix(ps.pol.Settings.ApprovalURL, "unix://"); ok {
+	if ps.Pol != nil {
+		if p, ok := strings.CutPrefix(ps.Pol.Settings.ApprovalURL, "unix://"); ok {
 			add(p, false, false)
 		}
-		if p := ps.pol.Settings.ApprovalTokenFile; p != "" {
-			cwd, _ := sys.getwd()
-			add(absFrom(cwd, expandTilde(p, home)), false, false)
+		if p := ps.Pol.Settings.ApprovalTokenFile; p != "" {
+			add(sys.Path(p), false, false)
 		}
 	}
 
 	// Binaries: the running one (and its target), and the one each
 	// installed hook command names.
-	if exe, err := sys.executable(); err == nil && exe != "" {
+	if exe := executable(sys); exe != "" {
 		addBinary(exe)
-		addBinary(filepath.Join(filepath.Dir(exe), serveBinary+filepath.Ext(exe)))
+		addBinary(filepath.Join(filepath.Dir(exe), ServeBinary+filepath.Ext(exe)))
 		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
 			addBinary(r)
-			addBinary(filepath.Join(filepath.Dir(r), serveBinary+filepath.Ext(r)))
+			addBinary(filepath.Join(filepath.Dir(r), ServeBinary+filepath.Ext(r)))
 		}
 	}
 	for _, file := range hookFiles {
-		bins, exists := hookBinaries(file, workspace)
+		bins, exists := hookBinaries(file, ws)
 		for _, bin := range bins {
 			addBinary(bin)
 		}
@@ -205,7 +197,7 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 		// points: a write there names no link. Only the files that exist
 		// are looked at, one Lstat for the file and one for its directory.
 		if exists && linked(file) {
-			if r := resolveExisting(file); r != file {
+			if r := ResolveExisting(file); r != file {
 				add(r, false, false)
 			}
 		}
@@ -213,15 +205,15 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 	return out
 }
 
-// selfNames are the names a command runs toolguard under besides
+// SelfNames are the names a command runs toolguard under besides
 // "toolguard": toolguard-serve, the same program with serve built in
 // (serve.go), which runs every subcommand — the one beside this binary,
 // which `toolguard serve` runs, is a binary surface like this one — and
 // the running binary's own name when it was renamed.
-func selfNames(sys *system) []string {
-	names := []string{serveBinary}
-	if exe, err := sys.executable(); err == nil && exe != "" {
-		if n := programName(exe); n != "toolguard" && n != "" && n != serveBinary {
+func SelfNames(sys workspace.Env) []string {
+	names := []string{ServeBinary}
+	if exe := executable(sys); exe != "" {
+		if n := programName(exe); n != "toolguard" && n != "" && n != ServeBinary {
 			names = append(names, n)
 		}
 	}
@@ -244,18 +236,9 @@ func holds(dir, p string) bool {
 		return false
 	}
 	if runtime.GOOS == "windows" { // case-insensitive, volume names: Rel knows
-		return above(dir, p)
+		return workspace.Above(dir, p)
 	}
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir) && p[len(dir)] == '/'
-}
-
-// above reports whether dir is p or a directory above it.
-func above(dir, p string) bool {
-	if p == "" {
-		return false
-	}
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // linked reports whether p or its directory is a symbolic link.
@@ -278,7 +261,7 @@ func programName(p string) string {
 // settings file name by path (a bare `toolguard` is looked up on PATH by
 // the agent, which the running binary stands for), and whether the file
 // could be read. A missing or broken file names none.
-func hookBinaries(file, workspace string) (bins []string, exists bool) {
+func hookBinaries(file, ws string) (bins []string, exists bool) {
 	provider := providerOf(file)
 	if provider == "" {
 		return nil, false
@@ -307,14 +290,14 @@ func hookBinaries(file, workspace string) (bins []string, exists bool) {
 				w = stripQuotes.Replace(w) // "$CLAUDE_PROJECT_DIR"/bin/toolguard
 			}
 			if strings.Contains(w, "$") {
-				for _, v := range []string{"CLAUDE_PROJECT_DIR", "CODEBUDDY_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
-					w = strings.NewReplacer("${"+v+"}", workspace, "$"+v, workspace).Replace(w)
+				for _, v := range workspace.HookCommandVars {
+					w = strings.NewReplacer("${"+v+"}", ws, "$"+v, ws).Replace(w)
 				}
 			}
 			if programName(w) != "toolguard" || !strings.ContainsAny(w, `/\`) {
 				continue
 			}
-			bins = append(bins, argPath(w, workspace, ""))
+			bins = append(bins, workspace.ArgPath(w, ws, ""))
 		}
 	}
 	return bins, true
@@ -399,4 +382,20 @@ func providerOf(file string) string {
 		}
 	}
 	return ""
+}
+
+// ServeBinary is the name of the approval server's binary
+// (cmd/toolguard-serve), installed beside toolguard.
+const ServeBinary = "toolguard-serve"
+
+// executable is the running binary, "" when unknown.
+func executable(sys workspace.Env) string {
+	if sys.Executable == nil {
+		return ""
+	}
+	exe, err := sys.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
 }

@@ -1,4 +1,4 @@
-package main
+package guard
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
 	"github.com/toolguard/toolguard/internal/remote"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // Remote approvals (docs/approvals.md, "Remote approvals"): with
@@ -34,19 +35,18 @@ import (
 // answer within remote.DefaultTimeout, a bad status, a bad answer — is
 // the on_error decision (deny unless a trusted layer says otherwise).
 
-// approvalTokenEnv holds the hook token when settings.approval_token_file
+// ApprovalTokenEnv holds the hook token when settings.approval_token_file
 // is not set.
-const approvalTokenEnv = "TOOLGUARD_APPROVAL_TOKEN"
+const ApprovalTokenEnv = "TOOLGUARD_APPROVAL_TOKEN"
 
 // maxTokenFile bounds the token file.
 const maxTokenFile = 4 << 10
 
 // remoteClient is the approval server client of the policy in effect.
-func remoteClient(sys *system, pol *policy.Policy) (*remote.Client, error) {
+func remoteClient(sys workspace.Env, pol *policy.Policy) (*remote.Client, error) {
 	tok := ""
 	if p := pol.Settings.ApprovalTokenFile; p != "" {
-		cwd, _ := sys.getwd()
-		path := absFrom(cwd, expandTilde(p, sys.home()))
+		path := sys.Path(p)
 		data, err := readTokenFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("settings.approval_token_file %s: %v", path, err)
@@ -56,7 +56,7 @@ func remoteClient(sys *system, pol *policy.Policy) (*remote.Client, error) {
 			return nil, fmt.Errorf("settings.approval_token_file %s is empty", path)
 		}
 	} else {
-		tok = strings.TrimSpace(sys.getenv(approvalTokenEnv))
+		tok = strings.TrimSpace(sys.Var(ApprovalTokenEnv))
 	}
 	return remote.New(pol.Settings.ApprovalURL, tok)
 }
@@ -74,7 +74,7 @@ func readTokenFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", fileKind(st.Mode()))
+		return nil, fmt.Errorf("not a regular file (%s)", workspace.FileKind(st.Mode()))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
 	if err == nil && len(data) > maxTokenFile {
@@ -85,15 +85,15 @@ func readTokenFile(path string) ([]byte, error) {
 
 // remoteFailed gives o the on_error decision for a call whose approval
 // server could not answer (an ask, in an unattended agent, stays a deny).
-func remoteFailed(o *outcome, ask, what string, err error) {
-	d := o.ps.pol.Settings.OnError
+func remoteFailed(o *Outcome, ask, what string, err error) {
+	d := o.Set.Pol.Settings.OnError
 	if d == call.Ask {
 		d = call.Deny // no human can answer here
 	}
-	o.err = fmt.Errorf("approval server: %s: %w", what, err)
-	o.verdict = call.Verdict{Decision: d}
+	o.Err = fmt.Errorf("approval server: %s: %w", what, err)
+	o.Verdict = call.Verdict{Decision: d}
 	if d > call.Allow {
-		o.verdict = call.Verdict{Decision: d, StopTurn: true,
+		o.Verdict = call.Verdict{Decision: d, StopTurn: true,
 			Reason: fmt.Sprintf("%s No human can answer here, and the approval server did not answer as it should "+
 				"(%s: %v; on_error = %s), so the call was stopped.", ask, what, err, d),
 			StopReason: "toolguard: the approval server is unavailable"}
@@ -102,17 +102,17 @@ func remoteFailed(o *outcome, ask, what string, err error) {
 
 // remoteAsk is headlessAskWithin (headless.go) with the approval server
 // as the store.
-func remoteAsk(ctx context.Context, sys *system, o *outcome) {
-	ask := o.verdict.Reason
+func remoteAsk(ctx context.Context, sys System, o *Outcome) {
+	ask := o.Verdict.Reason
 	deny := func(reason string) { stopForApproval(o, reason) }
-	c, err := remoteClient(sys, o.ps.pol)
+	c, err := remoteClient(sys.Env, o.Set.Pol)
 	if err != nil {
 		remoteFailed(o, ask, "no client", err)
 		return
 	}
-	key := approval.Key(o.call)
+	key := approval.Key(o.Call)
 	nonce := rand.Text()
-	a, err := c.Use(ctx, remote.UseRequest{Key: key, Session: o.call.SessionID, Nonce: nonce})
+	a, err := c.Use(ctx, remote.UseRequest{Key: key, Session: o.Call.SessionID, Nonce: nonce})
 	if err != nil {
 		remoteFailed(o, ask, "asking for a grant", err)
 		return
@@ -123,10 +123,10 @@ func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 	}
 	switch a.Outcome {
 	case "granted":
-		trusted, _ := trustedKeys(sys, o.ps.pol)
+		trusted, _ := TrustedKeys(sys.Env, o.Set.Pol)
 		err := errors.New("no grant in the answer")
 		if a.Grant != nil {
-			err = trusted.VerifyGrant(*a.Grant, key, sys.now())
+			err = trusted.VerifyGrant(*a.Grant, key, sys.Now())
 		}
 		if err == nil {
 			err = trusted.VerifyUse(*a.Grant, nonce, a.Receipt) // not an answer played again
@@ -136,48 +136,48 @@ func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 			// verify is not trusted for it: a fake server, a foreign key.
 			deny(fmt.Sprintf("%s The approval server answered that this call is approved, but its grant does not verify "+
 				"here (%v), so the call was stopped.", ask, err))
-			o.err = fmt.Errorf("approval server: unverified grant for request %s: %v", a.ID, err)
+			o.Err = fmt.Errorf("approval server: unverified grant for request %s: %v", a.ID, err)
 			return
 		}
 		if err := ctx.Err(); err != nil {
 			deny(fmt.Sprintf("toolguard: %v", context.Cause(ctx)))
 			return
 		}
-		o.approval = a.Grant.ID
-		o.verdict = call.Verdict{Decision: call.Allow, Reason: fmt.Sprintf("toolguard: allowed once by approval %s", a.Grant.ID)}
+		o.Approval = a.Grant.ID
+		o.Verdict = call.Verdict{Decision: call.Allow, Reason: fmt.Sprintf("toolguard: allowed once by approval %s", a.Grant.ID)}
 		if a.Grant.Grant.Uses >= approval.SessionUses/2 {
-			o.verdict.Reason = fmt.Sprintf("toolguard: allowed by approval %s (every identical call of this session until it expires)", a.Grant.ID)
+			o.Verdict.Reason = fmt.Sprintf("toolguard: allowed by approval %s (every identical call of this session until it expires)", a.Grant.ID)
 		}
 		return
 	case "rejected":
-		o.approval = a.ID
-		o.verdict = call.Verdict{Decision: call.Deny,
+		o.Approval = a.ID
+		o.Verdict = call.Verdict{Decision: call.Deny,
 			Reason: fmt.Sprintf("toolguard: a human rejected this call (request %s): %s Do not retry it; choose another approach.", a.ID, cut(a.Reason))}
 		if a.Hold != nil && a.Hold.Kind == "stop" {
 			applyHold(o, holdOf(*a.Hold), false)
 		}
 		return
 	case "pending":
-		o.approval = a.ID
+		o.Approval = a.ID
 	case "none":
-		if o.call.SessionID != "" && a.Hold != nil && applyHold(o, holdOf(*a.Hold), false) {
+		if o.Call.SessionID != "" && a.Hold != nil && applyHold(o, holdOf(*a.Hold), false) {
 			return
 		}
-		if p := editProblem(o.call, readableBy(sys, o)); p != "" {
-			o.verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("%s This call would need a human's approval, "+
+		if p := editProblem(o.Call, readableBy(o)); p != "" {
+			o.Verdict = call.Verdict{Decision: call.Deny, Reason: fmt.Sprintf("%s This call would need a human's approval, "+
 				"but it cannot apply as written: %s Fix the call and retry it; no approval request was recorded.", ask, p)}
 			return
 		}
 		var rules []string
-		if o.res != nil && o.res.Rule != nil {
-			rules = append(rules, o.res.Rule.ID)
+		if o.Res != nil && o.Res.Rule != nil {
+			rules = append(rules, o.Res.Rule.ID)
 		}
-		cr, err := c.Create(ctx, remote.CreateRequest{Call: o.call, Key: key, Reason: ask, Rules: rules})
+		cr, err := c.Create(ctx, remote.CreateRequest{Call: o.Call, Key: key, Reason: ask, Rules: rules})
 		if err != nil {
 			remoteFailed(o, ask, "recording the approval request", err)
 			return
 		}
-		o.approval = cr.ID
+		o.Approval = cr.ID
 	default:
 		remoteFailed(o, ask, "asking for a grant", fmt.Errorf("unknown outcome %q", cut(a.Outcome)))
 		return
@@ -188,24 +188,24 @@ func remoteAsk(ctx context.Context, sys *system, o *outcome) {
 // remoteHold is holdSession (headless_hold.go) with the approval server as the
 // store: what holds the session comes from there; no answer is the
 // on_error decision.
-func remoteHold(ctx context.Context, sys *system, o *outcome) {
-	c, err := remoteClient(sys, o.ps.pol)
+func remoteHold(ctx context.Context, sys System, o *Outcome) {
+	c, err := remoteClient(sys.Env, o.Set.Pol)
 	var h remote.Hold
 	if err == nil {
-		h, err = c.SessionHold(ctx, o.call.SessionID)
+		h, err = c.SessionHold(ctx, o.Call.SessionID)
 	}
 	if err == nil && h.Kind != "none" && !approval.ValidID(h.ID) {
 		err = fmt.Errorf("hold %q names no valid request id", cut(h.Kind))
 	}
 	if err != nil {
-		own := o.verdict.Reason
+		own := o.Verdict.Reason
 		if own == "" {
 			own = "toolguard: whether this session waits for a human is unknown."
 		}
 		remoteFailed(o, own, "asking whether the session is held", err)
 		return
 	}
-	applyHold(o, holdOf(h), o.call.Kind == call.KindRead || o.call.Kind == call.KindSearch)
+	applyHold(o, holdOf(h), o.Call.Kind == call.KindRead || o.Call.Kind == call.KindSearch)
 }
 
 // remoteTold is turnContext (hook_event.go) with the approval server as the
@@ -213,8 +213,8 @@ func remoteHold(ctx context.Context, sys *system, o *outcome) {
 // The event has no deadline context of its own; each request has the
 // client's timeout. A server that does not answer adds nothing (the
 // reply to a prompt event decides nothing) and says why on stderr.
-func remoteTold(sys *system, pol *policy.Policy, session string) (string, error) {
-	c, err := remoteClient(sys, pol)
+func remoteTold(sys System, pol *policy.Policy, session string) (string, error) {
+	c, err := remoteClient(sys.Env, pol)
 	if err != nil {
 		return "", err
 	}
@@ -237,8 +237,8 @@ func remoteTold(sys *system, pol *policy.Policy, session string) (string, error)
 // remoteResult is recordResult's (hook_event.go) store step with the approval
 // server as the store: the request whose grant allowed the call takes the
 // result.
-func remoteResult(sys *system, pol *policy.Policy, key string, out protocol.ToolOutcome) (approval.Request, bool, error) {
-	c, err := remoteClient(sys, pol)
+func remoteResult(sys System, pol *policy.Policy, key string, out protocol.ToolOutcome) (approval.Request, bool, error) {
+	c, err := remoteClient(sys.Env, pol)
 	if err != nil {
 		return approval.Request{}, false, err
 	}
@@ -274,23 +274,21 @@ func cut(s string) string {
 	return s
 }
 
-// serveDescribe is serve's Config.Describe: what the human sees of a call
+// Describe is serve's Config.Describe: what the human sees of a call
 // a hook records through POST /v1/approvals — its summary, and the
 // preview and rules as the served policy decides the call — derived from
 // the call itself, never from what the hook says of it.
-func serveDescribe(sys *system, f *decideFlags, ps *policySet) func(context.Context, call.Call) (approval.Request, error) {
-	return func(ctx context.Context, c call.Call) (approval.Request, error) {
-		df := *f
-		df.dryRun = true
-		codec, err := protocol.Lookup(c.Provider)
-		if err != nil {
-			return approval.Request{}, err
-		}
-		o := decideCall(ctx, sys, &df, ps, codec, c, callProject(sys, &c))
-		var rules []string
-		if o.res != nil && o.res.Rule != nil {
-			rules = append(rules, o.res.Rule.ID)
-		}
-		return approval.Request{Summary: audit.CallSummary(c, summaryMax), Preview: approvalPreview(o), Rules: rules}, nil
+func Describe(ctx context.Context, sys System, f *Options, ps *workspace.Set, c call.Call) (approval.Request, error) {
+	df := *f
+	df.DryRun = true
+	codec, err := protocol.Lookup(c.Provider)
+	if err != nil {
+		return approval.Request{}, err
 	}
+	o := Decide(ctx, sys, Request{Options: &df, Set: ps, Codec: codec, Call: c, Project: sys.Project(&c)})
+	var rules []string
+	if o.Res != nil && o.Res.Rule != nil {
+		rules = append(rules, o.Res.Rule.ID)
+	}
+	return approval.Request{Summary: audit.CallSummary(c, SummaryMax), Preview: approvalPreview(o), Rules: rules}, nil
 }

@@ -1,4 +1,4 @@
-package main
+package guard
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ func TestExpandGlob(t *testing.T) {
 		{"nothing*", nil},
 		{"missing/*", nil},
 	} {
-		got, complete := expandGlob(filepath.Join(root, tc.glob))
+		got, complete := ExpandGlob(filepath.Join(root, tc.glob))
 		for i := range got {
 			got[i] = strings.TrimPrefix(got[i], root+"/")
 		}
@@ -56,7 +56,7 @@ func TestExpandGlob(t *testing.T) {
 			t.Errorf("%s: %q (complete %v), want %q", tc.glob, got, complete, tc.want)
 		}
 	}
-	if got, _ := expandGlob("relative/*"); got != nil {
+	if got, _ := ExpandGlob("relative/*"); got != nil {
 		t.Errorf("relative pattern expanded: %q", got)
 	}
 }
@@ -69,7 +69,7 @@ func TestExpandGlobBounded(t *testing.T) {
 		names = append(names, filepath.Join("d", "f"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+strings.Repeat("0", i/26)))
 	}
 	touch(t, root, names...)
-	got, complete := expandGlob(filepath.Join(root, "d", "f*"))
+	got, complete := ExpandGlob(filepath.Join(root, "d", "f*"))
 	if len(got) != globMaxMatches || complete {
 		t.Errorf("%d matches, complete %v; want %d, cut short", len(got), complete, globMaxMatches)
 	}
@@ -89,7 +89,7 @@ func TestGlobTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := policy.Env{Home: home, Workspace: ws, Glob: expandGlob}
+	env := policy.Env{Home: home, Workspace: ws, Glob: ExpandGlob}
 	for cmd, want := range map[string]call.Decision{
 		"cat .env*":          call.Ask,
 		"cat .en?":           call.Ask,
@@ -152,7 +152,7 @@ func TestExpandGlobByteBound(t *testing.T) {
 	if paths, complete := expand(filepath.Join(dir, "x*"), globMaxBytes); !complete || len(paths) != 0 {
 		t.Errorf("x* with the real bound: %d paths, complete %v; want none, complete", len(paths), complete)
 	}
-	if paths, complete := expandGlob(filepath.Join(dir, "*00007")); !complete || len(paths) != 1 {
-		t.Errorf("expandGlob *00007: %v, complete %v", paths, complete)
+	if paths, complete := ExpandGlob(filepath.Join(dir, "*00007")); !complete || len(paths) != 1 {
+		t.Errorf("ExpandGlob *00007: %v, complete %v", paths, complete)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package guard
 
 import (
 	"os"
@@ -21,7 +21,7 @@ const (
 	globChunk      = 512
 )
 
-// expandGlob expands an absolute path holding shell wildcards (*, ?,
+// ExpandGlob expands an absolute path holding shell wildcards (*, ?,
 // [...]) to the existing paths it names, the way bash does without
 // dotglob or globstar: a wildcard at the start of a name does not match a
 // leading dot, ** is *, and [!…] negates. It reads the directories the
@@ -30,7 +30,7 @@ const (
 // nothing gives nil (bash then passes the pattern itself). This is
 // policy.Env.Glob for the hook (decide.go): the policy package reads no
 // directory itself.
-func expandGlob(pattern string) (paths []string, complete bool) {
+func ExpandGlob(pattern string) (paths []string, complete bool) {
 	if !filepath.IsAbs(pattern) || !hasGlobMeta(pattern) {
 		return nil, true
 	}

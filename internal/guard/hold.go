@@ -1,4 +1,4 @@
-package main
+package guard
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 // unattended reports whether an ask of o's call becomes an approval
 // request rather than a question to a human: headless mode, or an agent
 // whose ask reaches no one (Codex; CodeBuddy with its prompts off).
-func unattended(o *outcome) bool {
-	return askRoute(o) != protocol.AskNative // headless.go
+func unattended(o *Outcome) bool {
+	return o.route() != protocol.AskNative // headless.go
 }
 
 // holdSession applies what holds a session to a call headlessAskWithin did not
@@ -38,16 +38,16 @@ func unattended(o *outcome) bool {
 //
 // With settings.approval_url the approval server says what holds the
 // session (remoteHold); ctx is the hook's deadline.
-func holdSession(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
-	if o.approval != "" || o.verdict.Decision == call.Deny || o.call.SessionID == "" {
+func holdSession(ctx context.Context, sys System, f *Options, o *Outcome) {
+	if o.Approval != "" || o.Verdict.Decision == call.Deny || o.Call.SessionID == "" {
 		return
 	}
-	remote := o.ps.pol.Settings.ApprovalURL != ""
+	remote := o.Set.Pol.Settings.ApprovalURL != ""
 	var dir string
 	if !remote {
 		// A store never made holds nothing: looked at before the agent's
 		// conformance row (unattended), which costs a call more.
-		if dir = stateDir(sys, f.stateDir, o.ps.pol); dir == "" {
+		if dir = sys.StateDir(f.StateDir, o.Set.Pol); dir == "" {
 			return
 		}
 		if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
@@ -63,35 +63,35 @@ func holdSession(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 	}
 	st, err := approval.Open(dir)
 	if err == nil {
-		st.ExpirePending(o.ps.pol.Settings.PendingTTL)
+		st.ExpirePending(o.Set.Pol.Settings.PendingTTL)
 		var h approval.Hold
-		if h, err = st.SessionHold(o.call.SessionID, sys.now()); err == nil {
-			applyHold(o, h, o.call.Kind == call.KindRead || o.call.Kind == call.KindSearch)
+		if h, err = st.SessionHold(o.Call.SessionID, sys.Now()); err == nil {
+			applyHold(o, h, o.Call.Kind == call.KindRead || o.Call.Kind == call.KindSearch)
 			return
 		}
 	}
-	o.verdict = call.Verdict{Decision: call.Deny,
+	o.Verdict = call.Verdict{Decision: call.Deny,
 		Reason: fmt.Sprintf("toolguard: the approval store could not be read (%v), so whether this session waits for a human is unknown and the call was stopped.", err)}
 }
 
 // applyHold turns h into o's verdict. readOnly calls are not held by a
 // pending request (see holdSession); a stop applies to every call.
-func applyHold(o *outcome, h approval.Hold, readOnly bool) bool {
+func applyHold(o *Outcome, h approval.Hold, readOnly bool) bool {
 	switch {
 	case h.Kind == approval.HoldStop:
-		o.approval = h.Request.ID
+		o.Approval = h.Request.ID
 		reason := h.Request.RejectReason
 		if reason == "" {
 			reason = "(no reason given)"
 		}
-		o.verdict = call.Verdict{Decision: call.Deny, StopTurn: true,
+		o.Verdict = call.Verdict{Decision: call.Deny, StopTurn: true,
 			Reason: fmt.Sprintf("toolguard: a human rejected request %s (%s) and stopped this turn: %s "+
 				"End your turn now; do not try another way to do it.", h.Request.ID, h.Request.Summary, reason),
 			StopReason: fmt.Sprintf("toolguard: a human stopped the turn (request %s)", h.Request.ID)}
 		return true
-	case h.Kind == approval.HoldPending && o.ps.pol.Settings.HoldSessionOnPending && !readOnly:
-		o.approval = h.Request.ID
-		o.verdict = call.Verdict{Decision: call.Deny, StopTurn: true,
+	case h.Kind == approval.HoldPending && o.Set.Pol.Settings.HoldSessionOnPending && !readOnly:
+		o.Approval = h.Request.ID
+		o.Verdict = call.Verdict{Decision: call.Deny, StopTurn: true,
 			Reason: fmt.Sprintf("toolguard: this session is waiting for a human to decide approval request %s (%s). "+
 				"Until then the session's other calls are held: do not try another way to do the same thing; "+
 				"end your turn, or wait and retry the call later.", h.Request.ID, h.Request.Summary),

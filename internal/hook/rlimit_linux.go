@@ -1,10 +1,10 @@
 //go:build linux
 
-package main
+package hook
 
 import "syscall"
 
-// limitData lowers the process's data segment limit (RLIMIT_DATA, which
+// LimitData lowers the process's data segment limit (RLIMIT_DATA, which
 // Linux applies to every private writable mapping, the Go heap included)
 // to max, unless it is lower already. It is the backstop under the
 // watchdog: should a runaway allocation keep the watchdog from running
@@ -13,7 +13,7 @@ import "syscall"
 // and the Go runtime ends the process with exit 2 and the reason on
 // stderr, which blocks in every agent (docs/agents.md), instead of
 // eating the machine.
-func limitData(max uint64) {
+func LimitData(max uint64) {
 	var r syscall.Rlimit
 	if syscall.Getrlimit(syscall.RLIMIT_DATA, &r) != nil || r.Cur <= max {
 		return

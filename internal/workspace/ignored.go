@@ -1,8 +1,7 @@
-package main
+package workspace
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -10,9 +9,9 @@ import (
 	"github.com/toolguard/toolguard/internal/shellparse"
 )
 
-// ignoredPart is one part of an untrusted project policy that was not
+// IgnoredPart is one part of an untrusted project policy that was not
 // applied, as check, doctor and the audit log report it.
-type ignoredPart struct {
+type IgnoredPart struct {
 	File string `json:"file"`
 	Line int    `json:"line,omitempty"`
 	Rule string `json:"rule,omitempty"`
@@ -20,26 +19,26 @@ type ignoredPart struct {
 	Fix  string `json:"fix"`
 }
 
-// ignoredParts lists what the untrusted layers of pol asked for and did
+// IgnoredParts lists what the untrusted layers of pol asked for and did
 // not get, each with the command that would trust its file.
-func ignoredParts(sys *system, pol *policy.Policy) []ignoredPart {
+func (e Env) IgnoredParts(pol *policy.Policy) []IgnoredPart {
 	if pol == nil || len(pol.Ignored) == 0 {
 		return nil
 	}
-	cwd, _ := sys.getwd()
-	out := make([]ignoredPart, 0, len(pol.Ignored))
+	cwd := e.Cwd()
+	out := make([]IgnoredPart, 0, len(pol.Ignored))
 	for _, p := range pol.Ignored {
 		name := p.File
 		if rel, err := filepath.Rel(cwd, p.File); err == nil && !strings.HasPrefix(rel, "..") {
 			name = rel
 		}
-		out = append(out, ignoredPart{File: p.File, Line: p.Line, Rule: p.Rule, What: p.Msg,
+		out = append(out, IgnoredPart{File: p.File, Line: p.Line, Rule: p.Rule, What: p.Msg,
 			Fix: fmt.Sprintf("run `toolguard trust %s` to apply it", shellparse.Quote(name))})
 	}
 	return out
 }
 
-func (p ignoredPart) String() string {
+func (p IgnoredPart) String() string {
 	where := p.File
 	if p.Line > 0 {
 		where = fmt.Sprintf("%s:%d", p.File, p.Line)
@@ -49,15 +48,4 @@ func (p ignoredPart) String() string {
 		rule = fmt.Sprintf("rule %q: ", p.Rule)
 	}
 	return fmt.Sprintf("%s: %s%s — %s", where, rule, p.What, p.Fix)
-}
-
-// writeIgnored prints the ignored parts of untrusted policies, if any.
-func writeIgnored(w io.Writer, parts []ignoredPart) {
-	if len(parts) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "ignored (untrusted project policy, it can only tighten):")
-	for _, p := range parts {
-		fmt.Fprintf(w, "  %s\n", p)
-	}
 }

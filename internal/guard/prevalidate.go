@@ -1,4 +1,4 @@
-package main
+package guard
 
 import (
 	"errors"
@@ -288,16 +288,16 @@ func readBounded(path string) (string, error) {
 // readableBy returns whether the policy in effect would let the agent read
 // a file (pass or allow for a read of it): only such files are read for
 // pre-validation.
-func readableBy(sys *system, o *outcome) func(string) bool {
-	env := o.env // as the call itself was evaluated (decideCall)
+func readableBy(o *Outcome) func(string) bool {
+	env := o.Env // as the call itself was evaluated (decideCall)
 	return func(path string) bool {
-		if o.ps == nil || o.ps.pol == nil {
+		if o.Set == nil || o.Set.Pol == nil {
 			return false
 		}
-		rc := call.Call{Kind: call.KindRead, Tool: "Read", Cwd: o.call.Cwd, SessionID: o.call.SessionID,
-			Provider: o.call.Provider, ProjectDir: o.call.ProjectDir, PermissionMode: o.call.PermissionMode,
+		rc := call.Call{Kind: call.KindRead, Tool: "Read", Cwd: o.Call.Cwd, SessionID: o.Call.SessionID,
+			Provider: o.Call.Provider, ProjectDir: o.Call.ProjectDir, PermissionMode: o.Call.PermissionMode,
 			Paths: []call.Path{{Path: path, Op: call.OpRead}}}
-		res := o.ps.pol.Evaluate(rc, env)
+		res := o.Set.Pol.Evaluate(rc, env)
 		return res.Decision <= call.Allow
 	}
 }

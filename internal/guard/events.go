@@ -1,4 +1,4 @@
-package main
+package guard
 
 import (
 	"errors"
@@ -15,55 +15,26 @@ import (
 	"github.com/toolguard/toolguard/internal/protocol"
 )
 
-// runEvent answers a prompt or session event (UserPromptSubmit,
-// SessionStart, Gemini's BeforeAgent): the model is told, once, of each
-// approval request of this session decided since it was last told —
-// approved (it may now retry exactly that call), rejected (with the
-// human's reason), expired — and of the session's requests still pending.
-//
-// The event carries no tool call, so nothing is allowed or denied here: a
-// policy that does not load or a store that cannot be read adds nothing
-// to the context (the cause goes to stderr) and the prompt goes on. The
-// approve command is never in the text (docs/approvals.md).
-func runEvent(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []byte) error {
-	if protocol.IsResultEvent(ev.Name) {
-		if err := recordResult(sys, o, ev, payload); err != nil {
-			fmt.Fprintf(sys.stderr, "toolguard: %s: %v\n", ev.Name, err)
-		}
-		return nil // no reply: the call ran already
-	}
-	if ev.Name == protocol.EventSessionStart && sessionStartDropsContext(o.provider, payload) {
-		// CodeBuddy 2.117 runs SessionStart hooks but drops their
-		// additionalContext (e2e reject-reason): telling it there would mark
-		// the decisions told and the model would never hear them. Its
-		// UserPromptSubmit carries them.
-		return nil
-	}
-	text, err := turnContext(sys, o, ev)
-	if err != nil {
-		fmt.Fprintf(sys.stderr, "toolguard: %s: %v\n", ev.Name, err)
-	}
-	reply := protocol.EncodeTurnContext(ev, text)
-	if _, err := sys.stdout.Write(reply.Stdout); err != nil {
-		return &exitError{code: 2, msg: fmt.Sprintf("writing the reply: %v", err)}
-	}
-	return nil
-}
+// The hook's events that carry no tool call: a prompt or session start
+// (TurnContext: what the model is told of its approval requests) and a
+// tool's result (RecordResult).
 
-// turnContext is the text runEvent adds, "" for none.
-func turnContext(sys *system, o *hookOptions, ev protocol.TurnEvent) (string, error) {
+// TurnContext is the text a prompt or session event adds for the model,
+// "" for none: each approval request of this session decided since it was
+// last told, and those still pending.
+func TurnContext(sys System, f *Options, ev protocol.TurnEvent) (string, error) {
 	if ev.SessionID == "" {
 		return "", nil
 	}
 	c := call.Call{Cwd: ev.Cwd, SessionID: ev.SessionID}
-	ps, err := o.load(sys, callProject(sys, &c))
+	ps, err := sys.Load(f.Selection, sys.Project(&c))
 	if err != nil {
 		return "", fmt.Errorf("the policy does not load: %w", err)
 	}
-	if ps.pol.Settings.ApprovalURL != "" {
-		return remoteTold(sys, ps.pol, ev.SessionID) // the approval server holds the decisions (headless_remote.go)
+	if ps.Pol.Settings.ApprovalURL != "" {
+		return remoteTold(sys, ps.Pol, ev.SessionID) // the approval server holds the decisions (headless_remote.go)
 	}
-	dir := stateDir(sys, o.stateDir, ps.pol)
+	dir := sys.StateDir(f.StateDir, ps.Pol)
 	if dir == "" {
 		return "", nil
 	}
@@ -74,27 +45,27 @@ func turnContext(sys *system, o *hookOptions, ev protocol.TurnEvent) (string, er
 	if err != nil {
 		return "", err
 	}
-	trusted, _ := trustedKeys(sys, ps.pol)
+	trusted, _ := TrustedKeys(sys.Env, ps.Pol)
 	st.Trust(trusted)
-	st.ExpirePending(ps.pol.Settings.PendingTTL)
-	decided, pending, err := st.Told(ev.SessionID, sys.now())
+	st.ExpirePending(ps.Pol.Settings.PendingTTL)
+	decided, pending, err := st.Told(ev.SessionID, sys.Now())
 	if err != nil {
 		return "", err
 	}
 	return turnText(decided, pending), nil
 }
 
-// recordResult records, after a call an approval allowed has run
+// RecordResult records, after a call an approval allowed has run
 // (PostToolUse, PostToolUseFailure, Gemini's AfterTool), its outcome on
 // the request and as an approval.result audit event. A call no approval
 // allowed records nothing. Errors never change anything the agent does.
-func recordResult(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []byte) error {
+func RecordResult(sys System, f *Options, provider string, ev protocol.TurnEvent, payload []byte) error {
 	if ev.SessionID == "" && ev.Cwd == "" {
 		return nil
 	}
 	codec := protocol.Codec(nil)
-	if o.provider != "" {
-		c, err := protocol.Lookup(o.provider)
+	if provider != "" {
+		c, err := protocol.Lookup(provider)
 		if err != nil {
 			return err
 		}
@@ -102,22 +73,22 @@ func recordResult(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []
 	} else {
 		codec = protocol.Detect(payload)
 	}
-	c, err := protocol.DecodeWith(codec, payload, protocol.DecodeOptions{Home: sys.home()})
+	c, err := protocol.DecodeWith(codec, payload, protocol.DecodeOptions{Home: sys.Home()})
 	if err != nil {
 		return nil // not a tool call toolguard can key
 	}
-	ps, err := o.load(sys, callProject(sys, &c))
+	ps, err := sys.Load(f.Selection, sys.Project(&c))
 	if err != nil {
 		return fmt.Errorf("the policy does not load: %w", err)
 	}
 	out := protocol.DecodeToolOutcome(ev, payload)
-	now := sys.now()
+	now := sys.Now()
 	var r approval.Request
 	var ok bool
-	if ps.pol.Settings.ApprovalURL != "" {
-		r, ok, err = remoteResult(sys, ps.pol, approval.Key(c), out) // the approval server's request (headless_remote.go)
+	if ps.Pol.Settings.ApprovalURL != "" {
+		r, ok, err = remoteResult(sys, ps.Pol, approval.Key(c), out) // the approval server's request (headless_remote.go)
 	} else {
-		dir := stateDir(sys, o.stateDir, ps.pol)
+		dir := sys.StateDir(f.StateDir, ps.Pol)
 		if dir == "" {
 			return nil
 		}
@@ -133,7 +104,7 @@ func recordResult(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []
 	if err != nil || !ok {
 		return err
 	}
-	path := auditPath(sys, &o.decideFlags, ps.pol)
+	path := sys.AuditPath(f.AuditLog, f.StateDir, ps.Pol)
 	if path == "" {
 		return nil
 	}
@@ -142,14 +113,14 @@ func recordResult(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []
 		reason += fmt.Sprintf(", exit code %d", *out.ExitCode)
 	}
 	return audit.Append(path, audit.Record{
-		Time: now, Event: eventApprovalResult, Provider: c.Provider, Session: c.SessionID,
+		Time: now, Event: EventApprovalResult, Provider: c.Provider, Session: c.SessionID,
 		Tool: c.Tool, Kind: c.Kind.String(), Summary: r.Summary, Cwd: c.Cwd,
 		Decision: out.Outcome, Reason: reason, ApprovalID: r.ID,
 	})
 }
 
-// eventApprovalResult is the audit event of a recorded result.
-const eventApprovalResult = "approval.result"
+// EventApprovalResult is the audit event of a recorded result.
+const EventApprovalResult = "approval.result"
 
 // turnText words the decisions for the model.
 func turnText(decided, pending []approval.Request) string {
@@ -171,8 +142,8 @@ func turnText(decided, pending []approval.Request) string {
 				}
 				scope += ", until " + g.Expires.UTC().Format(time.RFC3339)
 			}
-			if e := editOf(r); e != nil { // approve --edit (approval_edit.go)
-				if _, text, err := editField(r.Kind, []byte(e.Input)); err == nil && r.Kind == call.KindShell.String() {
+			if e := EditOf(r); e != nil { // approve --edit (approval_edit.go)
+				if _, text, err := EditField(r.Kind, []byte(e.Input)); err == nil && r.Kind == call.KindShell.String() {
 					fmt.Fprintf(&b, "- %s: a human approved %s with changes: run exactly this command instead, nothing added, removed or changed (%s):\n%s\n",
 						r.ID, r.Summary, scope, text)
 					break
@@ -201,15 +172,4 @@ func turnText(decided, pending []approval.Request) string {
 		fmt.Fprintf(&b, "- %s: still waiting for a human: %s. Do not retry it, or work around it, until it is decided.\n", r.ID, r.Summary)
 	}
 	return b.String()
-}
-
-// sessionStartDropsContext reports an agent whose SessionStart answer is
-// not shown to the model (measured by the e2e suite: docs/agents.md).
-func sessionStartDropsContext(provider string, payload []byte) bool {
-	if provider == "" {
-		if c := protocol.Detect(payload); c != nil {
-			provider = c.Name()
-		}
-	}
-	return !protocol.SessionStartReachesModel(provider)
 }

@@ -1,11 +1,10 @@
-package main
+package hook
 
 import (
 	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,12 +14,12 @@ import (
 
 // The limits of one hook process (docs/limits.md).
 const (
-	// hookDeadline bounds the whole hook process, from its start (reading
+	// Deadline bounds the whole hook process, from its start (reading
 	// stdin included) to its exit. It sits well inside the shortest hook
 	// timeout toolguard installs (30 s, internal/install) and the shortest
 	// agent default (Copilot 30 s), because most agents treat a hook that
 	// is killed at their timeout as an allow.
-	hookDeadline = 10 * time.Second
+	Deadline = 10 * time.Second
 	// hookMemoryCap is the heap (objects and goroutine stacks) past which
 	// the hook stops and answers on_error. The largest payload the hook
 	// analyzes (a 1 MiB command) peaks near 100 MB of heap in its worst
@@ -35,40 +34,40 @@ const (
 	hookWatchEvery = 5 * time.Millisecond
 )
 
-// hookLimits are the deadline, memory cap and polling interval of a hook
+// Limits are the deadline, memory cap and polling interval of a hook
 // run; a zero field takes the default above. Tests shorten them.
-type hookLimits struct {
-	deadline time.Duration
-	memory   uint64
-	every    time.Duration
+type Limits struct {
+	Deadline time.Duration
+	Memory   uint64
+	Every    time.Duration
 }
 
-func (l hookLimits) withDefaults() hookLimits {
-	if l.deadline <= 0 {
-		l.deadline = hookDeadline
+func (l Limits) withDefaults() Limits {
+	if l.Deadline <= 0 {
+		l.Deadline = Deadline
 	}
-	if l.memory == 0 {
-		l.memory = hookMemoryCap
+	if l.Memory == 0 {
+		l.Memory = hookMemoryCap
 	}
-	if l.every <= 0 {
-		l.every = hookWatchEvery
+	if l.Every <= 0 {
+		l.Every = hookWatchEvery
 	}
 	return l
 }
 
-// hookGuard writes the one reply of a hook process and enforces its
+// watchdog writes the one reply of a hook process and enforces its
 // limits. A watchdog (two runtime timers) watches the deadline and the heap; when
 // either is passed it writes the on_error reply (deny) — unless the reply
-// was written already — and exits the process through sys.exit, whatever
+// was written already — and exits the process through sys.Exit, whatever
 // the other goroutines are doing (reading stdin, waiting on a lock,
 // allocating, parsing). ctx is cancelled at that moment, with the cause;
 // code that consumes something (an approval use) or appends (the audit
 // log) checks it first.
-type hookGuard struct {
-	sys    *system
+type watchdog struct {
+	sys    IO
 	ctx    context.Context
 	cancel context.CancelCauseFunc
-	lim    hookLimits
+	lim    Limits
 
 	// The watchdog is two runtime timers, not a goroutine: nothing runs
 	// on a hook's fast path until one of them fires (starting a goroutine
@@ -88,29 +87,29 @@ type hookGuard struct {
 
 // startGuard starts the watchdog of a hook process. codec is the dialect
 // the on_error reply is written in (nil: not known yet, see setCodec).
-// The deadline counts from sys.started, the process start.
-func startGuard(parent context.Context, sys *system, codec protocol.Codec) *hookGuard {
-	lim := sys.limits.withDefaults()
-	if sys.limitData != nil {
-		sys.limitData(hookDataLimit)
+// The deadline counts from sys.Started, the process start.
+func startGuard(parent context.Context, sys IO, codec protocol.Codec) *watchdog {
+	lim := sys.Limits.withDefaults()
+	if sys.LimitData != nil {
+		sys.LimitData(hookDataLimit)
 	}
-	start := sys.started
+	start := sys.Started
 	if start.IsZero() {
 		start = time.Now()
 	}
 	// The deadline is the context's cause from the moment it passes, so
 	// that code which sees ctx done before the watchdog has run (the audit
 	// append, which then says why its line is missing) names it.
-	late := lateError(lim.deadline)
-	dctx, dcancel := context.WithDeadlineCause(parent, start.Add(lim.deadline), late)
+	late := lateError(lim.Deadline)
+	dctx, dcancel := context.WithDeadlineCause(parent, start.Add(lim.Deadline), late)
 	ctx, cancel := context.WithCancelCause(dctx)
-	g := &hookGuard{sys: sys, ctx: ctx, codec: codec, lim: lim}
+	g := &watchdog{sys: sys, ctx: ctx, codec: codec, lim: lim}
 	g.cancel = func(cause error) { cancel(cause); dcancel() }
 	g.stopDeadline = context.AfterFunc(dctx, func() { g.fire(late) })
 	// Under mu: on a loaded machine the first look can fire before
 	// AfterFunc returns, and lookAtHeap resets g.heapTimer.
 	g.mu.Lock()
-	g.heapTimer = time.AfterFunc(lim.every, g.lookAtHeap)
+	g.heapTimer = time.AfterFunc(lim.Every, g.lookAtHeap)
 	g.mu.Unlock()
 	return g
 }
@@ -124,8 +123,8 @@ func (d lateError) Error() string {
 }
 
 // lookAtHeap fires when the heap (objects and goroutine stacks) is past
-// the cap, and otherwise looks again after lim.every.
-func (g *hookGuard) lookAtHeap() {
+// the cap, and otherwise looks again after lim.Every.
+func (g *watchdog) lookAtHeap() {
 	g.mu.Lock()
 	if g.finished {
 		g.mu.Unlock()
@@ -148,28 +147,28 @@ func (g *hookGuard) lookAtHeap() {
 		// doublings late in 4 of 12 runs and the RLIMIT_DATA backstop
 		// ended 2; with this, 1 of 12 late and none ended by it.
 		debug.SetGCPercent(100)
-		debug.SetMemoryLimit(int64(g.lim.memory - g.lim.memory/8))
+		debug.SetMemoryLimit(int64(g.lim.Memory - g.lim.Memory/8))
 		g.gc = false
 	}
-	if used <= g.lim.memory {
-		g.heapTimer.Reset(g.lim.every)
+	if used <= g.lim.Memory {
+		g.heapTimer.Reset(g.lim.Every)
 		g.mu.Unlock()
 		return
 	}
 	g.mu.Unlock()
-	g.fire(fmt.Errorf("the hook's memory passed its cap of %d MiB", g.lim.memory>>20))
+	g.fire(fmt.Errorf("the hook's memory passed its cap of %d MiB", g.lim.Memory>>20))
 }
 
 // pace tells the guard that the hook turned the GC off for its fast path
-// (runHook), so that a long run gets it back.
-func (g *hookGuard) pace() {
+// (run), so that a long run gets it back.
+func (g *watchdog) pace() {
 	g.mu.Lock()
 	g.gc = true
 	g.mu.Unlock()
 }
 
 // setCodec names the dialect of the on_error reply once it is known.
-func (g *hookGuard) setCodec(c protocol.Codec) {
+func (g *watchdog) setCodec(c protocol.Codec) {
 	g.mu.Lock()
 	g.codec = c
 	g.mu.Unlock()
@@ -177,7 +176,7 @@ func (g *hookGuard) setCodec(c protocol.Codec) {
 
 // setEvent records the call's event (Cursor's beforeReadFile takes a
 // narrower reply).
-func (g *hookGuard) setEvent(ev string) {
+func (g *watchdog) setEvent(ev string) {
 	g.mu.Lock()
 	g.event = ev
 	g.mu.Unlock()
@@ -185,7 +184,7 @@ func (g *hookGuard) setEvent(ev string) {
 
 // fire answers on_error (deny) with cause, unless the reply is out
 // already, and exits.
-func (g *hookGuard) fire(cause error) {
+func (g *watchdog) fire(cause error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.finished {
@@ -194,23 +193,23 @@ func (g *hookGuard) fire(cause error) {
 	g.finished = true
 	g.cancel(cause)
 	if !g.done {
-		r := blockReply(g.codec, call.Call{Event: g.event}, fmt.Sprintf("toolguard: %v (on_error = deny)", cause))
-		g.sys.stdout.Write(r.Stdout)
-		fmt.Fprintf(g.sys.stderr, "toolguard: %v\n", cause)
-		g.sys.stderr.Write(r.Stderr)
+		r := BlockReply(g.codec, call.Call{Event: g.event}, fmt.Sprintf("toolguard: %v (on_error = deny)", cause))
+		g.sys.Stdout.Write(r.Stdout)
+		fmt.Fprintf(g.sys.Stderr, "toolguard: %v\n", cause)
+		g.sys.Stderr.Write(r.Stderr)
 		g.done, g.code = true, r.ExitCode
 	} else {
-		fmt.Fprintf(g.sys.stderr, "toolguard: %v (after the reply; exiting)\n", cause)
+		fmt.Fprintf(g.sys.Stderr, "toolguard: %v (after the reply; exiting)\n", cause)
 	}
-	if g.sys.exit != nil {
-		g.sys.exit(g.code) // under the lock: nothing else is written
+	if g.sys.Exit != nil {
+		g.sys.Exit(g.code) // under the lock: nothing else is written
 	}
 }
 
 // reply writes r (and msg, a line for stderr, if any) unless the watchdog
 // answered first. It returns the exit code of the reply that went out and
 // whether it was r.
-func (g *hookGuard) reply(r protocol.Reply, msg string) (int, bool, error) {
+func (g *watchdog) reply(r protocol.Reply, msg string) (int, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.done {
@@ -218,20 +217,20 @@ func (g *hookGuard) reply(r protocol.Reply, msg string) (int, bool, error) {
 	}
 	g.done, g.code = true, r.ExitCode
 	if msg != "" {
-		fmt.Fprintf(g.sys.stderr, "toolguard: %s\n", msg)
+		fmt.Fprintf(g.sys.Stderr, "toolguard: %s\n", msg)
 	}
-	if _, err := g.sys.stdout.Write(r.Stdout); err != nil {
+	if _, err := g.sys.Stdout.Write(r.Stdout); err != nil {
 		g.code = 2
 		return 2, true, fmt.Errorf("writing the reply: %v", err)
 	}
 	if len(r.Stderr) > 0 {
-		g.sys.stderr.Write(r.Stderr)
+		g.sys.Stderr.Write(r.Stderr)
 	}
 	return g.code, true, nil
 }
 
 // finish stops the watchdog.
-func (g *hookGuard) finish() {
+func (g *watchdog) finish() {
 	g.once.Do(func() {
 		g.mu.Lock()
 		g.finished = true
@@ -242,12 +241,12 @@ func (g *hookGuard) finish() {
 	})
 }
 
-// blockReply is the deny of a call toolguard could not decide, in codec's
+// BlockReply is the deny of a call toolguard could not decide, in codec's
 // dialect. Where the dialect is unknown (nil or the universal codec) it is
 // the universal deny with exit 2, which blocks in every agent even when
 // the agent ignores the JSON (Codex reads the stderr line the caller
 // writes).
-func blockReply(codec protocol.Codec, c call.Call, reason string) protocol.Reply {
+func BlockReply(codec protocol.Codec, c call.Call, reason string) protocol.Reply {
 	if codec == nil {
 		codec, _ = protocol.Lookup(protocol.NameUniversal)
 	}
@@ -258,56 +257,33 @@ func blockReply(codec protocol.Codec, c call.Call, reason string) protocol.Reply
 	return r
 }
 
-// providerArg returns the codec named by the last well-formed --provider
-// of a hook command line (before "--"), or nil.
-func providerArg(args []string) protocol.Codec {
-	var name string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		if v, ok := strings.CutPrefix(a, "--provider="); ok {
-			name = v
-		} else if a == "--provider" && i+1 < len(args) {
-			name = args[i+1]
-			i++
-		}
-	}
-	if name == "" {
-		return nil
-	}
-	c, err := protocol.Lookup(name)
-	if err != nil {
-		return nil
-	}
-	return c
-}
-
-// hookUsage answers a hook command line that cannot be run (an unknown
+// Usage answers a hook command line that cannot be run (an unknown
 // flag, provider or mode, extra arguments) as the agent's deny: the
-// payload is read (under the deadline) to learn the dialect, unless a
-// valid --provider names it; the message goes to stderr too.
-func hookUsage(ctx context.Context, sys *system, args []string, uerr error) int {
-	payload, _ := readPayload(sys.stdin)
-	return hookUsagePayload(ctx, sys, args, uerr, payload)
+// payload is read (under the deadline) to learn the dialect, unless codec
+// (a valid --provider) names it; the message goes to stderr too.
+func Usage(ctx context.Context, sys IO, codec protocol.Codec, uerr error) int {
+	return UsagePayload(ctx, sys, codec, uerr, nil)
 }
 
-// hookUsagePayload is hookUsage with the payload already read.
-func hookUsagePayload(ctx context.Context, sys *system, args []string, uerr error, payload []byte) int {
-	codec := providerArg(args)
+// UsagePayload is Usage with the payload already read (nil: Usage reads
+// it): a command line that failed before any command ran, with a hook
+// payload on stdin.
+func UsagePayload(ctx context.Context, sys IO, codec protocol.Codec, uerr error, payload []byte) int {
 	g := startGuard(ctx, sys, codec)
 	defer g.finish()
+	if payload == nil {
+		payload, _ = ReadPayload(sys.Stdin)
+	}
 	if codec == nil {
 		codec = protocol.Detect(payload)
 		g.setCodec(codec)
 	}
-	c, _ := protocol.DecodeWith(codec, payload, protocol.DecodeOptions{Home: sys.home()})
-	r := blockReply(codec, call.Call{Event: c.Event},
+	c, _ := protocol.DecodeWith(codec, payload, protocol.DecodeOptions{Home: sys.Home()})
+	r := BlockReply(codec, call.Call{Event: c.Event},
 		fmt.Sprintf("toolguard: the hook command line is wrong (%v); on_error = deny. A human must fix the toolguard hook entry in the agent's settings.", uerr))
 	code, _, err := g.reply(r, uerr.Error()+"\nRun 'toolguard hook --help' for usage.")
 	if err != nil {
-		fmt.Fprintf(sys.stderr, "toolguard: %v\n", err)
+		fmt.Fprintf(sys.Stderr, "toolguard: %v\n", err)
 	}
 	return code
 }

@@ -1,4 +1,4 @@
-package main
+package guard
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func TestEditableInput(t *testing.T) {
 // is kept.
 func TestWithField(t *testing.T) {
 	t.Parallel()
-	got, err := withField([]byte(`{"command":"git tag v1","timeout":120,"description":"x <y>"}`), "command", "git tag v1.0.1 && echo '<ok>'")
+	got, err := WithField([]byte(`{"command":"git tag v1","timeout":120,"description":"x <y>"}`), "command", "git tag v1.0.1 && echo '<ok>'")
 	if err != nil {
 		t.Fatal(err)
 	}
