@@ -52,16 +52,15 @@ func TestHookBinaryDeps(t *testing.T) {
 // arrow.
 var importArrows = map[string][]string{
 	"internal/call":                {},
-	"internal/jsonw":               {},
 	"internal/filelock":            {},
 	"internal/testenv":             {}, // tests' helper: what needs ../shared (docs/layout.md)
 	"npm":                          {}, // the npm package's pack test
 	"internal/shellparse":          {"internal/call"},
-	"internal/policy":              {"internal/call", "internal/jsonw", "internal/shellparse"},
+	"internal/policy":              {"internal/call", "internal/shellparse"},
 	"internal/policy/internal/gen": {"internal/policy"},
-	"internal/protocol":            {"internal/call", "internal/jsonw"},
+	"internal/protocol":            {"internal/call"},
 	"internal/approval":            {"internal/call", "internal/filelock"},
-	"internal/audit":               {"internal/call", "internal/filelock", "internal/jsonw"},
+	"internal/audit":               {"internal/call", "internal/filelock"},
 	"internal/remote":              {"internal/approval", "internal/call"},
 	"internal/install":             {"internal/protocol", "internal/shellparse"},
 	"internal/workspace":           {"internal/call", "internal/policy", "internal/shellparse"},
