@@ -48,7 +48,7 @@ if (!version) {
   const bin = bins[0].split(":")[0];
   let line = "";
   try {
-    line = execFileSync(bin, ["version"], { encoding: "utf8", timeout: 10000, stdio: ["ignore", "pipe", "pipe"] });
+    line = execFileSync(bin, ["version"], { encoding: "utf8", timeout: 60000, stdio: ["ignore", "pipe", "pipe"] });
   } catch (e) {
     usage("no --version, and " + bin + " version failed (a binary of another platform needs --version): " + e.message);
   }
@@ -68,7 +68,7 @@ function snapshotVersion(commit) {
   if (!commit) {
     try {
       commit = execFileSync("git", ["-C", __dirname, "rev-parse", "--short=12", "HEAD"], {
-        encoding: "utf8", timeout: 10000, stdio: ["ignore", "pipe", "ignore"],
+        encoding: "utf8", timeout: 60000, stdio: ["ignore", "pipe", "ignore"],
       }).trim();
     } catch (e) {
       commit = "";

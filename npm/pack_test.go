@@ -124,6 +124,9 @@ func TestPackVersion(t *testing.T) {
 // TestPackDevelNpmPack: the packages of a source build pack with npm
 // itself, offline (npm pack checks the version and the files).
 func TestPackDevelNpmPack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: npm pack is left out")
+	}
 	node := needNode(t)
 	npm, err := exec.LookPath("npm")
 	if err != nil {

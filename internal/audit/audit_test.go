@@ -120,7 +120,10 @@ func checkLog(t *testing.T, path string, workers, lines int) {
 func TestAppendConcurrentGoroutines(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state", "deep", "audit.jsonl")
-	const workers, lines = 200, 5
+	workers, lines := 200, 5
+	if testing.Short() {
+		workers = 20 // -short: fewer writers, the same checks
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*lines)
 	for w := range workers {
@@ -145,7 +148,10 @@ func TestAppendConcurrentProcesses(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	start := filepath.Join(dir, "start")
-	const workers, lines = 100, 4
+	workers, lines := 100, 4
+	if testing.Short() {
+		workers = 10 // -short: fewer processes, the same checks
+	}
 	cmds := make([]*exec.Cmd, workers)
 	outs := make([]*bytes.Buffer, workers)
 	for w := range workers {

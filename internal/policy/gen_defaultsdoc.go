@@ -58,7 +58,7 @@ func GenerateDefaultsDoc(current []byte) ([]byte, error) {
 			s := sections[sec]
 			fmt.Fprintf(&b, "\n### %s\n", s.title)
 			if s.intro != "" {
-				fmt.Fprintf(&b, "\n%s\n", s.intro)
+				fmt.Fprintf(&b, "\n%s\n", mdText(s.intro))
 			}
 		}
 		writeDefaultsRule(&b, r)
@@ -111,10 +111,10 @@ func writeDefaultsRule(b *strings.Builder, r fileRule) {
 	}
 	fmt.Fprintf(b, "\n#### `%s` — %s\n\n", r.ID, label)
 	if r.Description != "" {
-		fmt.Fprintf(b, "%s\n\n", r.Description)
+		fmt.Fprintf(b, "%s\n\n", mdText(r.Description))
 	}
 	if r.Justification != "" {
-		fmt.Fprintf(b, "*Instead:* %s\n\n", r.Justification)
+		fmt.Fprintf(b, "*Instead:* %s\n\n", mdText(r.Justification))
 	}
 	b.WriteString("Matches:\n\n")
 	list := func(name string, l []string) {
@@ -190,6 +190,26 @@ func writeDefaultsRule(b *strings.Builder, r fileRule) {
 	if len(r.Examples.NotMatch) > 0 {
 		fmt.Fprintf(b, "\nExamples that do not: %s\n", spans(r.Examples.NotMatch))
 	}
+}
+
+// mdText escapes the characters of prose that Markdown would read as markup
+// (git checkout -- <paths> is an HTML tag to it, remote.*.url an emphasis),
+// outside the code spans the text writes itself in backticks.
+func mdText(s string) string {
+	var b strings.Builder
+	for i, part := range strings.Split(s, "`") {
+		if i%2 == 1 {
+			b.WriteString("`" + part + "`")
+			continue
+		}
+		for _, c := range part {
+			if strings.ContainsRune(`\*_<>[]`, c) {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }
 
 // codeSpan writes s as a Markdown code span, with a delimiter longer than

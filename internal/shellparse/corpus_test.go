@@ -42,6 +42,9 @@ func corpusCommands(tb testing.TB) []string {
 // errors, and nearly all of it parses.
 func TestCorpus(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: the peer corpus run is left out")
+	}
 	cmds := corpusCommands(t)
 	if len(cmds) == 0 {
 		t.Fatal("the peer corpus holds no command")

@@ -16,6 +16,9 @@ import (
 // links (Env.Resolve); internal/policy TestAutoAllowPolicy and the
 // cmd/toolguard hook test prove the same command is not allowed there.
 func TestAutoAllowCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the peer corpus run is left out")
+	}
 	dir := testenv.NeedShared(t, "corpus")
 	a, err := autoScoreDir(dir)
 	if err != nil {

@@ -25,6 +25,9 @@ var floors = map[string]struct{ recall, fp float64 }{
 }
 
 func TestCorpusFloors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the peer corpus run is left out")
+	}
 	dir := testenv.NeedShared(t, "corpus")
 	s, err := newScorer()
 	if err != nil {
