@@ -67,6 +67,9 @@ func runImport(sys *system, o *importOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := res.Check(); err != nil {
+		return err
+	}
 	fmt.Fprint(sys.stderr, res.NotesText())
 	out := res.Policy()
 	if o.output == "" {

@@ -190,7 +190,7 @@ func splitClaudeRule(s string) (tool, spec string, hasSpec bool) {
 	s = strings.TrimSpace(s)
 	i := strings.IndexByte(s, '(')
 	if i < 0 {
-		if !validToolName(s) {
+		if !validToolName(strings.TrimSuffix(s, "__*")) {
 			return "", "", false
 		}
 		return s, "", false
@@ -378,13 +378,23 @@ func claudeBashGlob(res *Result, r *Rule, p string) {
 	}
 }
 
-func collapseSpaces(s string) string { return strings.Join(strings.Fields(s), " ") + trailingSpace(s) }
-
-func trailingSpace(s string) string {
-	if s != "" && s[len(s)-1] == ' ' && strings.TrimSpace(s) != "" {
-		return " "
+// collapseSpaces turns each run of blanks into one space, as the
+// normalized command line has them.
+func collapseSpaces(s string) string {
+	var b strings.Builder
+	blank := false
+	for _, c := range s {
+		if c == ' ' || c == '\t' {
+			if !blank {
+				b.WriteByte(' ')
+			}
+			blank = true
+			continue
+		}
+		blank = false
+		b.WriteRune(c)
 	}
-	return ""
+	return b.String()
 }
 
 // claudePath maps Read(path), Edit(path), Write(path), NotebookEdit(path).
