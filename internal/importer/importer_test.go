@@ -181,19 +181,21 @@ func countNonRules(res *Result) int {
 }
 
 // TestFindingsExact pins the findings of each agent's fixtures: every
-// shadowed, never-consulted and priority-reversed rule, no more, no less.
+// shadowed, never-consulted and priority-reversed rule, and every rule a
+// default decides more strictly, no more, no less.
 func TestFindingsExact(t *testing.T) {
 	want := map[string][]string{
 		"claude": {
-			"shadowed claude/home/.claude/settings.json:14",           // WebFetch(domain:docs.anthropic.com) < ask WebFetch
-			"shadowed claude/home/.claude/settings.json:15",           // WebFetch(domain:github.com) < ask WebFetch
-			"shadowed claude/home/.claude/settings.json:17",           // mcp__github__get_issue < ask mcp__github
-			"never consulted claude/home/.claude/settings.json:19",    // allow Write(./notes/**)
-			"never consulted claude/home/.claude/settings.json:32",    // deny Write(~/.bashrc)
-			"shadowed claude/project/.claude/settings.json:10",        // allow Read(./secrets/**) < deny Read(./secrets/**)
-			"never consulted claude/project/.claude/settings.json:13", // allow NotebookEdit(./notebooks/**)
-			"shadowed claude/project/.claude/settings.json:14",        // Bash(git push origin main) < ask Bash(git push:*)
-			"never consulted claude/project/.claude/settings.json:27", // deny NotebookEdit(./data/**)
+			"shadowed claude/home/.claude/settings.json:14",                 // WebFetch(domain:docs.anthropic.com) < ask WebFetch
+			"shadowed claude/home/.claude/settings.json:15",                 // WebFetch(domain:github.com) < ask WebFetch
+			"shadowed claude/home/.claude/settings.json:17",                 // mcp__github__get_issue < ask mcp__github
+			"never consulted claude/home/.claude/settings.json:19",          // allow Write(./notes/**)
+			"never consulted claude/home/.claude/settings.json:32",          // deny Write(~/.bashrc)
+			"shadowed claude/project/.claude/settings.json:10",              // allow Read(./secrets/**) < deny Read(./secrets/**)
+			"never consulted claude/project/.claude/settings.json:13",       // allow NotebookEdit(./notebooks/**)
+			"shadowed claude/project/.claude/settings.json:14",              // Bash(git push origin main) < ask Bash(git push:*)
+			"never consulted claude/project/.claude/settings.json:27",       // deny NotebookEdit(./data/**)
+			"default stricter claude/project/.claude/settings.local.json:7", // Bash(git clean -fdx): git-clean-force asks
 		},
 		"codex": {
 			"shadowed codex/default.rules:140", // git push origin main < prompt git push|fetch
@@ -219,7 +221,7 @@ func TestFindingsExact(t *testing.T) {
 			var got []string
 			for _, f := range res.Findings {
 				switch f.Kind {
-				case KindShadowed, KindNeverConsulted, KindOutvoted:
+				case KindShadowed, KindNeverConsulted, KindOutvoted, KindDefaultWins:
 					got = append(got, f.Kind+" "+f.Origin)
 				}
 			}
