@@ -206,6 +206,8 @@ func TestFindingsExact(t *testing.T) {
 			"priority gemini/policies.toml:10",  // allow git status (200) over ask git (100)
 			"priority gemini/policies.toml:16",  // allow git diff/log/show (200) over ask git (100)
 			"shadowed gemini/policies.toml:22",  // allow git branch (50) < ask git (100)
+			"priority gemini/policies.toml:45",  // allow my-jira-server/search (200) over ask every MCP tool (10)
+			"priority gemini/policies.toml:57",  // ask every MCP tool: never applied where the jira allow matches
 			"priority gemini/policies.toml:108", // ask docker: never applied where docker ps (300) allows
 			"priority gemini/policies.toml:114", // allow docker ps (300) over ask docker (100)
 			"shadowed gemini/policies.toml:150", // allow curl -s … (100) < deny curl (900)

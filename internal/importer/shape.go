@@ -65,6 +65,8 @@ func covers1(b, a shape) bool {
 			return true
 		case b.tool == "edit" && (a.family() == "write" || a.family() == "notebook"):
 			return true // Claude Code: Edit rules cover every tool that edits a file
+		case b.tool == "mcp:":
+			return strings.HasPrefix(a.family(), "mcp:") // every MCP tool
 		case strings.HasPrefix(b.tool, "mcp:") && strings.HasSuffix(b.tool, "/*"):
 			return strings.HasPrefix(a.family(), strings.TrimSuffix(b.tool, "*"))
 		}
