@@ -42,6 +42,7 @@ func Collect(home, project string, named []Location) ([]Source, error) {
 			srcs = append(srcs, Source{Agent: l.Agent, Scope: scope, Path: show(l.Path), Data: data})
 		}
 	} else {
+		seen := map[string]bool{}
 		for _, l := range Discover(home, project) {
 			paths := []string{l.Path}
 			if strings.Contains(l.Path, "*") {
@@ -54,6 +55,12 @@ func Collect(home, project string, named []Location) ([]Source, error) {
 				paths = m
 			}
 			for _, p := range paths {
+				// A project at the home directory: its .claude/settings.json
+				// is the user's, read once.
+				if seen[p] {
+					continue
+				}
+				seen[p] = true
 				data, err := readSmall(p)
 				if errors.Is(err, fs.ErrNotExist) {
 					continue
@@ -88,7 +95,8 @@ func readSmall(p string) ([]byte, error) {
 
 // ScopeOf guesses where an agent reads a named file from: under the
 // agent's directory in home it is the user's, Claude Code's
-// settings.local.json is local, Gemini's system directory is admin, the
+// settings.local.json is local, Gemini's system directory is admin,
+// Claude Code's managed settings are managed, the
 // rest is the project's.
 func ScopeOf(a Agent, path, home string) string {
 	dir := map[Agent]string{Claude: ".claude", Codex: ".codex", Gemini: ".gemini"}[a]
@@ -100,6 +108,8 @@ func ScopeOf(a Agent, path, home string) string {
 		return "user"
 	case a == Gemini && strings.HasPrefix(abs, "/etc/gemini-cli/"):
 		return "admin"
+	case a == Claude && strings.HasPrefix(abs, "/etc/claude-code/"):
+		return "managed"
 	}
 	return "project"
 }

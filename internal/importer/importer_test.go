@@ -502,3 +502,49 @@ func TestClaudeLines(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestCollect: discovery reads what exists, once (a project at the home
+// directory shares its .claude/settings.json), shows home as ~, and a
+// named file gets its scope from where it lives.
+func TestCollect(t *testing.T) {
+	home := t.TempDir()
+	for _, p := range []string{".claude/settings.json", ".codex/rules/b.rules", ".codex/rules/a.rules", ".gemini/policies/x.toml"} {
+		full := filepath.Join(home, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srcs, err := Collect(home, home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range srcs {
+		got = append(got, fmt.Sprintf("%s %s %s", s.Agent, s.Scope, s.Path))
+	}
+	want := []string{"claude-code user ~/.claude/settings.json", "codex user ~/.codex/rules/a.rules", "codex user ~/.codex/rules/b.rules", "gemini user ~/.gemini/policies/x.toml"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	for _, c := range []struct {
+		a          Agent
+		path, want string
+	}{
+		{Claude, filepath.Join(home, ".claude/settings.json"), "user"},
+		{Claude, "/work/p/.claude/settings.local.json", "local"},
+		{Claude, "/etc/claude-code/managed-settings.json", "managed"},
+		{Claude, "/work/p/.claude/settings.json", "project"},
+		{Gemini, "/etc/gemini-cli/policies/a.toml", "admin"},
+		{Codex, filepath.Join(home, ".codex/rules/a.rules"), "user"},
+	} {
+		if got := ScopeOf(c.a, c.path, home); got != c.want {
+			t.Errorf("ScopeOf(%s, %s) = %s, want %s", c.a, c.path, got, c.want)
+		}
+	}
+	if _, err := Collect(home, "", []Location{{Agent: Codex, Path: filepath.Join(home, "missing.rules")}}); err == nil {
+		t.Error("a named file that does not exist is not an error")
+	}
+}
