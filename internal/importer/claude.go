@@ -147,7 +147,7 @@ func mapClaude(res *Result, s Source, e claudeEntry) {
 	case strings.HasPrefix(tool, "mcp__"):
 		if hasSpec {
 			claudeWhole(res, r, tool, "a specifier on an MCP tool is not a Claude Code rule form")
-			return
+			break
 		}
 		claudeMCP(res, r, tool)
 	case tool == "Bash" || tool == "PowerShell":
@@ -173,7 +173,7 @@ func mapClaude(res *Result, s Source, e claudeEntry) {
 	default:
 		if hasSpec {
 			claudeWhole(res, r, tool, fmt.Sprintf("toolguard has no mapping for %s(...) specifiers", tool))
-			return
+			break
 		}
 		if !claudeBareTool(res, r, tool) {
 			return
@@ -253,7 +253,8 @@ func claudeBareTool(res *Result, r *Rule, tool string) bool {
 }
 
 // claudeWhole carries a rule whose specifier toolguard cannot read as the
-// whole tool when it asks or denies; an allow is not carried.
+// whole tool when it asks or denies; an allow is not carried (its fields
+// stay empty, and mapClaude does not add it).
 func claudeWhole(res *Result, r *Rule, tool, why string) {
 	if r.Decision == "allow" {
 		res.skip(r.Origin, r.Text, "%s; the allow is left to Claude Code", why)
@@ -262,10 +263,9 @@ func claudeWhole(res *Result, r *Rule, tool, why string) {
 	res.inexact(r, KindBroadened, "%s: carried for every %s call", why, tool)
 	if strings.HasPrefix(tool, "mcp__") {
 		claudeMCP(res, r, tool)
-	} else if !claudeBareTool(res, r, tool) {
-		return
+	} else {
+		claudeBareTool(res, r, tool)
 	}
-	res.Rules = append(res.Rules, r)
 }
 
 // claudeMCP maps mcp__server, mcp__server__* and mcp__server__tool.

@@ -291,6 +291,11 @@ func TestClaudeMapping(t *testing.T) {
 		{"allow", "Agent(Explore)", "user", nil, "no mapping"},
 		{"deny", "Agent(Explore)", "user", []string{"deny", "tool=Agent"}, "no mapping"},
 		{"allow", "NotARule(", "user", nil, "not a permission rule"},
+		{"deny", "WebFetch(https://x.example/a)", "user", []string{"deny", "tool=WebFetch"}, "only WebFetch(domain:host)"},
+		{"allow", "WebFetch(https://x.example/a)", "user", nil, "only WebFetch(domain:host)"},
+		{"deny", "mcp__github__x(y)", "user", []string{"deny", "mcp=github/x"}, "not a Claude Code rule form"},
+		{"deny", "MyTool", "user", []string{"deny", "tool=MyTool*"}, "does not know a tool"},
+		{"allow", "MyTool", "user", nil, "does not know a tool"},
 	}
 	for _, c := range cases {
 		t.Run(c.list+"/"+c.rule, func(t *testing.T) {
