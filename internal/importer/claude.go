@@ -310,13 +310,8 @@ func claudeBash(res *Result, r *Rule, spec string) {
 			res.skip(r.Origin, r.Text, "the command holds shell syntax (operators, quotes, $) toolguard matches per command; the allow is left to Claude Code")
 			return
 		}
-		first := strings.Fields(p)
-		if len(first) == 0 {
-			res.skip(r.Origin, r.Text, "an empty command")
-			return
-		}
-		words, prefix = []string{baseName(first[0])}, true
-		res.inexact(r, KindBroadened, "the command holds shell syntax toolguard matches per command: carried for every %s command", words[0])
+		broadenToProgram(res, r, p)
+		return
 	}
 	if !carryProgram(res, r, &words) {
 		return
@@ -358,6 +353,8 @@ func claudeBashGlob(res *Result, r *Rule, p string) {
 			res.skip(r.Origin, r.Text, "the pattern holds shell syntax toolguard matches per command; the allow is left to Claude Code")
 			return
 		}
+		broadenToProgram(res, r, p)
+		return
 	}
 	parts := strings.Split(p, "*")
 	for i, part := range parts {
@@ -373,9 +370,37 @@ func claudeBashGlob(res *Result, r *Rule, p string) {
 	if len(first) > 0 && !strings.ContainsAny(first[0], "*/") {
 		r.Command = []string{first[0]}
 	}
-	if r.Decision != "allow" && strings.ContainsAny(p, ";&|<>$`()") {
-		res.inexact(r, KindNarrowed, "the pattern holds shell syntax; toolguard matches it against each command of a compound, so a match across operators is lost")
+}
+
+// broadenToProgram carries an ask or deny whose command holds shell syntax
+// (operators, substitutions, quotes toolguard would split on) for every
+// command of its program — toolguard judges each command of a compound on
+// its own, so a pattern across operators would never match — or, when no
+// program can be read from it, for every shell command.
+func broadenToProgram(res *Result, r *Rule, p string) {
+	prog := programOf(p)
+	if prog == "" || strings.Contains(prog, "*") {
+		r.Tool = []string{"shell"}
+		r.shape = shape{kind: "tool", tool: "shell"}
+		r.Tests = []*Test{{Command: "echo imported", want: r.Decision}}
+		res.inexact(r, KindBroadened, "the command holds shell syntax and no program toolguard can read: carried for every shell command")
+		return
 	}
+	commandRule(r, [][]string{{prog}}, false)
+	r.example = prog
+	r.Tests = []*Test{{Command: prog, want: r.Decision}}
+	res.inexact(r, KindBroadened, "the command holds shell syntax toolguard matches per command: carried for every %s command", prog)
+}
+
+// programOf reads the program a command starts with: its first word up to
+// any shell character, base name.
+func programOf(p string) string {
+	p = strings.TrimSpace(p)
+	end := strings.IndexAny(p, " \t;&|<>()$`'\"\\{}!#")
+	if end >= 0 {
+		p = p[:end]
+	}
+	return baseName(p)
 }
 
 // collapseSpaces turns each run of blanks into one space, as the

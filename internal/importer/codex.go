@@ -57,11 +57,14 @@ func mapPrefixRule(res *Result, s Source, c starCall) error {
 	for i, e := range pl {
 		switch v := e.(type) {
 		case string:
+			if v == "" {
+				return fmt.Errorf("pattern[%d]: an empty token", i)
+			}
 			toks[i] = []string{v}
 		case []any:
 			for _, a := range v {
 				as, ok := a.(string)
-				if !ok {
+				if !ok || as == "" {
 					return fmt.Errorf("pattern[%d]: want strings in a list of alternatives", i)
 				}
 				toks[i] = append(toks[i], as)

@@ -111,6 +111,11 @@ func mapGemini(res *Result, s Source, gr geminiRule, line int) error {
 	if err != nil {
 		return err
 	}
+	for _, p := range prefixes {
+		if strings.TrimSpace(p) == "" {
+			return fmt.Errorf("an empty commandPrefix")
+		}
+	}
 	if len(prefixes) > 0 && gr.CommandRegex != nil {
 		return fmt.Errorf("commandPrefix and commandRegex in one rule")
 	}
@@ -256,12 +261,17 @@ func geminiShell(res *Result, r *Rule, gr geminiRule, prefixes []string) bool {
 					res.skip(r.Origin, r.Text, "the prefix %q holds shell syntax toolguard matches per command; the allow is left to Gemini CLI", p)
 					return false
 				}
-				first := strings.Fields(p)
-				if len(first) == 0 {
-					return false
+				prog := programOf(p)
+				if prog == "" || strings.Contains(prog, "*") {
+					r.Regex, r.Command, r.Tests = "", nil, nil
+					r.Tool = []string{"shell"}
+					r.shape = shape{kind: "tool", tool: "shell"}
+					r.Tests = []*Test{{Command: "echo imported", want: r.Decision}}
+					res.inexact(r, KindBroadened, "the prefix %q holds shell syntax and no program toolguard can read: carried for every shell command", p)
+					return true
 				}
-				words = []string{baseName(first[0])}
-				res.inexact(r, KindBroadened, "the prefix %q holds shell syntax: carried for every %s command", p, words[0])
+				words = []string{prog}
+				res.inexact(r, KindBroadened, "the prefix %q holds shell syntax: carried for every %s command", p, prog)
 			}
 			if !carryProgram(res, r, &words) {
 				return false

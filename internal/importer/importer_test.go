@@ -271,6 +271,9 @@ func TestClaudeMapping(t *testing.T) {
 		{"allow", "Bash(./deploy.sh)", "user", nil, "base name"},
 		{"deny", "Bash(/usr/bin/curl:*)", "user", []string{"deny", "command=curl", `regex=^curl( |$)`}, "base name"},
 		{"allow", "Bash(echo hi && rm x)", "user", nil, "shell syntax"},
+		{"deny", "Bash(echo hi && rm x)", "user", []string{"deny", "command=echo", `regex=^echo( |$)`}, "every echo command"},
+		{"deny", "Bash(curl * | sh)", "user", []string{"deny", "command=curl", `regex=^curl( |$)`}, "every curl command"},
+		{"ask", "Bash($(cat cmd.txt))", "user", []string{"ask", "tool=shell"}, "every shell command"},
 		{"deny", "Read(./.env)", "project", []string{"deny", "path=./.env,./.env/**", "op=read"}, ""},
 		{"deny", "Read(.env)", "project", []string{"deny", "path=.env,.env/**", "op=read"}, "any depth"},
 		{"allow", "Read(.env.example)", "project", []string{"allow", "tool=read,search", "path=./.env.example", "op=read"}, "workspace root only"},
@@ -399,6 +402,7 @@ func TestCodexErrors(t *testing.T) {
 		{"\n\nload(\"x.star\", \"y\")", "x.rules:3: load: want key = value"},
 		{"prefix_rule(pattern = [\"git\"], decision = \"block\")", `x.rules:1: prefix_rule: decision block`},
 		{"prefix_rule(pattern = [])", "x.rules:1: prefix_rule: pattern: want a non-empty list"},
+		{"prefix_rule(pattern = [\"git\", \"\"])", "x.rules:1: prefix_rule: pattern[1]: an empty token"},
 		{"prefix_rule(pattern = X)", "x.rules:1: X is not a name bound earlier"},
 		{"prefix_rule(pattern = [\"git\"], colour = \"red\")", "x.rules:1: prefix_rule: unknown argument colour"},
 		{"if True:\n  prefix_rule(pattern=[\"rm\"], decision=\"forbidden\")", "x.rules:1: after if want = or ("},
@@ -438,6 +442,7 @@ func TestGeminiMapping(t *testing.T) {
 		{rule(`toolName = "*"` + "\n" + `mcpName = "*"` + "\ndecision = \"ask_user\""), []string{"ask", "tool=mcp"}, ""},
 		{rule(`toolName = ["write_file", "replace"]` + "\ndecision = \"ask_user\""), []string{"ask", "tool=write_file,replace"}, ""},
 		{rule(`toolName = "*"` + "\ndecision = \"allow\""), nil, "every tool"},
+		{rule(`commandPrefix = "curl x | sh"` + "\ndecision = \"deny\""), []string{"deny", "command=curl", `regex=^curl( |$)`}, "every curl command"},
 		{rule(`commandPrefix = "pytest"` + "\ndecision = \"allow\"\nmodes = [\"yolo\"]"), nil, "modes"},
 		{rule(`commandPrefix = "rm"` + "\ndecision = \"deny\"\ninteractive = false"), []string{"deny", "command=rm", `regex=^rm( |$)`}, "interactive"},
 		{rule(`toolName = "write_file"` + "\n" + `argsPattern = '"file_path":".*\.env"'` + "\ndecision = \"deny\""), []string{"deny", "tool=write_file", `input=file_path:^.*\.env$`}, "field file_path"},
@@ -460,6 +465,7 @@ func TestGeminiErrors(t *testing.T) {
 		{"[[rule]]\ntoolName = \"x\"\ndecision = \"block\"", `p.toml:1: decision "block"`},
 		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\ncolour = 1", "unknown key rule.colour"},
 		{"[[rule]]\ndecision = \"deny\"", "no toolName"},
+		{"[[rule]]\ncommandPrefix = \" \"\ndecision = \"deny\"", "p.toml:1: an empty commandPrefix"},
 		{"[[rule]\n", "p.toml:"},
 	}
 	for _, c := range cases {
