@@ -291,6 +291,7 @@ func Discover(home, project string) []Location {
 	add(Claude, "local", project, ".claude/settings.local.json")
 	add(Codex, "user", home, ".codex/rules/*.rules")
 	add(Codex, "project", project, ".codex/rules/*.rules")
+	add(Codex, "user", home, ".codex/policy/*.codexpolicy") // the earlier name and place, same syntax
 	add(Gemini, "user", home, ".gemini/policies/*.toml")
 	add(Gemini, "project", project, ".gemini/policies/*.toml")
 	return locs

@@ -519,7 +519,7 @@ func TestClaudeLines(t *testing.T) {
 // named file gets its scope from where it lives.
 func TestCollect(t *testing.T) {
 	home := t.TempDir()
-	for _, p := range []string{".claude/settings.json", ".codex/rules/b.rules", ".codex/rules/a.rules", ".gemini/policies/x.toml"} {
+	for _, p := range []string{".claude/settings.json", ".codex/rules/b.rules", ".codex/rules/a.rules", ".codex/policy/old.codexpolicy", ".gemini/policies/x.toml"} {
 		full := filepath.Join(home, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
@@ -536,7 +536,7 @@ func TestCollect(t *testing.T) {
 	for _, s := range srcs {
 		got = append(got, fmt.Sprintf("%s %s %s", s.Agent, s.Scope, s.Path))
 	}
-	want := []string{"claude-code user ~/.claude/settings.json", "codex user ~/.codex/rules/a.rules", "codex user ~/.codex/rules/b.rules", "gemini user ~/.gemini/policies/x.toml"}
+	want := []string{"claude-code user ~/.claude/settings.json", "codex user ~/.codex/rules/a.rules", "codex user ~/.codex/rules/b.rules", "codex user ~/.codex/policy/old.codexpolicy", "gemini user ~/.gemini/policies/x.toml"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
