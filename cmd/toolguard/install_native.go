@@ -14,6 +14,9 @@ func runNative(sys *system, o *installOptions, provider string, uninstall bool) 
 	if provider != "claude-code" {
 		return usagef("--native writes Claude Code's permission rules: use it with --provider claude-code")
 	}
+	if o.command != "" || o.portable || o.preToolOnly {
+		return usagef("--native writes permission rules, no hook: --command, --portable and --pre-tool-only do not apply")
+	}
 	cwd, _ := sys.getwd()
 	dir := projectDir(sys)
 	if o.dir != "" {

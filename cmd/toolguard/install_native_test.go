@@ -37,8 +37,16 @@ func TestInstallNativeCLI(t *testing.T) {
 	if _, err := os.Stat(file); !os.IsNotExist(err) {
 		t.Errorf("settings file left after uninstall --native (it held only the native rules): %v", err)
 	}
-	f, sys = newFake(t, nil, nil)
-	if code := run(context.Background(), []string{"install", "--native", "--provider", "codex", "--dir", proj}, sys); code != 1 || !strings.Contains(f.stderr.String(), "--provider claude-code") {
-		t.Errorf("codex: exit %d, %q", code, f.stderr.String())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"install", "--native", "--provider", "codex"}, "--provider claude-code"},
+		{[]string{"install", "--native", "--provider", "claude-code", "--portable"}, "do not apply"},
+	} {
+		f, sys = newFake(t, nil, nil)
+		if code := run(context.Background(), append(c.args, "--dir", proj), sys); code != 1 || !strings.Contains(f.stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, %q", c.args, code, f.stderr.String())
+		}
 	}
 }
