@@ -381,6 +381,8 @@ func TestCodexMapping(t *testing.T) {
 		{`prefix_rule(pattern = ["/usr/bin/git", "push"], decision = "forbidden")`, []string{"deny", "command=git push", `regex=^git push( |$)`}, "base name"},
 		{`prefix_rule(pattern = ["/usr/bin/git", "status"])`, nil, "base name"},
 		{`prefix_rule(pattern = ["npm", "run", "test"], decision = "allow", match = [["npm", "run", "test", "--", "-u"]], not_match = ["npm run lint"])`, []string{"allow", "command=npm run test", `regex=^npm run test( |$)`}, ""},
+		// An example that also writes a file: the rule allows cat, the write has no allow.
+		{`prefix_rule(pattern = ["cat"], match = ["cat a.txt > b.txt"])`, []string{"allow", "command=cat", `regex=^cat( |$)`}, "the call does more"},
 	}
 	for _, c := range cases {
 		t.Run(c.src, func(t *testing.T) {

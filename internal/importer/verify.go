@@ -78,6 +78,13 @@ func verify(res *Result) error {
 				t.Expect = got
 				t.Note = fmt.Sprintf("%s, not %s: %s is locked, and a locked rule wins over any later layer", got, t.want, by)
 				res.inexact(r, KindLocked, "toolguard's locked default rule %s decides %s for %s, and a locked rule wins over a later layer even when that is stricter: the %s is carried as %s there", out.Rule.ID, got, testWhat(t), r.Decision, got)
+			case t.want == "allow" && matched(out, r.ID):
+				// The rule allowed its command, but the call does more
+				// (writes a path, runs another command) that no rule
+				// allows: toolguard passes it to the agent's own flow.
+				t.Expect = got
+				t.Note = fmt.Sprintf("%s, not allow: the rule allows its part, and the call does more that no rule allows", got)
+				res.inexact(r, KindNarrowed, "toolguard passes %s: the rule allows its command, but the call does more (a path it writes, another command) that no rule allows", testWhat(t))
 			default:
 				probs = append(probs, fmt.Sprintf("%s: rule %s: %s is %s (%s), want %s: the imported rule does not decide its own example", r.Origin, r.ID, testWhat(t), got, by, t.want))
 			}
@@ -106,6 +113,16 @@ func (r *Result) Check() error {
 		return &Error{probs}
 	}
 	return nil
+}
+
+// matched reports whether the rule id matched some target of the call.
+func matched(out *policy.Result, id string) bool {
+	for _, m := range out.Matches {
+		if m.Rule == id {
+			return true
+		}
+	}
+	return false
 }
 
 func ruleByID(res *Result, id string) *Rule {
