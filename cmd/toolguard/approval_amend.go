@@ -214,17 +214,17 @@ func amendFor(sys *system, st *approval.Store, id string, o *approvalsOptions) e
 	if err != nil {
 		return err
 	}
-	ps, err := o.load(sys, projectDir(sys))
+	ps, err := o.load(sys, sys.env().CurrentProject())
 	if err != nil {
 		return fmt.Errorf("--amend: the policy does not load: %w", err)
 	}
-	prop, err := proposeAmend(r, ps.pol)
+	prop, err := proposeAmend(r, ps.Pol)
 	if err != nil {
 		return fmt.Errorf("--amend %s: %w; nothing changed", id, err)
 	}
 	file := o.amendFile
 	if file == "" {
-		file = userPolicyFile(sys)
+		file = sys.env().UserPolicyFile()
 	}
 	if file == "" {
 		return errors.New("--amend: no policy file: set --amend-file, XDG_CONFIG_HOME or HOME")

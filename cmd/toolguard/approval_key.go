@@ -5,24 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 
 	"github.com/toolguard/toolguard/internal/approval"
-	"github.com/toolguard/toolguard/internal/policy"
 )
-
-// defaultKeyPath is the user's approver key:
-// $XDG_CONFIG_HOME/toolguard/approver.key, else
-// ~/.config/toolguard/approver.key; "" when neither is known.
-func defaultKeyPath(sys *system) string {
-	if x := sys.getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "toolguard", "approver.key")
-	}
-	if h := sys.home(); h != "" {
-		return filepath.Join(h, ".config", "toolguard", "approver.key")
-	}
-	return ""
-}
 
 // approverName is the user name a grant records.
 func approverName(sys *system) string {
@@ -40,13 +25,12 @@ func approverName(sys *system) string {
 func signerFor(sys *system, keyFlag string, generate bool) (approval.Signer, string, error) {
 	path := keyFlag
 	if path == "" {
-		path = defaultKeyPath(sys)
+		path = sys.env().KeyPath()
 		if path == "" {
 			return approval.Signer{}, "", errors.New("no approver key: set --key, XDG_CONFIG_HOME or HOME")
 		}
 	} else {
-		cwd, _ := sys.getwd()
-		path = argPath(path, cwd, sys.home())
+		path = sys.env().Path(path)
 	}
 	key, err := approval.LoadKey(path)
 	if errors.Is(err, fs.ErrNotExist) && keyFlag == "" && generate {
@@ -63,34 +47,6 @@ func signerFor(sys *system, keyFlag string, generate bool) (approval.Signer, str
 		return approval.Signer{}, path, fmt.Errorf("approver key: %w", err)
 	}
 	return approval.Signer{Key: key, User: approverName(sys)}, path, nil
-}
-
-// trustedKeys is the set of keys whose grants the hook honours: the public
-// half of the user's default approver key, when that file exists and is
-// sound, and every key of settings.approvers. problems says what was left
-// out and why; a missing default key is not a problem (no grant of it can
-// exist), it only means fewer keys are trusted.
-func trustedKeys(sys *system, pol *policy.Policy) (ring approval.Keyring, problems []string) {
-	if path := defaultKeyPath(sys); path != "" {
-		key, err := approval.LoadKey(path)
-		switch {
-		case err == nil:
-			ring = append(ring, key.Public().(ed25519.PublicKey))
-		case !errors.Is(err, fs.ErrNotExist):
-			problems = append(problems, fmt.Sprintf("approver key not trusted: %v", err))
-		}
-	}
-	if pol != nil {
-		for _, s := range pol.Settings.Approvers {
-			pub, err := approval.ParsePublic(s)
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("settings.approvers: %v", err))
-				continue
-			}
-			ring = append(ring, pub)
-		}
-	}
-	return ring, problems
 }
 
 // warnUntrusted says so when the hook, with the policy in effect here,

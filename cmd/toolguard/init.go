@@ -65,7 +65,7 @@ func runInit(sys *system, o *initOptions) error {
 	case "project":
 		dir := o.dir
 		if dir == "" {
-			dir = projectDir(sys)
+			dir = sys.env().CurrentProject()
 		}
 		cwd, _ := sys.getwd()
 		path = filepath.Join(absFrom(cwd, dir), ".toolguard", "policy.toml")
@@ -105,6 +105,11 @@ func runInit(sys *system, o *initOptions) error {
 		return err
 	}
 	fmt.Fprintf(sys.stdout, "wrote %s (preset %s); check it with: toolguard validate %s\n", path, o.preset, path)
+	if o.scope == "project" {
+		// A project policy is untrusted until trusted: it can only tighten
+		// (docs/trust.md). Say so, or the user believes its allows count.
+		fmt.Fprintf(sys.stdout, "the hook treats it as untrusted (its allows and loosened settings do not count) until you run: toolguard trust %s\n", path)
+	}
 	return nil
 }
 

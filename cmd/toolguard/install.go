@@ -9,6 +9,7 @@ import (
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/protocol"
 	"github.com/toolguard/toolguard/internal/shellparse"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type installOptions struct {
@@ -91,9 +92,9 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		return usagef("--portable and --command exclude each other")
 	}
 	cwd, _ := sys.getwd()
-	dir := projectDir(sys)
+	dir := sys.env().CurrentProject()
 	if o.dir != "" {
-		dir = projectOf(argPath(o.dir, cwd, sys.home()))
+		dir = workspace.ProjectOf(argPath(o.dir, cwd, sys.home()))
 	}
 	opts := install.Options{Provider: codec.Name(), Scope: o.scope, Dir: dir, Home: sys.home(),
 		DryRun: o.dryRun, PreToolOnly: o.preToolOnly}
@@ -104,7 +105,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 			abs = append(abs, argPath(p, cwd, sys.home()))
 		}
 		if len(abs) > 0 {
-			pf := policyFlags{files: abs}
+			pf := policyFlags{workspace.Selection{Files: abs}}
 			if _, err := pf.load(sys, dir); err != nil {
 				return fmt.Errorf("--policy does not load, nothing was written: %w", err)
 			}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // installBinary is the program the hook command runs: "toolguard" with
@@ -21,7 +23,7 @@ func installBinary(sys *system, o *installOptions) (string, error) {
 	var bin string
 	if o.command != "" {
 		cwd, _ := sys.getwd()
-		bin = expandTilde(o.command, sys.home())
+		bin = workspace.ExpandTilde(o.command, sys.home())
 		if !strings.ContainsRune(bin, filepath.Separator) {
 			p, err := exec.LookPath(bin)
 			if err != nil {

@@ -24,8 +24,11 @@ import (
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/audit"
+	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/serve"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // defaultServeAddr is where serve listens unless told otherwise.
@@ -96,9 +99,9 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if o.mode != "" {
-		if _, ok := policy.ParseMode(o.mode); !ok {
-			return usagef("unknown --mode %q (want interactive or headless)", o.mode)
+	if o.Mode != "" {
+		if _, ok := policy.ParseMode(o.Mode); !ok {
+			return usagef("unknown --mode %q (want interactive or headless)", o.Mode)
 		}
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
@@ -114,7 +117,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 			return usagef("--addr %q is not a loopback address: serving beyond this machine wants --tls-cert and --tls-key", o.addr)
 		}
 	}
-	ps, err := o.load(sys, projectDir(sys))
+	ps, err := o.load(sys, sys.env().CurrentProject())
 	if err != nil {
 		return err
 	}
@@ -122,7 +125,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	dir := stateDir(sys, o.stateDir, ps.pol)
+	dir := sys.env().StateDir(o.StateDir, ps.Pol)
 	if dir == "" {
 		return errors.New("no state directory: set --state-dir, settings.state_dir or HOME")
 	}
@@ -130,14 +133,14 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	trusted, problems := trustedKeys(sys, ps.pol)
+	trusted, problems := guard.TrustedKeys(sys.env(), ps.Pol)
 	for _, p := range problems {
 		fmt.Fprintf(sys.stderr, "toolguard serve: warning: %s\n", p)
 	}
 	st.Trust(trusted)
 	warnUntrusted(sys, st, signer, keyPath)
 
-	notify, err := serve.NotifiersOf(ps.pol.Settings.Notify) // settings.notify, then the flags
+	notify, err := serve.NotifiersOf(ps.Pol.Settings.Notify) // settings.notify, then the flags
 	if err != nil {
 		return err
 	}
@@ -199,15 +202,17 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		AuditSummary: func(since time.Time) (any, error) { return serveAuditSummary(sys, o, ps, since) },
 		Audit:        func(ev serve.DecisionEvent) error { return serveAudit(sys, o, ps, ev) },
 		Store:        st,
-		Describe:     serveDescribe(sys, &o.decideFlags, ps),
-		Signer:       signer,
-		Tokens:       tokens,
-		LoginToken:   login,
-		Secure:       useTLS,
-		Notify:       notify,
-		BaseURL:      publicURL,
-		Now:          sys.now,
-		Logf:         func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) },
+		Describe: func(ctx context.Context, c call.Call) (approval.Request, error) {
+			return guard.Describe(ctx, sys.guardSys(), &o.Options, ps, c)
+		},
+		Signer:     signer,
+		Tokens:     tokens,
+		LoginToken: login,
+		Secure:     useTLS,
+		Notify:     notify,
+		BaseURL:    publicURL,
+		Now:        sys.now,
+		Logf:       func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) },
 	})
 	defer srv.Close()
 	hs := &http.Server{
@@ -228,7 +233,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		ln = tls.NewListener(ln, hs.TLSConfig)
 	}
 	pub := signer.Key.Public().(ed25519.PublicKey)
-	fmt.Fprintf(sys.stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.pol.Hash(), ps.pol.RuleCount(), dir)
+	fmt.Fprintf(sys.stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.Pol.Hash(), ps.Pol.RuleCount(), dir)
 	fmt.Fprintf(sys.stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
 	if o.socket == "" {
 		fmt.Fprintf(sys.stderr, "toolguard serve: sign in once at %s/login?t=%s\n", base, login)
@@ -272,7 +277,7 @@ func mustWd(sys *system) string {
 
 // serveCheck answers POST /v1/check with checkResult, the function behind
 // check --json: the served policy, or the request's own policy text.
-func serveCheck(sys *system, base *serveOptions, ps *policySet, req serve.CheckRequest) (any, error) {
+func serveCheck(sys *system, base *serveOptions, ps *workspace.Set, req serve.CheckRequest) (any, error) {
 	forms := 0
 	for _, set := range []bool{req.Command != "", req.Argv != nil, req.Tool != "" || req.Path != "" || len(req.Paths) > 0,
 		req.MCP != "", req.URL != "", len(req.Payload) > 0} {
@@ -310,10 +315,10 @@ func serveCheck(sys *system, base *serveOptions, ps *policySet, req serve.CheckR
 	}
 	o.cwd = req.Cwd
 	if req.Workspace != "" {
-		o.workspace = req.Workspace
+		o.Workspace = req.Workspace
 	}
 	if req.Mode != "" {
-		o.mode = req.Mode
+		o.Mode = req.Mode
 	}
 	o.policySet = ps
 	if req.Policy != "" {
@@ -321,7 +326,7 @@ func serveCheck(sys *system, base *serveOptions, ps *policySet, req serve.CheckR
 		if err != nil {
 			return nil, serve.Errorf(http.StatusUnprocessableEntity, "the request's policy does not load: %v", err)
 		}
-		o.policySet = &policySet{pol: pol}
+		o.policySet = &workspace.Set{Pol: pol}
 	}
 	if o.cwd == "" {
 		o.cwd = mustWd(sys)
@@ -330,7 +335,7 @@ func serveCheck(sys *system, base *serveOptions, ps *policySet, req serve.CheckR
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
-			return nil, serve.Errorf(http.StatusBadRequest, "%s", ue.msg)
+			return nil, serve.Errorf(http.StatusBadRequest, "%s", ue.Msg)
 		}
 		return nil, err
 	}
@@ -371,8 +376,8 @@ func serveValidate(sys *system, req serve.ValidateRequest) ([]serve.Problem, err
 	return out, nil
 }
 
-func serveAuditSummary(sys *system, o *serveOptions, ps *policySet, since time.Time) (any, error) {
-	path := auditPath(sys, &o.decideFlags, ps.pol)
+func serveAuditSummary(sys *system, o *serveOptions, ps *workspace.Set, since time.Time) (any, error) {
+	path := sys.env().AuditPath(o.AuditLog, o.StateDir, ps.Pol)
 	if path == "" {
 		return nil, serve.Errorf(http.StatusNotFound, "auditing is off (settings.audit = \"off\")")
 	}
@@ -388,37 +393,19 @@ func serveAuditSummary(sys *system, o *serveOptions, ps *policySet, since time.T
 	return audit.Aggregate(recs, since), nil
 }
 
-// eventApprovalDecision is the audit event of a decision made through serve.
-const eventApprovalDecision = "approval.decision"
-
-// serveAudit records a decision in the audit log as an approval.decision
-// event (audit summaries count policy.decision records only).
-func serveAudit(sys *system, o *serveOptions, ps *policySet, ev serve.DecisionEvent) error {
-	path := auditPath(sys, &o.decideFlags, ps.pol)
+// serveAudit records a decision made through serve in the audit log.
+func serveAudit(sys *system, o *serveOptions, ps *workspace.Set, ev serve.DecisionEvent) error {
+	path := sys.env().AuditPath(o.AuditLog, o.StateDir, ps.Pol)
 	if path == "" {
 		return nil
 	}
-	r := ev.Request
-	who := fmt.Sprintf("%s (%s) via %s", ev.Approver.User, ev.Approver.Fingerprint, ev.Via)
-	rec := audit.Record{Time: sys.now(), Event: eventApprovalDecision, Provider: r.Provider, Session: r.Session,
-		Tool: r.Tool, Kind: r.Kind, Summary: r.Summary, Cwd: r.Cwd, ApprovalID: r.ID, PolicyHash: ps.pol.Hash(), Mode: "serve"}
-	switch ev.Action {
-	case "approve":
-		rec.Decision = "allow"
-		if g := r.Grant; g != nil {
-			rec.Reason = fmt.Sprintf("approved by %s: %d use(s) until %s", who, g.Uses, g.Expires.UTC().Format(time.RFC3339))
-		}
-	default:
-		rec.Decision = "deny"
-		rec.Reason = fmt.Sprintf("rejected by %s: %s", who, r.RejectReason)
-	}
-	return audit.Append(path, rec)
+	return audit.Append(path, guard.DecisionRecord(sys.now(), ev.Request, ev.Action, ev.Approver, ev.Via, "serve", ps.Pol.Hash()))
 }
 
 // defaultTokenPath is $XDG_CONFIG_HOME/toolguard/serve.tokens, else
 // ~/.config/toolguard/serve.tokens.
 func defaultTokenPath(sys *system) string {
-	if p := defaultKeyPath(sys); p != "" {
+	if p := sys.env().KeyPath(); p != "" {
 		return filepath.Join(filepath.Dir(p), "serve.tokens")
 	}
 	return ""

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/guard"
 )
 
 // TestServeRunsServeBinary: in the default build `toolguard serve` runs the
@@ -31,7 +33,7 @@ func TestServeRunsServeBinary(t *testing.T) {
 	}
 
 	script := "#!/bin/sh\necho \"args: $*\"\nexit 7\n"
-	if err := os.WriteFile(filepath.Join(dir, serveBinary), []byte(script), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, guard.ServeBinary), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	f, sys = newFake(t, nil, nil)
