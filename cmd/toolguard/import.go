@@ -56,7 +56,7 @@ func runImport(sys *system, o *importOptions) error {
 			named = append(named, importer.Location{Agent: l.a, Path: argPath(p, wd, home)})
 		}
 	}
-	srcs, err := importer.Collect(home, projectDir(sys), named)
+	srcs, err := importer.Collect(home, sys.env().CurrentProject(), named)
 	if err != nil {
 		return err
 	}

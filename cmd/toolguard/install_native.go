@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/toolguard/toolguard/internal/install"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // runNative is `install --native` / `uninstall --native`: the locked deny
@@ -18,9 +19,9 @@ func runNative(sys *system, o *installOptions, provider string, uninstall bool) 
 		return usagef("--native writes permission rules, no hook: --command, --portable and --pre-tool-only do not apply")
 	}
 	cwd, _ := sys.getwd()
-	dir := projectDir(sys)
+	dir := sys.env().CurrentProject()
 	if o.dir != "" {
-		dir = projectOf(argPath(o.dir, cwd, sys.home()))
+		dir = workspace.ProjectOf(argPath(o.dir, cwd, sys.home()))
 	}
 	opts := install.Options{Provider: provider, Scope: o.scope, Dir: dir, Home: sys.home(), DryRun: o.dryRun}
 	prefix := ""
@@ -37,13 +38,13 @@ func runNative(sys *system, o *installOptions, provider string, uninstall bool) 
 	}
 	pf := policyFlags{}
 	for _, p := range o.policies {
-		pf.files = append(pf.files, argPath(p, cwd, sys.home()))
+		pf.Files = append(pf.Files, argPath(p, cwd, sys.home()))
 	}
 	ps, err := pf.load(sys, dir)
 	if err != nil {
 		return fmt.Errorf("the policy does not load, nothing was written: %w", err)
 	}
-	rules, skips := install.ClaudeDenies(ps.pol.Info(), o.scope, dir)
+	rules, skips := install.ClaudeDenies(ps.Pol.Info(), o.scope, dir)
 	res, err := install.InstallNative(opts, rules)
 	if err != nil {
 		return err
