@@ -186,6 +186,7 @@ func newRootCmd(sys *system) *cobra.Command {
 		newRulesCmd(sys),
 		newMaterializeCmd(sys),
 		newInitCmd(sys),
+		newImportCmd(sys),
 		newInstallCmd(sys, false),
 		newInstallCmd(sys, true),
 		newDoctorCmd(sys),

@@ -21,6 +21,7 @@ type installOptions struct {
 	command     string
 	portable    bool
 	preToolOnly bool
+	native      bool // the policy's locked denies into the agent's own deny list (install_native.go)
 }
 
 func newInstallCmd(sys *system, uninstall bool) *cobra.Command {
@@ -61,6 +62,7 @@ for files a team commits; see docs/install.md for what that trusts.`,
 	fl.StringVar(&o.scope, "scope", install.ScopeProject, "project or user")
 	fl.StringVar(&o.dir, "dir", "", "project directory (default: the git top level of the current directory)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "show what would change; write nothing")
+	fl.BoolVar(&o.native, "native", false, "claude-code: write (uninstall: remove) the locked deny rules Claude Code can express into its permissions.deny")
 	if uninstall {
 		fl.StringVar(&o.command, "command", "", "also remove hooks running this binary when it is not named toolguard (default: this one)")
 	} else {
@@ -82,6 +84,9 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	}
 	if o.scope != install.ScopeProject && o.scope != install.ScopeUser {
 		return usagef("--scope wants project or user, got %q", o.scope)
+	}
+	if o.native {
+		return runNative(sys, o, codec.Name(), uninstall)
 	}
 	if o.portable && o.command != "" {
 		return usagef("--portable and --command exclude each other")
