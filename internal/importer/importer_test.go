@@ -376,7 +376,7 @@ func TestCodexMapping(t *testing.T) {
 	}{
 		{`prefix_rule(pattern = ["git", "status"])`, []string{"allow", "command=git status", `regex=^git status( |$)`}, ""},
 		{`prefix_rule(pattern = ["git", ["push", "fetch"]], decision = "prompt")`, []string{"ask", "command=git push,git fetch", `regex=^git (push|fetch)( |$)`}, ""},
-		{`prefix_rule(pattern = ["git", "reset", "--hard"], decision = "forbidden")`, []string{"deny", "command=git reset", `regex=^git reset --hard( |$)`}, "locked default rule git-discard-surfaces"},
+		{`prefix_rule(pattern = ["git", "reset", "--hard"], decision = "forbidden")`, []string{"deny", "command=git reset", `regex=^git reset --hard( |$)`}, ""}, // a lock is a floor: the deny is carried (TestLockIsAFloor)
 		{"S = [\"bash\", \"zsh\"]\nprefix_rule(pattern = [S, [\"-c\", \"-lc\"]], decision = 'forbidden')", []string{"deny", "command=bash,zsh", `regex=^(bash|zsh) (-c|-lc)( |$)`}, ""},
 		{`prefix_rule(pattern = ["/usr/bin/git", "push"], decision = "forbidden")`, []string{"deny", "command=git push", `regex=^git push( |$)`}, "base name"},
 		{`prefix_rule(pattern = ["/usr/bin/git", "status"])`, nil, "base name"},

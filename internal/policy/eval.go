@@ -595,7 +595,7 @@ func (p *Policy) pick(res *Result, c *call.Call, ev *evalEnv, test func(*Rule) b
 // compiling it: may answers as the test would, from the fields it looks
 // at (mayName, mayPath). nil may tests every rule.
 func (p *Policy) pickNamed(res *Result, c *call.Call, ev *evalEnv, may func(*fileRule) bool, test func(*Rule) bool, lists ...[]int32) *Rule {
-	var best *Rule
+	var locked, open *Rule // the best locked rule, the best unlocked one
 	for _, list := range lists {
 		for _, o := range list {
 			if may != nil {
@@ -614,28 +614,42 @@ func (p *Policy) pickNamed(res *Result, c *call.Call, ev *evalEnv, may func(*fil
 				continue
 			}
 			res.addMatch(r)
-			if better(r, best) {
-				best = r
+			if r.Locked {
+				if better(r, locked) {
+					locked = r
+				}
+			} else if better(r, open) {
+				open = r
 			}
 		}
 	}
-	return best
+	return winner(locked, open)
 }
 
-// better reports whether r beats the current best: locked rules first
-// (strictest among them), then the highest priority, then the stricter
-// decision, then the earlier rule.
+// winner is the deciding rule of a target: the locked rules set a floor
+// that no unlocked rule can lower, whatever its priority, while a stricter
+// unlocked rule still wins (a lock stops a later layer loosening a rule,
+// not tightening it: a locked ask and a project's deny is a deny). On an
+// equal decision the locked rule decides.
+func winner(locked, open *Rule) *Rule {
+	if locked == nil {
+		return open
+	}
+	if open != nil && open.Decision > locked.Decision {
+		return open
+	}
+	return locked
+}
+
+// better reports whether r beats best among rules of the same lock state:
+// among locked rules the strictest, among unlocked ones the highest
+// priority, then (both) the stricter decision, then the earlier rule.
 func better(r, best *Rule) bool {
 	if best == nil {
 		return true
 	}
-	if r.Locked != best.Locked {
-		return r.Locked
-	}
-	if r.Locked {
-		if r.Decision != best.Decision {
-			return r.Decision > best.Decision
-		}
+	if r.Locked && r.Decision != best.Decision {
+		return r.Decision > best.Decision
 	}
 	if r.Priority != best.Priority {
 		return r.Priority > best.Priority
