@@ -194,7 +194,7 @@ func headlessAskWithin(ctx context.Context, sys System, f *Options, o *Outcome) 
 		o.Approval = req.ID
 	}
 	holdPending(o, ask)
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || o.Codec == nil { // no agent reply (a library caller): no stderr note
 		return
 	}
 	if r := protocol.EncodeFor(o.Codec, o.Call, o.Verdict); r.ExitCode == 0 && len(r.Stdout) > 0 {
