@@ -68,7 +68,7 @@ var importArrows = map[string][]string{
 	"internal/hook": {"internal/audit", "internal/call", "internal/guard", "internal/policy", "internal/protocol", "internal/workspace"},
 	"internal/serve": {"internal/approval", "internal/audit", "internal/call", "internal/guard", "internal/policy",
 		"internal/remote", "internal/workspace"},
-	"guard":          {"internal/call", "internal/guard", "internal/policy", "internal/workspace"},
+	"guard": {"internal/call", "internal/guard", "internal/policy", "internal/workspace"},
 }
 
 // TestImportArrows fails when a package imports a toolguard package its
