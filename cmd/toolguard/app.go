@@ -44,6 +44,9 @@ type system struct {
 	// decide replaces guard.Decide in the hook (nil: guard.Decide); tests
 	// model a runaway decision with it.
 	decide hook.DecideFunc
+	// serve replaces the serve command, which runs toolguard-serve, with
+	// one that serves in this process (tests; nil: run the binary).
+	serve func(sys *system) *cobra.Command
 }
 
 func realSystem() *system {

@@ -210,7 +210,7 @@ decision: wait warns once and goes on waiting.`,
 			if o.edit && o.amend {
 				return usagef("--edit and --amend exclude each other: a rule cannot say what the human edited")
 			}
-			signer, path, err := signerFor(sys, o.key, true)
+			signer, path, err := guard.SignerFor(sys.guardSys(), o.key, true)
 			if err != nil {
 				return err
 			}
@@ -251,7 +251,7 @@ decision: wait warns once and goes on waiting.`,
 			}
 			fmt.Fprintf(sys.stdout, "approved %s%s: %s (%s, until %s, signed by %s)\n", r.ID, as, r.Summary, usesText(o.uses, r.Session),
 				r.Grant.Expires.UTC().Format(time.RFC3339), r.Grant.Approver.Fingerprint)
-			warnUntrusted(sys, st, signer, path)
+			guard.WarnUntrusted(sys.guardSys(), st, signer, path)
 			return nil
 		},
 	}
@@ -277,7 +277,7 @@ decision: wait warns once and goes on waiting.`,
 				return errNeedsHuman
 			}
 			if o.key != "" {
-				if _, _, err := signerFor(sys, o.key, false); err != nil {
+				if _, _, err := guard.SignerFor(sys.guardSys(), o.key, false); err != nil {
 					return err
 				}
 			}
@@ -349,7 +349,7 @@ decision: wait warns once and goes on waiting.`,
 					return fmt.Errorf("approver key: %v", err)
 				}
 			}
-			signer, path, err := signerFor(sys, path, false)
+			signer, path, err := guard.SignerFor(sys.guardSys(), path, false)
 			if err != nil {
 				return err
 			}
@@ -418,7 +418,7 @@ func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions
 	}
 	fmt.Fprintf(sys.stdout, "granted %s: %s (%s, until %s, signed by %s) in %s\n", r.ID, r.Summary, usesText(o.uses, r.Session),
 		gf.Grant.Expires.UTC().Format(time.RFC3339), gf.Grant.Approver.Fingerprint, path)
-	warnUntrusted(sys, st, signer, o.key)
+	guard.WarnUntrusted(sys.guardSys(), st, signer, o.key)
 	return nil
 }
 
