@@ -232,12 +232,6 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// argPath is workspace.ArgPath: a path the user named, made absolute.
-func argPath(p, cwd, home string) string { return workspace.ArgPath(p, cwd, home) }
-
-// absFrom makes p absolute against dir.
-func absFrom(dir, p string) string { return workspace.AbsFrom(dir, p) }
-
 func writeJSON(sys *system, v any) error {
 	enc := json.NewEncoder(sys.stdout)
 	enc.SetIndent("", "  ")

@@ -15,6 +15,7 @@ import (
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // Defaults of `approvals approve`.
@@ -344,7 +345,7 @@ decision: wait warns once and goes on waiting.`,
 					return errors.New("no approver key path: set --key, XDG_CONFIG_HOME or HOME")
 				}
 				cwd, _ := sys.getwd()
-				path = argPath(path, cwd, sys.home())
+				path = workspace.ArgPath(path, cwd, sys.home())
 				if _, err := approval.GenerateKey(path); err != nil && !errors.Is(err, os.ErrExist) {
 					return fmt.Errorf("approver key: %v", err)
 				}
@@ -379,25 +380,11 @@ func (o *approvalsOptions) store(sys *system) (*approval.Store, error) {
 	} else {
 		fmt.Fprintf(sys.stderr, "toolguard: warning: the policy does not load (%v); settings.approvers are not trusted here\n", err)
 	}
-	dir := sys.env().StateDir(o.StateDir, pol)
-	if dir == "" {
-		return nil, fmt.Errorf("no state directory: set --state-dir, settings.state_dir or HOME")
-	}
-	st, err := approval.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	trusted, problems := guard.TrustedKeys(sys.env(), pol)
+	st, problems, err := guard.OpenStore(sys.env(), o.StateDir, pol, false)
 	for _, p := range problems {
 		fmt.Fprintf(sys.stderr, "toolguard: warning: %s\n", p)
 	}
-	st.Trust(trusted)
-	ttl := policy.DefaultPendingTTL
-	if pol != nil {
-		ttl = pol.Settings.PendingTTL
-	}
-	st.ExpirePending(ttl)
-	return st, nil
+	return st, err
 }
 
 // exportGrant signs a grant for request id and writes it as a grant file
@@ -412,7 +399,7 @@ func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions
 		return err
 	}
 	cwd, _ := sys.getwd()
-	path, err := approval.WriteGrantFile(argPath(o.GrantsDir, cwd, sys.home()), gf)
+	path, err := approval.WriteGrantFile(workspace.ArgPath(o.GrantsDir, cwd, sys.home()), gf)
 	if err != nil {
 		return err
 	}

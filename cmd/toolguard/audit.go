@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/guard"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type auditOptions struct {
@@ -79,7 +80,7 @@ func (o *auditOptions) path(sys *system) (string, error) {
 	if o.AuditLog != "" {
 		o.file = o.AuditLog
 	}
-	path := absFrom(cwdOf(sys), o.file)
+	path := workspace.AbsFrom(cwdOf(sys), o.file)
 	if path == "" {
 		ps, err := o.load(sys, sys.env().CurrentProject())
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type initOptions struct {
@@ -68,7 +69,7 @@ func runInit(sys *system, o *initOptions) error {
 			dir = sys.env().CurrentProject()
 		}
 		cwd, _ := sys.getwd()
-		path = filepath.Join(absFrom(cwd, dir), ".toolguard", "policy.toml")
+		path = filepath.Join(workspace.AbsFrom(cwd, dir), ".toolguard", "policy.toml")
 	case "user":
 		cfg := sys.getenv("XDG_CONFIG_HOME")
 		if cfg == "" {

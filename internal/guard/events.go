@@ -1,11 +1,7 @@
 package guard
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -34,20 +30,10 @@ func TurnContext(sys System, f *Options, ev protocol.TurnEvent) (string, error) 
 	if ps.Pol.Settings.ApprovalURL != "" {
 		return remoteTold(sys, ps.Pol, ev.SessionID) // the approval server holds the decisions (headless_remote.go)
 	}
-	dir := sys.StateDir(f.StateDir, ps.Pol)
-	if dir == "" {
-		return "", nil
-	}
-	if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	st, err := approval.Open(dir)
-	if err != nil {
+	st, _, err := OpenStore(sys.Env, f.StateDir, ps.Pol, true)
+	if st == nil {
 		return "", err
 	}
-	trusted, _ := TrustedKeys(sys.Env, ps.Pol)
-	st.Trust(trusted)
-	st.ExpirePending(ps.Pol.Settings.PendingTTL)
 	decided, pending, err := st.Told(ev.SessionID, sys.Now())
 	if err != nil {
 		return "", err
@@ -88,15 +74,8 @@ func RecordResult(sys System, f *Options, provider string, ev protocol.TurnEvent
 	if ps.Pol.Settings.ApprovalURL != "" {
 		r, ok, err = remoteResult(sys, ps.Pol, approval.Key(c), out) // the approval server's request (headless_remote.go)
 	} else {
-		dir := sys.StateDir(f.StateDir, ps.Pol)
-		if dir == "" {
-			return nil
-		}
-		if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
 		var st *approval.Store
-		if st, err = approval.Open(dir); err != nil {
+		if st, _, err = OpenStore(sys.Env, f.StateDir, ps.Pol, true); st == nil {
 			return err
 		}
 		r, ok, err = st.RecordResult(approval.Key(c), approval.Result{Time: now, Outcome: out.Outcome, ExitCode: out.ExitCode})

@@ -61,9 +61,8 @@ func holdSession(ctx context.Context, sys System, f *Options, o *Outcome) {
 		remoteHold(ctx, sys, o)
 		return
 	}
-	st, err := approval.Open(dir)
+	st, _, err := OpenStore(sys.Env, f.StateDir, o.Set.Pol, false)
 	if err == nil {
-		st.ExpirePending(o.Set.Pol.Settings.PendingTTL)
 		var h approval.Hold
 		if h, err = st.SessionHold(o.Call.SessionID, sys.Now()); err == nil {
 			applyHold(o, h, o.Call.Kind == call.KindRead || o.Call.Kind == call.KindSearch)

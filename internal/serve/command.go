@@ -131,18 +131,13 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		return err
 	}
 	dir := sys.StateDir(o.StateDir, ps.Pol)
-	if dir == "" {
-		return errors.New("no state directory: set --state-dir, settings.state_dir or HOME")
-	}
-	st, err := approval.Open(dir)
-	if err != nil {
-		return err
-	}
-	trusted, problems := guard.TrustedKeys(sys.Env, ps.Pol)
+	st, problems, err := guard.OpenStore(sys.Env, o.StateDir, ps.Pol, false)
 	for _, p := range problems {
 		fmt.Fprintf(sys.Stderr, "toolguard serve: warning: %s\n", p)
 	}
-	st.Trust(trusted)
+	if err != nil {
+		return err
+	}
 	guard.WarnUntrusted(sys, st, signer, keyPath)
 
 	notify, err := NotifiersOf(ps.Pol.Settings.Notify) // settings.notify, then the flags
