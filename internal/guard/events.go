@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -27,14 +28,11 @@ func TurnContext(sys System, f *Options, ev protocol.TurnEvent) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("the policy does not load: %w", err)
 	}
-	if ps.Pol.Settings.ApprovalURL != "" {
-		return remoteTold(sys, ps.Pol, ev.SessionID) // the approval server holds the decisions (headless_remote.go)
-	}
-	st, _, err := OpenStore(sys.Env, f.StateDir, ps.Pol, true)
-	if st == nil {
+	g, err := OpenGate(sys.Env, f.StateDir, ps.Pol) // the local store, or the approval server
+	if g == nil {
 		return "", err
 	}
-	decided, pending, err := st.Told(ev.SessionID, sys.Now())
+	decided, pending, err := g.Told(context.Background(), ev.SessionID, sys.Now())
 	if err != nil {
 		return "", err
 	}
@@ -69,17 +67,11 @@ func RecordResult(sys System, f *Options, provider string, ev protocol.TurnEvent
 	}
 	out := protocol.DecodeToolOutcome(ev, payload)
 	now := sys.Now()
-	var r approval.Request
-	var ok bool
-	if ps.Pol.Settings.ApprovalURL != "" {
-		r, ok, err = remoteResult(sys, ps.Pol, approval.Key(c), out) // the approval server's request (headless_remote.go)
-	} else {
-		var st *approval.Store
-		if st, _, err = OpenStore(sys.Env, f.StateDir, ps.Pol, true); st == nil {
-			return err
-		}
-		r, ok, err = st.RecordResult(approval.Key(c), approval.Result{Time: now, Outcome: out.Outcome, ExitCode: out.ExitCode})
+	g, err := OpenGate(sys.Env, f.StateDir, ps.Pol) // the local store, or the approval server's request
+	if g == nil {
+		return err
 	}
+	r, ok, err := g.RecordResult(context.Background(), approval.Key(c), approval.Result{Time: now, Outcome: out.Outcome, ExitCode: out.ExitCode})
 	if err != nil || !ok {
 		return err
 	}

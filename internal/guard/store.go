@@ -47,3 +47,21 @@ func OpenStore(sys workspace.Env, stateFlag string, pol *policy.Policy, existing
 	st.ExpirePending(ttl)
 	return st, problems, nil
 }
+
+// OpenGate opens where approvals are kept for pol: the approval server of
+// settings.approval_url, else the local store (OpenStore, existing: nil,
+// nil where no request was ever recorded).
+func OpenGate(sys workspace.Env, stateFlag string, pol *policy.Policy) (approval.Gate, error) {
+	if pol != nil && pol.Settings.ApprovalURL != "" {
+		c, err := remoteClient(sys, pol)
+		if err != nil {
+			return nil, err
+		}
+		return remoteGate{c}, nil
+	}
+	st, _, err := OpenStore(sys, stateFlag, pol, true)
+	if st == nil {
+		return nil, err
+	}
+	return approval.LocalGate{Store: st}, nil
+}
