@@ -5,8 +5,8 @@
 //
 //   node npm/pack.js [--version V] --out DIR BINARY:GOOS:GOARCH[:SERVE_BINARY] ...
 //
-// SERVE_BINARY is toolguard-serve for that platform (the same program with
-// the HTTP server, which `toolguard serve` runs from beside the binary).
+// SERVE_BINARY is toolguard-serve for that platform (the HTTP server,
+// cmd/toolguard-serve, which `toolguard serve` runs from beside the binary).
 //
 // The version is the release's, without build metadata (+…), which npm
 // drops. Every optionalDependency names exactly that version. Without

@@ -45,6 +45,9 @@ type system struct {
 	// decide replaces guard.Decide in the hook (nil: guard.Decide); tests
 	// model a runaway decision with it.
 	decide hook.DecideFunc
+	// serve replaces the serve command, which runs toolguard-serve, with
+	// one that serves in this process (tests; nil: run the binary).
+	serve func(sys *system) *cobra.Command
 }
 
 func realSystem() *system {
@@ -241,12 +244,6 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	}
 	return nil
 }
-
-// argPath is workspace.ArgPath: a path the user named, made absolute.
-func argPath(p, cwd, home string) string { return workspace.ArgPath(p, cwd, home) }
-
-// absFrom makes p absolute against dir.
-func absFrom(dir, p string) string { return workspace.AbsFrom(dir, p) }
 
 func writeJSON(sys *system, v any) error {
 	enc := json.NewEncoder(sys.stdout)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // broadPrograms run whatever code or command they are given: an allow
@@ -195,18 +196,6 @@ func amendPolicy(sys *system, file string, p amendProposal, yes bool) (bool, err
 	return true, nil
 }
 
-// userPolicyFile is the user layer's policy file.
-func userPolicyFile(sys *system) string {
-	cfg := sys.getenv("XDG_CONFIG_HOME")
-	if cfg == "" && sys.home() != "" {
-		cfg = filepath.Join(sys.home(), ".config")
-	}
-	if cfg == "" {
-		return ""
-	}
-	return filepath.Join(cfg, "toolguard", "policy.toml")
-}
-
 // amendFor proposes, shows and (once confirmed) writes the allow rule for
 // request id; nothing is approved unless it was written.
 func amendFor(sys *system, st *approval.Store, id string, o *approvalsOptions) error {
@@ -230,7 +219,7 @@ func amendFor(sys *system, st *approval.Store, id string, o *approvalsOptions) e
 		return errors.New("--amend: no policy file: set --amend-file, XDG_CONFIG_HOME or HOME")
 	}
 	cwd, _ := sys.getwd()
-	file = argPath(file, cwd, sys.home())
+	file = workspace.ArgPath(file, cwd, sys.home())
 	written, err := amendPolicy(sys, file, prop, o.yes)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // Defaults of `approvals approve`.
@@ -210,7 +211,7 @@ decision: wait warns once and goes on waiting.`,
 			if o.edit && o.amend {
 				return usagef("--edit and --amend exclude each other: a rule cannot say what the human edited")
 			}
-			signer, path, err := signerFor(sys, o.key, true)
+			signer, path, err := guard.SignerFor(sys.guardSys(), o.key, true)
 			if err != nil {
 				return err
 			}
@@ -252,7 +253,7 @@ decision: wait warns once and goes on waiting.`,
 			}
 			fmt.Fprintf(sys.stdout, "approved %s%s: %s (%s, until %s, signed by %s)\n", r.ID, as, r.Summary, usesText(o.uses, r.Session),
 				r.Grant.Expires.UTC().Format(time.RFC3339), r.Grant.Approver.Fingerprint)
-			warnUntrusted(sys, st, signer, path)
+			guard.WarnUntrusted(sys.guardSys(), st, signer, path)
 			return nil
 		},
 	}
@@ -279,13 +280,13 @@ decision: wait warns once and goes on waiting.`,
 			}
 			var who approval.Approver
 			if o.key != "" {
-				signer, _, err := signerFor(sys, o.key, false)
+				signer, _, err := guard.SignerFor(sys.guardSys(), o.key, false)
 				if err != nil {
 					return err
 				}
 				who = guard.SignerApprover(signer)
 			} else {
-				who.User = approverName(sys)
+				who.User = guard.ApproverName(sys.env())
 			}
 			st, err := o.store(sys)
 			if err != nil {
@@ -351,12 +352,12 @@ decision: wait warns once and goes on waiting.`,
 					return errors.New("no approver key path: set --key, XDG_CONFIG_HOME or HOME")
 				}
 				cwd, _ := sys.getwd()
-				path = argPath(path, cwd, sys.home())
+				path = workspace.ArgPath(path, cwd, sys.home())
 				if _, err := approval.GenerateKey(path); err != nil && !errors.Is(err, os.ErrExist) {
 					return fmt.Errorf("approver key: %v", err)
 				}
 			}
-			signer, path, err := signerFor(sys, path, false)
+			signer, path, err := guard.SignerFor(sys.guardSys(), path, false)
 			if err != nil {
 				return err
 			}
@@ -386,25 +387,11 @@ func (o *approvalsOptions) store(sys *system) (*approval.Store, error) {
 	} else {
 		fmt.Fprintf(sys.stderr, "toolguard: warning: the policy does not load (%v); settings.approvers are not trusted here\n", err)
 	}
-	dir := sys.env().StateDir(o.StateDir, pol)
-	if dir == "" {
-		return nil, fmt.Errorf("no state directory: set --state-dir, settings.state_dir or HOME")
-	}
-	st, err := approval.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	trusted, problems := guard.TrustedKeys(sys.env(), pol)
+	st, problems, err := guard.OpenStore(sys.env(), o.StateDir, pol, false)
 	for _, p := range problems {
 		fmt.Fprintf(sys.stderr, "toolguard: warning: %s\n", p)
 	}
-	st.Trust(trusted)
-	ttl := policy.DefaultPendingTTL
-	if pol != nil {
-		ttl = pol.Settings.PendingTTL
-	}
-	st.ExpirePending(ttl)
-	return st, nil
+	return st, err
 }
 
 // exportGrant signs a grant for request id and writes it as a grant file
@@ -419,13 +406,13 @@ func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions
 		return err
 	}
 	cwd, _ := sys.getwd()
-	path, err := approval.WriteGrantFile(argPath(o.GrantsDir, cwd, sys.home()), gf)
+	path, err := approval.WriteGrantFile(workspace.ArgPath(o.GrantsDir, cwd, sys.home()), gf)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(sys.stdout, "granted %s: %s (%s, until %s, signed by %s) in %s\n", r.ID, r.Summary, usesText(o.uses, r.Session),
 		gf.Grant.Expires.UTC().Format(time.RFC3339), gf.Grant.Approver.Fingerprint, path)
-	warnUntrusted(sys, st, signer, o.key)
+	guard.WarnUntrusted(sys.guardSys(), st, signer, o.key)
 	return nil
 }
 

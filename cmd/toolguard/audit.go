@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/audit"
+	"github.com/toolguard/toolguard/internal/guard"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type auditOptions struct {
@@ -67,7 +69,7 @@ func newAuditCmd(sys *system) *cobra.Command {
 func (o *auditOptions) registerLog(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.file, "file", "", "old spelling of --audit-log")
 	_ = cmd.Flags().MarkHidden("file")
-	o.register(cmd)
+	guard.PolicyFlags(cmd.Flags(), &o.Selection)
 	cmd.Flags().StringVar(&o.StateDir, "state-dir", "", "state directory (for the default audit log location)")
 	cmd.Flags().StringVar(&o.AuditLog, "audit-log", "", "audit log file (default: the policy's audit_log)")
 }
@@ -78,7 +80,7 @@ func (o *auditOptions) path(sys *system) (string, error) {
 	if o.AuditLog != "" {
 		o.file = o.AuditLog
 	}
-	path := absFrom(cwdOf(sys), o.file)
+	path := workspace.AbsFrom(cwdOf(sys), o.file)
 	if path == "" {
 		ps, err := o.load(sys, sys.env().CurrentProject())
 		if err != nil {

@@ -64,7 +64,6 @@ With --exit-code the exit status is 0 for allow or pass, 3 for ask, 4 for deny.`
 	fl.StringVar(&o.cwd, "cwd", "", "working directory of the call (default: the current one)")
 	fl.StringVar(&o.input, "input", "", "the tool input of an --mcp call, as JSON")
 	o.register(cmd)
-	o.registerDecide(fl)
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type doctorOptions struct {
@@ -50,7 +51,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 	if project == "" {
 		project = sys.env().CurrentProject()
 	}
-	project = absFrom(cwd, project)
+	project = workspace.AbsFrom(cwd, project)
 	if o.agent != "" {
 		if o.agent == "claude" {
 			o.agent = "claude-code"

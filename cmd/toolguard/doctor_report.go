@@ -160,7 +160,7 @@ func checkHook(sys *system, agent, line, project string) *hookCheck {
 	cwd, _ := sys.getwd()
 	for _, f := range words.policies {
 		hp := hookPolicy{File: f}
-		pf := policyFlags{workspace.Selection{Files: []string{argPath(f, cwd, sys.home())}, NoBuiltin: words.noBuiltin}}
+		pf := policyFlags{workspace.Selection{Files: []string{workspace.ArgPath(f, cwd, sys.home())}, NoBuiltin: words.noBuiltin}}
 		if ps, err := pf.load(sys, project); err != nil {
 			hp.Error = err.Error()
 			c.Problems = append(c.Problems, fmt.Sprintf("policy %s on the hook line does not load (every call is denied): %v", f, err))

@@ -40,7 +40,6 @@ decision (deny unless the policy says otherwise) — never a silent allow.`,
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &hookUsageError{err.Error()} })
 	cmd.Flags().StringVar(&o.provider, "provider", "", "agent dialect: claude-code (claude), codebuddy, codex, gemini, cursor, copilot, antigravity (agy), kiro, windsurf (cascade), devin")
 	o.register(cmd)
-	o.registerDecide(cmd.Flags())
 	return cmd
 }
 

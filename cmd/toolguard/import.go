@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/importer"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type importOptions struct {
@@ -53,7 +54,7 @@ func runImport(sys *system, o *importOptions) error {
 		files []string
 	}{{importer.Claude, o.claude}, {importer.Codex, o.codex}, {importer.Gemini, o.gemini}} {
 		for _, p := range l.files {
-			named = append(named, importer.Location{Agent: l.a, Path: argPath(p, wd, home)})
+			named = append(named, importer.Location{Agent: l.a, Path: workspace.ArgPath(p, wd, home)})
 		}
 	}
 	srcs, err := importer.Collect(home, sys.env().CurrentProject(), named)
@@ -76,7 +77,7 @@ func runImport(sys *system, o *importOptions) error {
 		_, err := sys.stdout.Write(out)
 		return err
 	}
-	path := argPath(o.output, wd, home)
+	path := workspace.ArgPath(o.output, wd, home)
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if !o.force {
 		flags |= os.O_EXCL

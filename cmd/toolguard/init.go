@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type initOptions struct {
@@ -68,16 +69,11 @@ func runInit(sys *system, o *initOptions) error {
 			dir = sys.env().CurrentProject()
 		}
 		cwd, _ := sys.getwd()
-		path = filepath.Join(absFrom(cwd, dir), ".toolguard", "policy.toml")
+		path = filepath.Join(workspace.AbsFrom(cwd, dir), ".toolguard", "policy.toml")
 	case "user":
-		cfg := sys.getenv("XDG_CONFIG_HOME")
-		if cfg == "" {
-			if sys.home() == "" {
-				return fmt.Errorf("no HOME or XDG_CONFIG_HOME for --scope user")
-			}
-			cfg = filepath.Join(sys.home(), ".config")
+		if path = sys.env().UserPolicyFile(); path == "" {
+			return fmt.Errorf("no HOME or XDG_CONFIG_HOME for --scope user")
 		}
-		path = filepath.Join(cfg, "toolguard", "policy.toml")
 	default:
 		return usagef("--scope wants project or user, got %q", o.scope)
 	}

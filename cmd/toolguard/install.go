@@ -94,7 +94,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	cwd, _ := sys.getwd()
 	dir := sys.env().CurrentProject()
 	if o.dir != "" {
-		dir = workspace.ProjectOf(argPath(o.dir, cwd, sys.home()))
+		dir = workspace.ProjectOf(workspace.ArgPath(o.dir, cwd, sys.home()))
 	}
 	opts := install.Options{Provider: codec.Name(), Scope: o.scope, Dir: dir, Home: sys.home(),
 		DryRun: o.dryRun, PreToolOnly: o.preToolOnly}
@@ -102,7 +102,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		// --policy first: a hook whose policy does not load denies every call.
 		var abs []string
 		for _, p := range o.policies {
-			abs = append(abs, argPath(p, cwd, sys.home()))
+			abs = append(abs, workspace.ArgPath(p, cwd, sys.home()))
 		}
 		if len(abs) > 0 {
 			pf := policyFlags{workspace.Selection{Files: abs}}
@@ -121,7 +121,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		}
 		opts.Command = strings.Join(parts, " ")
 	} else if o.command != "" {
-		opts.Program = argPath(o.command, cwd, sys.home())
+		opts.Program = workspace.ArgPath(o.command, cwd, sys.home())
 	} else if exe, err := sys.executable(); err == nil {
 		opts.Program = stableBinary(sys, exe)
 	}

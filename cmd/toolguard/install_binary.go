@@ -31,7 +31,7 @@ func installBinary(sys *system, o *installOptions) (string, error) {
 			}
 			bin = p
 		}
-		bin = absFrom(cwd, bin)
+		bin = workspace.AbsFrom(cwd, bin)
 	} else {
 		exe, err := sys.executable()
 		if err != nil {
@@ -67,7 +67,7 @@ func stableBinary(sys *system, exe string) string {
 		a = p
 	}
 	cwd, _ := sys.getwd()
-	a = filepath.Clean(absFrom(cwd, a))
+	a = filepath.Clean(workspace.AbsFrom(cwd, a))
 	fa, err1 := os.Stat(a)
 	fe, err2 := os.Stat(exe)
 	if err1 == nil && err2 == nil && os.SameFile(fa, fe) {

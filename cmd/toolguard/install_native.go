@@ -21,7 +21,7 @@ func runNative(sys *system, o *installOptions, provider string, uninstall bool) 
 	cwd, _ := sys.getwd()
 	dir := sys.env().CurrentProject()
 	if o.dir != "" {
-		dir = workspace.ProjectOf(argPath(o.dir, cwd, sys.home()))
+		dir = workspace.ProjectOf(workspace.ArgPath(o.dir, cwd, sys.home()))
 	}
 	opts := install.Options{Provider: provider, Scope: o.scope, Dir: dir, Home: sys.home(), DryRun: o.dryRun}
 	prefix := ""
@@ -38,7 +38,7 @@ func runNative(sys *system, o *installOptions, provider string, uninstall bool) 
 	}
 	pf := policyFlags{}
 	for _, p := range o.policies {
-		pf.Files = append(pf.Files, argPath(p, cwd, sys.home()))
+		pf.Files = append(pf.Files, workspace.ArgPath(p, cwd, sys.home()))
 	}
 	ps, err := pf.load(sys, dir)
 	if err != nil {

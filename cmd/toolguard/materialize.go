@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type materializeOptions struct {
@@ -51,7 +52,7 @@ reported as a warning and left out, as the hook would.`,
 				return err
 			}
 			cwd, _ := sys.getwd()
-			path := absFrom(cwd, o.out)
+			path := workspace.AbsFrom(cwd, o.out)
 			tmp, err := os.CreateTemp(filepath.Dir(path), ".toolguard-materialize-*")
 			if err != nil {
 				return err

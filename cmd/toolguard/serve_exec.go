@@ -1,5 +1,3 @@
-//go:build !serve
-
 package main
 
 import (
@@ -15,13 +13,16 @@ import (
 	"github.com/toolguard/toolguard/internal/guard"
 )
 
-// This build has no HTTP server: net/http, crypto/tls and html/template
+// toolguard has no HTTP server: net/http, crypto/tls and html/template
 // cost every hook process about 0.3 ms of start-up (docs/performance.md),
 // and a hook runs before every tool call. `toolguard serve` runs the
-// toolguard-serve binary instead: the same program built with
-// `-tags serve` (serve.go), shipped beside this one by every release
-// archive and package.
+// toolguard-serve binary instead (cmd/toolguard-serve), shipped beside this
+// one by every release archive and package. sys.serve, in tests, serves in
+// this process instead.
 func newServeCmd(sys *system) *cobra.Command {
+	if sys.serve != nil {
+		return sys.serve(sys)
+	}
 	return &cobra.Command{
 		Use:                "serve [flags]",
 		Short:              "Serve the check endpoint, policy validation and the approval inbox over HTTP (runs toolguard-serve)",
@@ -85,5 +86,5 @@ func findServeBinary(sys *system) (string, error) {
 		return p, nil
 	}
 	return "", fmt.Errorf("serve: this toolguard has no HTTP server built in and %s is not installed (looked at %v and PATH); "+
-		"release archives and packages ship it beside toolguard; from source: go build -tags serve -o %s ./cmd/toolguard", guard.ServeBinary, tried, guard.ServeBinary)
+		"release archives and packages ship it beside toolguard; from source: go build -o %s ./cmd/toolguard-serve", guard.ServeBinary, tried, guard.ServeBinary)
 }

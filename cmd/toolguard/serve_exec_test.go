@@ -1,5 +1,3 @@
-//go:build !serve
-
 package main
 
 import (
@@ -28,7 +26,7 @@ func TestServeRunsServeBinary(t *testing.T) {
 	sys.executable = func() (string, error) { return exe, nil }
 	code := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0"}, sys)
 	if code != exitFailure || !strings.Contains(f.stderr.String(), "toolguard-serve is not installed") ||
-		!strings.Contains(f.stderr.String(), "go build -tags serve") {
+		!strings.Contains(f.stderr.String(), "go build -o toolguard-serve ./cmd/toolguard-serve") {
 		t.Fatalf("without toolguard-serve: exit %d, stderr %q", code, f.stderr.String())
 	}
 

@@ -61,7 +61,7 @@ func runTrust(sys *system, o *trustOptions, args []string) error {
 	}
 	file := filepath.Join(sys.env().CurrentProject(), ".toolguard", "policy.toml")
 	if len(args) == 1 {
-		file = argPath(args[0], cwd, sys.home())
+		file = workspace.ArgPath(args[0], cwd, sys.home())
 	}
 	key := workspace.TrustKey(file)
 	if o.revoke {

@@ -129,6 +129,7 @@ func Check(sys System, f Options, set *workspace.Set, q CheckRequest) (*Report, 
 	}
 	project := sys.Project(&c)
 	if set == nil {
+		f.Lazy = true // loaded as the hook loads it (hook.Run): one road from the files to the decision
 		if set, err = sys.Load(f.Selection, project); err != nil {
 			return nil, err
 		}
@@ -194,6 +195,11 @@ func ToolCall(tool string, paths []string, cwd, home string) (call.Call, error) 
 func inputJSON(key, value string) json.RawMessage {
 	b, _ := json.Marshal(map[string]string{key: value}) // a map of strings always marshals
 	return b
+}
+
+// Classify is classifyTool for library callers (the public guard package).
+func Classify(tool string, input json.RawMessage, cwd, home string) (call.Call, error) {
+	return classifyTool(tool, input, cwd, home)
 }
 
 // classifyTool decodes a Claude Code payload naming tool with input in

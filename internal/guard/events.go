@@ -1,11 +1,8 @@
 package guard
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,24 +28,11 @@ func TurnContext(sys System, f *Options, ev protocol.TurnEvent) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("the policy does not load: %w", err)
 	}
-	if ps.Pol.Settings.ApprovalURL != "" {
-		return remoteTold(sys, ps.Pol, ev.SessionID) // the approval server holds the decisions (headless_remote.go)
-	}
-	dir := sys.StateDir(f.StateDir, ps.Pol)
-	if dir == "" {
-		return "", nil
-	}
-	if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	st, err := approval.Open(dir)
-	if err != nil {
+	g, err := OpenGate(sys.Env, f.StateDir, ps.Pol) // the local store, or the approval server
+	if g == nil {
 		return "", err
 	}
-	trusted, _ := TrustedKeys(sys.Env, ps.Pol)
-	st.Trust(trusted)
-	st.ExpirePending(ps.Pol.Settings.PendingTTL)
-	decided, pending, err := st.Told(ev.SessionID, sys.Now())
+	decided, pending, err := g.Told(context.Background(), ev.SessionID, sys.Now())
 	if err != nil {
 		return "", err
 	}
@@ -83,24 +67,11 @@ func RecordResult(sys System, f *Options, provider string, ev protocol.TurnEvent
 	}
 	out := protocol.DecodeToolOutcome(ev, payload)
 	now := sys.Now()
-	var r approval.Request
-	var ok bool
-	if ps.Pol.Settings.ApprovalURL != "" {
-		r, ok, err = remoteResult(sys, ps.Pol, approval.Key(c), out) // the approval server's request (headless_remote.go)
-	} else {
-		dir := sys.StateDir(f.StateDir, ps.Pol)
-		if dir == "" {
-			return nil
-		}
-		if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		var st *approval.Store
-		if st, err = approval.Open(dir); err != nil {
-			return err
-		}
-		r, ok, err = st.RecordResult(approval.Key(c), approval.Result{Time: now, Outcome: out.Outcome, ExitCode: out.ExitCode})
+	g, err := OpenGate(sys.Env, f.StateDir, ps.Pol) // the local store, or the approval server's request
+	if g == nil {
+		return err
 	}
+	r, ok, err := g.RecordResult(context.Background(), approval.Key(c), approval.Result{Time: now, Outcome: out.Outcome, ExitCode: out.ExitCode})
 	if err != nil || !ok {
 		return err
 	}

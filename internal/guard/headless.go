@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/toolguard/toolguard/internal/approval"
@@ -97,23 +98,19 @@ func contains(l []string, s string) bool {
 // Codex and Gemini (empty stdout) hand stderr to the model.
 func headlessAskWithin(ctx context.Context, sys System, f *Options, o *Outcome) {
 	ask := o.Verdict.Reason
-	dir := sys.StateDir(f.StateDir, o.Set.Pol)
 	deny := func(reason string) { stopForApproval(o, reason) }
-	if dir == "" {
+	st, problems, err := OpenStore(sys.Env, f.StateDir, o.Set.Pol, false)
+	if errors.Is(err, ErrNoStateDir) {
 		deny(ask + " No human can answer here and no state directory is set, so the call was stopped.")
 		return
 	}
-	st, err := approval.Open(dir)
 	if err != nil {
 		deny(fmt.Sprintf("%s No human can answer here, and the approval store is unavailable (%v), so the call was stopped.", ask, err))
 		return
 	}
-	trusted, problems := TrustedKeys(sys.Env, o.Set.Pol)
-	st.Trust(trusted)
 	if f.GrantsDir != "" {
 		st.UseGrants(sys.Path(f.GrantsDir))
 	}
-	st.ExpirePending(o.Set.Pol.Settings.PendingTTL)
 	now := sys.Now()
 	key := approval.Key(o.Call)
 	res, err := st.CheckCall(ctx, key, now, protocol.Rewrites(o.Codec, o.Call))
@@ -194,7 +191,7 @@ func headlessAskWithin(ctx context.Context, sys System, f *Options, o *Outcome) 
 		o.Approval = req.ID
 	}
 	holdPending(o, ask)
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || o.Codec == nil { // no agent reply (a library caller): no stderr note
 		return
 	}
 	if r := protocol.EncodeFor(o.Codec, o.Call, o.Verdict); r.ExitCode == 0 && len(r.Stdout) > 0 {

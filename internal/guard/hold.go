@@ -37,7 +37,7 @@ func unattended(o *Outcome) bool {
 // exists but cannot be read denies (fail closed).
 //
 // With settings.approval_url the approval server says what holds the
-// session (remoteHold); ctx is the hook's deadline.
+// session (OpenGate); ctx is the hook's deadline.
 func holdSession(ctx context.Context, sys System, f *Options, o *Outcome) {
 	if o.Approval != "" || o.Verdict.Decision == call.Deny || o.Call.SessionID == "" {
 		return
@@ -57,18 +57,24 @@ func holdSession(ctx context.Context, sys System, f *Options, o *Outcome) {
 	if !unattended(o) {
 		return
 	}
-	if remote {
-		remoteHold(ctx, sys, o)
+	g, err := OpenGate(sys.Env, f.StateDir, o.Set.Pol) // the local store, or the approval server
+	if g == nil && err == nil {
 		return
 	}
-	st, err := approval.Open(dir)
+	var h approval.Hold
 	if err == nil {
-		st.ExpirePending(o.Set.Pol.Settings.PendingTTL)
-		var h approval.Hold
-		if h, err = st.SessionHold(o.Call.SessionID, sys.Now()); err == nil {
+		if h, err = g.SessionHold(ctx, o.Call.SessionID, sys.Now()); err == nil {
 			applyHold(o, h, o.Call.Kind == call.KindRead || o.Call.Kind == call.KindSearch)
 			return
 		}
+	}
+	if remote { // no answer from the approval server is the on_error decision
+		own := o.Verdict.Reason
+		if own == "" {
+			own = "toolguard: whether this session waits for a human is unknown."
+		}
+		remoteFailed(o, own, "asking whether the session is held", err)
+		return
 	}
 	o.Verdict = call.Verdict{Decision: call.Deny,
 		Reason: fmt.Sprintf("toolguard: the approval store could not be read (%v), so whether this session waits for a human is unknown and the call was stopped.", err)}

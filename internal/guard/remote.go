@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/audit"
@@ -185,64 +186,39 @@ func remoteAsk(ctx context.Context, sys System, o *Outcome) {
 	holdPending(o, ask)
 }
 
-// remoteHold is holdSession (headless_hold.go) with the approval server as the
-// store: what holds the session comes from there; no answer is the
-// on_error decision.
-func remoteHold(ctx context.Context, sys System, o *Outcome) {
-	c, err := remoteClient(sys.Env, o.Set.Pol)
-	var h remote.Hold
-	if err == nil {
-		h, err = c.SessionHold(ctx, o.Call.SessionID)
-	}
+// remoteGate is the approval server as an approval.Gate. What it answers
+// reaches the model: every request id is checked and every text cut.
+type remoteGate struct{ c *remote.Client }
+
+func (g remoteGate) SessionHold(ctx context.Context, session string, _ time.Time) (approval.Hold, error) {
+	h, err := g.c.SessionHold(ctx, session)
 	if err == nil && h.Kind != "none" && !approval.ValidID(h.ID) {
 		err = fmt.Errorf("hold %q names no valid request id", cut(h.Kind))
 	}
-	if err != nil {
-		own := o.Verdict.Reason
-		if own == "" {
-			own = "toolguard: whether this session waits for a human is unknown."
-		}
-		remoteFailed(o, own, "asking whether the session is held", err)
-		return
-	}
-	applyHold(o, holdOf(h), o.Call.Kind == call.KindRead || o.Call.Kind == call.KindSearch)
+	return holdOf(h), err
 }
 
-// remoteTold is turnContext (hook_event.go) with the approval server as the
-// store: the session's decisions not told yet, and its pending requests.
-// The event has no deadline context of its own; each request has the
-// client's timeout. A server that does not answer adds nothing (the
-// reply to a prompt event decides nothing) and says why on stderr.
-func remoteTold(sys System, pol *policy.Policy, session string) (string, error) {
-	c, err := remoteClient(sys.Env, pol)
+// Told has no deadline context of its own (a prompt event); each request
+// has the client's timeout.
+func (g remoteGate) Told(_ context.Context, session string, _ time.Time) (decided, pending []approval.Request, err error) {
+	t, err := g.c.Told(context.Background(), session)
 	if err != nil {
-		return "", err
-	}
-	t, err := c.Told(context.Background(), session)
-	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
 	for _, list := range [][]approval.Request{t.Decided, t.Pending} {
 		for i := range list {
 			r := &list[i]
 			if !approval.ValidID(r.ID) {
-				return "", fmt.Errorf("approval server: a request with a malformed id %q", cut(r.ID))
+				return nil, nil, fmt.Errorf("approval server: a request with a malformed id %q", cut(r.ID))
 			}
 			r.Summary, r.RejectReason = cut(r.Summary), cut(r.RejectReason)
 		}
 	}
-	return turnText(t.Decided, t.Pending), nil
+	return t.Decided, t.Pending, nil
 }
 
-// remoteResult is recordResult's (hook_event.go) store step with the approval
-// server as the store: the request whose grant allowed the call takes the
-// result.
-func remoteResult(sys System, pol *policy.Policy, key string, out protocol.ToolOutcome) (approval.Request, bool, error) {
-	c, err := remoteClient(sys.Env, pol)
-	if err != nil {
-		return approval.Request{}, false, err
-	}
-	a, err := c.Result(context.Background(), remote.ResultRequest{Key: key, Outcome: out.Outcome, ExitCode: out.ExitCode})
+func (g remoteGate) RecordResult(_ context.Context, key string, res approval.Result) (approval.Request, bool, error) {
+	a, err := g.c.Result(context.Background(), remote.ResultRequest{Key: key, Outcome: res.Outcome, ExitCode: res.ExitCode})
 	if err != nil || !a.Recorded {
 		return approval.Request{}, false, err
 	}

@@ -206,10 +206,10 @@ func Surfaces(sys workspace.Env, f *Options, ps *workspace.Set, ws, project stri
 }
 
 // SelfNames are the names a command runs toolguard under besides
-// "toolguard": toolguard-serve, the same program with serve built in
-// (serve.go), which runs every subcommand — the one beside this binary,
-// which `toolguard serve` runs, is a binary surface like this one — and
-// the running binary's own name when it was renamed.
+// "toolguard": toolguard-serve (cmd/toolguard-serve, the approval server,
+// which decides approvals) — the one beside this binary, which `toolguard
+// serve` runs, is a binary surface like this one — and the running
+// binary's own name when it was renamed.
 func SelfNames(sys workspace.Env) []string {
 	names := []string{ServeBinary}
 	if exe := executable(sys); exe != "" {

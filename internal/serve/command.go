@@ -1,6 +1,4 @@
-//go:build serve
-
-package main
+package serve
 
 import (
 	"bufio"
@@ -23,19 +21,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/approval"
-	"github.com/toolguard/toolguard/internal/audit"
-	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
-	"github.com/toolguard/toolguard/internal/serve"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // defaultServeAddr is where serve listens unless told otherwise.
 const defaultServeAddr = "127.0.0.1:8787"
 
-type serveOptions struct {
-	decideFlags
+// Options are serve's command line: the decision's (policy, mode, state
+// and audit log) and the server's own.
+type Options struct {
+	guard.Options
 	addr      string
 	socket    string
 	tlsCert   string
@@ -48,8 +45,10 @@ type serveOptions struct {
 	publicURL               string
 }
 
-func newServeCmd(sys *system) *cobra.Command {
-	var o serveOptions
+// NewCommand is the `serve` command (cmd/toolguard-serve). sys is the
+// process's: environment, clock, stderr.
+func NewCommand(sys guard.System) *cobra.Command {
+	var o Options
 	cmd := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT | --socket PATH]",
 		Short: "Serve the check endpoint, policy validation and the approval inbox over HTTP",
@@ -66,8 +65,13 @@ agent cannot read). The web page signs in, as an approver, with the one-time lin
 start. Decisions are signed with --key (default: the user's approver.key, created on first
 use). --notify and --notify-slack post events to webhooks. SIGINT or SIGTERM shut it down
 gracefully.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), sys, &o) },
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return workspace.Usagef("%s takes no arguments (got %q)", cmd.CommandPath(), strings.Join(args, " "))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return Run(cmd.Context(), sys, &o) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.addr, "addr", defaultServeAddr, "TCP address to listen on (loopback unless TLS is set)")
@@ -80,8 +84,8 @@ gracefully.`,
 	fl.StringArrayVar(&o.notifySlack, "notify-slack", nil, "POST each event to this Slack incoming-webhook `URL` (repeatable)")
 	fl.StringSliceVar(&o.notifyEvents, "notify-events", []string{"approval.request"}, "events to notify: approval.request, approval.decision, approval.result")
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
-	o.register(cmd)
-	o.registerDecide(fl)
+	guard.PolicyFlags(fl, &o.Selection)
+	guard.DecideFlags(fl, &o.Options)
 	_ = fl.MarkHidden("grants-dir") // checks are dry runs: no grant is read
 	return cmd
 }
@@ -95,52 +99,48 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func runServe(ctx context.Context, sys *system, o *serveOptions) error {
+// Run serves until ctx is done or SIGINT or SIGTERM arrives.
+func Run(ctx context.Context, sys guard.System, o *Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if o.Mode != "" {
 		if _, ok := policy.ParseMode(o.Mode); !ok {
-			return usagef("unknown --mode %q (want interactive or headless)", o.Mode)
+			return workspace.Usagef("unknown --mode %q (want interactive or headless)", o.Mode)
 		}
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
-		return usagef("--tls-cert and --tls-key go together")
+		return workspace.Usagef("--tls-cert and --tls-key go together")
 	}
 	useTLS := o.tlsCert != ""
 	if o.socket == "" {
 		host, _, err := net.SplitHostPort(o.addr)
 		if err != nil {
-			return usagef("--addr %q: %v", o.addr, err)
+			return workspace.Usagef("--addr %q: %v", o.addr, err)
 		}
 		if !isLoopback(host) && !useTLS {
-			return usagef("--addr %q is not a loopback address: serving beyond this machine wants --tls-cert and --tls-key", o.addr)
+			return workspace.Usagef("--addr %q is not a loopback address: serving beyond this machine wants --tls-cert and --tls-key", o.addr)
 		}
 	}
-	ps, err := o.load(sys, sys.env().CurrentProject())
+	ps, err := sys.Load(o.Selection, sys.CurrentProject())
 	if err != nil {
 		return err
 	}
-	signer, keyPath, err := signerFor(sys, o.key, true)
+	signer, keyPath, err := guard.SignerFor(sys, o.key, true)
 	if err != nil {
 		return err
 	}
-	dir := sys.env().StateDir(o.StateDir, ps.Pol)
-	if dir == "" {
-		return errors.New("no state directory: set --state-dir, settings.state_dir or HOME")
-	}
-	st, err := approval.Open(dir)
-	if err != nil {
-		return err
-	}
-	trusted, problems := guard.TrustedKeys(sys.env(), ps.Pol)
+	dir := sys.StateDir(o.StateDir, ps.Pol)
+	st, problems, err := guard.OpenStore(sys.Env, o.StateDir, ps.Pol, false)
 	for _, p := range problems {
-		fmt.Fprintf(sys.stderr, "toolguard serve: warning: %s\n", p)
+		fmt.Fprintf(sys.Stderr, "toolguard serve: warning: %s\n", p)
 	}
-	st.Trust(trusted)
-	warnUntrusted(sys, st, signer, keyPath)
+	if err != nil {
+		return err
+	}
+	guard.WarnUntrusted(sys, st, signer, keyPath)
 
-	notify, err := serve.NotifiersOf(ps.Pol.Settings.Notify) // settings.notify, then the flags
+	notify, err := NotifiersOf(ps.Pol.Settings.Notify) // settings.notify, then the flags
 	if err != nil {
 		return err
 	}
@@ -149,9 +149,9 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		format string
 	}{{o.notifyJSON, "json"}, {o.notifySlack, "slack"}} {
 		for _, u := range f.urls {
-			n := serve.Notifier{URL: u, Format: f.format, Events: o.notifyEvents}
-			if err := serve.ValidateNotifier(n); err != nil {
-				return usagef("%v", err)
+			n := Notifier{URL: u, Format: f.format, Events: o.notifyEvents}
+			if err := ValidateNotifier(n); err != nil {
+				return workspace.Usagef("%v", err)
 			}
 			notify = append(notify, n)
 		}
@@ -160,7 +160,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	login, err := serve.RandomToken()
+	login, err := RandomToken()
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	var ln net.Listener
 	base := ""
 	if o.socket != "" {
-		path := argPath(o.socket, mustWd(sys), sys.home())
+		path := sys.Path(o.socket)
 		if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSocket != 0 {
 			_ = os.Remove(path) // a socket left by an earlier run
 		}
@@ -196,23 +196,22 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	if publicURL == "" && o.socket == "" {
 		publicURL = base
 	}
-	srv := serve.New(serve.Config{
-		Check:        func(_ context.Context, req serve.CheckRequest) (any, error) { return serveCheck(sys, o, ps, req) },
-		Validate:     func(req serve.ValidateRequest) ([]serve.Problem, error) { return serveValidate(sys, req) },
-		AuditSummary: func(since time.Time) (any, error) { return serveAuditSummary(sys, o, ps, since) },
-		Audit:        func(ev serve.DecisionEvent) error { return serveAudit(sys, o, ps, ev) },
+	e := &Engine{Sys: sys, Options: o.Options, Set: ps}
+	srv := New(Config{
+		Check:        e.Check,
+		Validate:     e.Validate,
+		AuditSummary: e.AuditSummary,
+		Audit:        e.Audit,
 		Store:        st,
-		Describe: func(ctx context.Context, c call.Call) (approval.Request, error) {
-			return guard.Describe(ctx, sys.guardSys(), &o.Options, ps, c)
-		},
-		Signer:     signer,
-		Tokens:     tokens,
-		LoginToken: login,
-		Secure:     useTLS,
-		Notify:     notify,
-		BaseURL:    publicURL,
-		Now:        sys.now,
-		Logf:       func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) },
+		Describe:     e.Describe,
+		Signer:       signer,
+		Tokens:       tokens,
+		LoginToken:   login,
+		Secure:       useTLS,
+		Notify:       notify,
+		BaseURL:      publicURL,
+		Now:          sys.Now,
+		Logf:         func(f string, a ...any) { fmt.Fprintf(sys.Stderr, f+"\n", a...) },
 	})
 	defer srv.Close()
 	hs := &http.Server{
@@ -233,12 +232,12 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		ln = tls.NewListener(ln, hs.TLSConfig)
 	}
 	pub := signer.Key.Public().(ed25519.PublicKey)
-	fmt.Fprintf(sys.stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.Pol.Hash(), ps.Pol.RuleCount(), dir)
-	fmt.Fprintf(sys.stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
+	fmt.Fprintf(sys.Stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.Pol.Hash(), ps.Pol.RuleCount(), dir)
+	fmt.Fprintf(sys.Stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
 	if o.socket == "" {
-		fmt.Fprintf(sys.stderr, "toolguard serve: sign in once at %s/login?t=%s\n", base, login)
+		fmt.Fprintf(sys.Stderr, "toolguard serve: sign in once at %s/login?t=%s\n", base, login)
 	} else {
-		fmt.Fprintf(sys.stderr, "toolguard serve: sign in once at /login?t=%s\n", login)
+		fmt.Fprintf(sys.Stderr, "toolguard serve: sign in once at /login?t=%s\n", login)
 	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -250,7 +249,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		return err
 	case <-ctx.Done():
 	}
-	fmt.Fprintln(sys.stderr, "toolguard serve: shutting down")
+	fmt.Fprintln(sys.Stderr, "toolguard serve: shutting down")
 	srv.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -259,7 +258,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		// connection a client opened but never sent a request on (an HTTP
 		// client dials ahead under concurrency) as busy until it is 5 s old,
 		// so this is also the ordinary end of a busy server, not a failure.
-		fmt.Fprintf(sys.stderr, "toolguard serve: closing the connections still open after 5 s (%v)\n", err)
+		fmt.Fprintf(sys.Stderr, "toolguard serve: closing the connections still open after 5 s (%v)\n", err)
 		if err := hs.Close(); err != nil {
 			return fmt.Errorf("shutdown: %v", err)
 		}
@@ -268,147 +267,6 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		return err
 	}
 	return nil
-}
-
-func mustWd(sys *system) string {
-	wd, _ := sys.getwd()
-	return wd
-}
-
-// serveCheck answers POST /v1/check with checkResult, the function behind
-// check --json: the served policy, or the request's own policy text.
-func serveCheck(sys *system, base *serveOptions, ps *workspace.Set, req serve.CheckRequest) (any, error) {
-	forms := 0
-	for _, set := range []bool{req.Command != "", req.Argv != nil, req.Tool != "" || req.Path != "" || len(req.Paths) > 0,
-		req.MCP != "", req.URL != "", len(req.Payload) > 0} {
-		if set {
-			forms++
-		}
-	}
-	if forms != 1 {
-		return nil, serve.Errorf(http.StatusBadRequest, "want exactly one of \"command\", \"argv\", \"tool\"/\"path\", \"mcp\", \"url\" or \"payload\"")
-	}
-	if req.Argv != nil && len(req.Argv) == 0 {
-		return nil, serve.Errorf(http.StatusBadRequest, "\"argv\" is empty")
-	}
-	o := checkOptions{decideFlags: base.decideFlags, json: true}
-	o.command, o.tool, o.mcp, o.url, o.provider = req.Command, req.Tool, req.MCP, req.URL, req.Provider
-	o.paths = append([]string(nil), req.Paths...)
-	if req.Path != "" {
-		o.paths = append(o.paths, req.Path)
-	}
-	if len(req.Input) > 0 {
-		if req.MCP == "" {
-			return nil, serve.Errorf(http.StatusBadRequest, "\"input\" goes with \"mcp\"")
-		}
-		o.input = string(req.Input)
-	}
-	if len(req.Payload) > 0 {
-		o.payloadData = append([]byte(nil), req.Payload...)
-	} else if req.Provider != "" {
-		return nil, serve.Errorf(http.StatusBadRequest, "\"provider\" goes with \"payload\"")
-	}
-	for _, d := range []struct{ name, v string }{{"cwd", req.Cwd}, {"workspace", req.Workspace}} {
-		if d.v != "" && !filepath.IsAbs(d.v) {
-			return nil, serve.Errorf(http.StatusBadRequest, "%q must be an absolute path, got %q", d.name, d.v)
-		}
-	}
-	o.cwd = req.Cwd
-	if req.Workspace != "" {
-		o.Workspace = req.Workspace
-	}
-	if req.Mode != "" {
-		o.Mode = req.Mode
-	}
-	o.policySet = ps
-	if req.Policy != "" {
-		pol, err := policy.Load([]policy.Source{policyText(req.Policy, "")}, policy.LoadOptions{Home: sys.home()})
-		if err != nil {
-			return nil, serve.Errorf(http.StatusUnprocessableEntity, "the request's policy does not load: %v", err)
-		}
-		o.policySet = &workspace.Set{Pol: pol}
-	}
-	if o.cwd == "" {
-		o.cwd = mustWd(sys)
-	}
-	j, err := checkResult(sys, &o, req.Argv)
-	if err != nil {
-		var ue *usageError
-		if errors.As(err, &ue) {
-			return nil, serve.Errorf(http.StatusBadRequest, "%s", ue.Msg)
-		}
-		return nil, err
-	}
-	return j, nil
-}
-
-// policyText is a policy's text as a source: JSON when it starts with "{".
-func policyText(text, name string) policy.Source {
-	json := strings.HasPrefix(strings.TrimSpace(text), "{")
-	if name == "" {
-		name = "policy.toml"
-		if json {
-			name = "policy.json"
-		}
-	}
-	return policy.Source{Path: name, Data: []byte(text)}
-}
-
-func serveValidate(sys *system, req serve.ValidateRequest) ([]serve.Problem, error) {
-	if strings.ContainsAny(req.Name, "/\\") {
-		return nil, serve.Errorf(http.StatusBadRequest, "\"name\" is a file name, not a path")
-	}
-	pol, err := policy.Load([]policy.Source{policyText(req.Policy, req.Name)}, policy.LoadOptions{NoBuiltin: req.NoBuiltin, Home: sys.home()})
-	var out []serve.Problem
-	var perr *policy.Error
-	if errors.As(err, &perr) {
-		for _, p := range perr.Problems {
-			out = append(out, serve.ProblemOf(p))
-		}
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range pol.Check() {
-		out = append(out, serve.ProblemOf(p))
-	}
-	return out, nil
-}
-
-func serveAuditSummary(sys *system, o *serveOptions, ps *workspace.Set, since time.Time) (any, error) {
-	path := sys.env().AuditPath(o.AuditLog, o.StateDir, ps.Pol)
-	if path == "" {
-		return nil, serve.Errorf(http.StatusNotFound, "auditing is off (settings.audit = \"off\")")
-	}
-	fh, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return audit.Aggregate(nil, since), nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	recs, _ := audit.Read(fh)
-	return audit.Aggregate(recs, since), nil
-}
-
-// serveAudit records a decision made through serve in the audit log.
-func serveAudit(sys *system, o *serveOptions, ps *workspace.Set, ev serve.DecisionEvent) error {
-	path := sys.env().AuditPath(o.AuditLog, o.StateDir, ps.Pol)
-	if path == "" {
-		return nil
-	}
-	return audit.Append(path, guard.DecisionRecord(sys.now(), ev.Request, ev.Action, ev.Approver, ev.Via, "serve", ps.Pol.Hash()))
-}
-
-// defaultTokenPath is $XDG_CONFIG_HOME/toolguard/serve.tokens, else
-// ~/.config/toolguard/serve.tokens.
-func defaultTokenPath(sys *system) string {
-	if p := sys.env().KeyPath(); p != "" {
-		return filepath.Join(filepath.Dir(p), "serve.tokens")
-	}
-	return ""
 }
 
 // tokenFileHeader opens a token file serve creates.
@@ -422,21 +280,21 @@ const tokenFileHeader = `# toolguard serve tokens: ROLE TOKEN, one a line (mode 
 // serveTokens reads the token file, creating it (mode 0600, one hook
 // token; approver tokens are added by hand) when it does not exist. A file that others can read,
 // or with a line that is not "ROLE TOKEN", is refused.
-func serveTokens(sys *system, flag string) (string, map[string]serve.Role, error) {
+func serveTokens(sys guard.System, flag string) (string, map[string]Role, error) {
 	path := flag
 	if path == "" {
-		path = defaultTokenPath(sys)
+		path = sys.TokenPath()
 		if path == "" {
 			return "", nil, errors.New("no token file: set --token-file, XDG_CONFIG_HOME or HOME")
 		}
 	} else {
-		path = argPath(path, mustWd(sys), sys.home())
+		path = sys.Path(path)
 	}
 	data, err := readPrivate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		var b bytes.Buffer
 		b.WriteString(tokenFileHeader)
-		tok, err := serve.RandomToken()
+		tok, err := RandomToken()
 		if err != nil {
 			return "", nil, err
 		}
@@ -455,12 +313,12 @@ func serveTokens(sys *system, flag string) (string, map[string]serve.Role, error
 		if err := fh.Close(); err != nil {
 			return "", nil, err
 		}
-		fmt.Fprintf(sys.stderr, "toolguard serve: created token file %s\n", path)
+		fmt.Fprintf(sys.Stderr, "toolguard serve: created token file %s\n", path)
 		data = b.Bytes()
 	} else if err != nil {
 		return "", nil, err
 	}
-	tokens := map[string]serve.Role{}
+	tokens := map[string]Role{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -471,8 +329,8 @@ func serveTokens(sys *system, flag string) (string, map[string]serve.Role, error
 		if len(f) != 2 {
 			return "", nil, fmt.Errorf("%s:%d: want ROLE TOKEN", path, n)
 		}
-		role := map[string]serve.Role{"approver": serve.RoleApprover, "hook": serve.RoleHook}[f[0]]
-		if role == serve.RoleNone {
+		role := map[string]Role{"approver": RoleApprover, "hook": RoleHook}[f[0]]
+		if role == RoleNone {
 			return "", nil, fmt.Errorf("%s:%d: unknown role %q (want approver or hook)", path, n, f[0])
 		}
 		if len(f[1]) < 16 {
