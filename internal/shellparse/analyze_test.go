@@ -471,7 +471,7 @@ func TestPaths(t *testing.T) {
 		{"mv a b", []string{"mv a b paths=write:/w/b,write:/w/b/a,delete:/w/a"}},
 		{"install -m 755 -o root x /usr/bin/x", []string{"install -m 755 -o root x /usr/bin/x paths=write:/usr/bin/x,write:/usr/bin/x/x,read:/w/x"}},
 		{"install -d /a /b", []string{"install -d /a /b paths=write:/a,write:/b"}},
-		{"ln -sf target link", []string{"ln -sf target link paths=write:/w/link,write:/w/link/target,read:/w/target"}},
+		{"ln -sf target link", []string{"ln -sf target link paths=write:/w/link,write:/w/link/target,read:/w/target,read:/w/link/target"}},
 		{"rsync -av -e 'ssh -p 22' src/ host:/dst", []string{"rsync -av -e \"ssh -p 22\" src/ host:/dst paths=read:/w/src", "ssh -p 22 <- rsync -e"}},
 		{"rsync -a --exclude x host:/src ./dst", []string{"rsync -a --exclude x host:/src ./dst paths=write:/w/dst,write:/w/dst/src"}},
 		{"scp -P 22 host:f .", []string{"scp -P 22 host:f . paths=write:/w,write:/w/f"}},

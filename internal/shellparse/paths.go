@@ -278,10 +278,6 @@ func pathRuleOf(name string) pathRule {
 		return func(args []field, add pathAdder) {
 			optionValues(dateOpts, args, add, "-f", "--file", "-r", "--reference")
 		}
-	case "gzip", "gunzip", "zcat", "gzcat", "pigz", "unpigz", "bzip2", "bunzip2", "bzcat", "pbzip2",
-		"xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat", "zstd", "unzstd", "zstdcat", "pzstd":
-		// Compressors read their operands (gzip -c .env | zcat prints it).
-		return func(args []field, add pathAdder) { operands(compressOpts, call.OpRead, args, add) }
 	}
 	return writeRuleOf(name)
 }
@@ -467,18 +463,47 @@ func installPaths(args []field, add pathAdder) {
 	copyPaths(spec, call.OpRead, args, add)
 }
 
+// lnPaths: ln writes its link names and reads its targets. A symbolic
+// link's relative target is relative to the link's directory, not the
+// working directory (ln -s settings.local.json .claude/x points at
+// .claude/settings.local.json): both are read, the link's directory
+// being DEST's when DEST is a file and DEST itself when it is a
+// directory. Whether the target exists does not matter: a link onto a
+// surface that is not there yet is that surface once it is written.
 func lnPaths(args []field, add pathAdder) {
 	opts, ops := lnOpts.parse(args)
+	symbolic := has(opts, "-s", "--symbolic")
+	relTargets := func(dir field, srcs []field) {
+		if !symbolic || !dir.lit {
+			return
+		}
+		for _, f := range srcs {
+			if f.lit && f.s != "" && !path.IsAbs(f.s) && !strings.HasPrefix(f.s, "~") {
+				if d := path.Clean(dir.s); d != "." {
+					add(litField(path.Join(d, f.s), f.pos), call.OpRead)
+				}
+			}
+		}
+	}
 	switch t := values(opts, "-t", "--target-directory"); {
 	case len(t) > 0:
 		destWrites(t[len(t)-1], ops, false, add)
 		for _, f := range ops {
 			add(f, call.OpRead)
 		}
+		relTargets(t[len(t)-1], ops)
 	case len(ops) >= 2:
-		destWrites(ops[len(ops)-1], ops[:len(ops)-1], has(opts, "-T", "--no-target-directory"), add)
+		dest := ops[len(ops)-1]
+		noDir := has(opts, "-T", "--no-target-directory")
+		destWrites(dest, ops[:len(ops)-1], noDir, add)
 		for _, f := range ops[:len(ops)-1] {
 			add(f, call.OpRead)
+		}
+		if dest.lit && len(ops) == 2 && !strings.HasSuffix(dest.s, "/") {
+			relTargets(litField(path.Dir(dest.s), dest.pos), ops[:1])
+		}
+		if !noDir {
+			relTargets(dest, ops[:len(ops)-1])
 		}
 	case len(ops) == 1 && ops[0].lit:
 		add(litField(path.Base(ops[0].s), ops[0].pos), call.OpWrite)

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/toolguard/toolguard/internal/call"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -44,6 +45,14 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 	}
 	cmd.Name = progName(head.s)
 	cmd.Paths = a.followLinks(pathsFor(cmd.Name, argv[1:], x.sc))
+	if cmd.Name == "go" {
+		// go install writes into $GOBIN, which the environment names.
+		for _, f := range goInstallPaths(argv[1:], cmd.Env) {
+			if p, ok := resolve(f, call.OpWrite, x.sc); ok {
+				cmd.Paths = append(cmd.Paths, a.followLinks([]PathRef{p})...)
+			}
+		}
+	}
 	idx := a.emit(cmd)
 	x.srcs = cmd.Sources
 	if x.direct {

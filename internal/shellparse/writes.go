@@ -35,7 +35,7 @@ func writeRuleOf(name string) pathRule {
 	case "docker", "podman", "nerdctl", "bun", "deno":
 		return envFileValues
 	}
-	return nil
+	return outputRuleOf(name)
 }
 
 // viewPaths: view is vim -R.
