@@ -230,7 +230,17 @@ func arPaths(args []field, add pathAdder) {
 // rustcPaths: -o FILE, --out-dir DIR and --emit KIND=PATH name rustc's
 // outputs.
 func rustcPaths(args []field, add pathAdder) {
-	outputOpt(args, add, "-o", "--out-dir")
+	outputOpt(args, add, "-o")
+	var dirs []field
+	outputOpt(args, func(f field, _ call.Op) { dirs = append(dirs, f) }, "--out-dir")
+	for _, d := range dirs {
+		add(d, call.OpWrite)
+		for _, f := range args {
+			if f.lit && strings.HasSuffix(f.s, ".rs") {
+				add(into(d, litField(strings.TrimSuffix(path.Base(f.s), ".rs"), f.pos)), call.OpWrite)
+			}
+		}
+	}
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		v := ""
@@ -766,6 +776,16 @@ func mmvPaths(args []field, add pathAdder) {
 	}
 	for i := 0; i+1 < len(ops); i += 2 {
 		add(ops[i], srcOp)
+		if from := ops[i]; from.lit && srcOp == call.OpDelete {
+			// What the pattern matches leaves the directory its literal
+			// part names: a write of that directory (mmv '.claude/*' …
+			// empties .claude, whatever is there).
+			if j := strings.IndexAny(from.s, "*?[;"); j >= 0 {
+				if d := path.Dir(from.s[:j] + "x"); d != "." {
+					add(litField(d, from.pos), call.OpWrite)
+				}
+			}
+		}
 		to := ops[i+1]
 		if to.lit && strings.Contains(to.s, "#") {
 			to.s = mmvHash.get().ReplaceAllString(to.s, "*")

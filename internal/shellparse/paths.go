@@ -324,8 +324,14 @@ func tarPaths(args []field, add pathAdder) {
 	archive := call.OpRead
 	if create {
 		archive = call.OpWrite
+		// --remove-files deletes what it archived: tar of the audit log
+		// or of .claude removes them.
+		remove := has(opts, "--remove-files")
 		for _, f := range ops {
 			add(f, call.OpRead)
+			if remove {
+				add(f, call.OpDelete)
+			}
 		}
 	}
 	for _, f := range values(opts, "-f", "--file") {
@@ -543,7 +549,7 @@ func isRemotePath(s string) bool {
 // is the script unless -e or -f gave one.
 func sedPaths(args []field, add pathAdder) {
 	inPlace, script := false, false
-	var ops []field
+	var ops, scripts []field
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		s := f.s
@@ -565,9 +571,15 @@ func sedPaths(args []field, add pathAdder) {
 				if name == "--file" && eq {
 					add(litField(val, f.pos), call.OpRead)
 				}
+				if name == "--expression" && eq {
+					scripts = append(scripts, litField(val, f.pos))
+				}
 				if !eq {
 					if name == "--file" && i+1 < len(args) {
 						add(args[i+1], call.OpRead)
+					}
+					if name == "--expression" && i+1 < len(args) {
+						scripts = append(scripts, args[i+1])
 					}
 					i++
 				}
@@ -590,7 +602,12 @@ func sedPaths(args []field, add pathAdder) {
 					if s[j] == 'f' && i+1 < len(args) {
 						add(args[i+1], call.OpRead)
 					}
+					if s[j] == 'e' && i+1 < len(args) {
+						scripts = append(scripts, args[i+1])
+					}
 					i++
+				} else if s[j] == 'e' {
+					scripts = append(scripts, litField(s[j+1:], f.pos))
 				}
 				break cluster
 			case 'l':
@@ -602,7 +619,20 @@ func sedPaths(args []field, add pathAdder) {
 		}
 	}
 	if !script && len(ops) > 0 {
+		scripts = append(scripts, ops[0])
 		ops = ops[1:]
+	}
+	// The script's w FILE commands and s///w FILE flags write FILE
+	// (/dev/stdout and /dev/stderr are GNU sed's streams).
+	for _, sc := range scripts {
+		if !sc.lit {
+			continue
+		}
+		for _, c := range sedExec(sc.s) {
+			if c.write && !isStdDevice(c.text) {
+				add(litField(c.text, sc.pos), call.OpWrite)
+			}
+		}
 	}
 	op := call.OpRead
 	if inPlace {
