@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/toolguard/toolguard/internal/call"
 	"mvdan.cc/sh/v3/syntax"
@@ -93,6 +94,7 @@ func pathsFor(name string, args []field, sc *scope) []PathRef {
 	var out []PathRef
 	rule(args, func(f field, op call.Op) {
 		if p, ok := resolve(f, op, sc); ok {
+			p.Pattern = f.pattern && !p.Dynamic
 			out = append(out, p)
 		}
 		if alt, ok := defaultAlt(f, sc); ok {
@@ -756,6 +758,7 @@ func findPaths(args []field, add pathAdder) {
 		starts = append(starts, args[i])
 	}
 	op := call.OpRead
+	expr := args[i:]
 	for j := i; j < len(args); j++ {
 		f := args[j]
 		if !f.lit {
@@ -787,9 +790,102 @@ func findPaths(args []field, add pathAdder) {
 	if len(starts) == 0 {
 		starts = []field{litField(".", fieldPos(args))}
 	}
+	if op == call.OpDelete {
+		if names, empty, ok := findSelection(expr); ok {
+			// find deletes what its tests select, not its start point:
+			// START/**/NAME for each name test (a Pattern path), nothing
+			// that can hold a setting for -empty alone. The start is read.
+			for _, f := range starts {
+				add(f, call.OpRead)
+				if !f.lit || empty && len(names) == 0 {
+					continue
+				}
+				for _, n := range names {
+					p := f
+					p.s = strings.TrimRight(f.s, "/") + "/**/" + n
+					if f.s == "/" {
+						p.s = "/**/" + n
+					}
+					p.pattern = true
+					add(p, call.OpDelete)
+				}
+			}
+			return
+		}
+	}
 	for _, f := range starts {
 		add(f, op)
 	}
+}
+
+// findSelection reads what a deleting find's tests select (the words
+// before its first action): the name patterns of its -name and -iname
+// tests (-iname's letters as [xX] classes), and whether it selects only
+// empty files and directories (-empty, which hold no setting and no
+// hook). ok is false when the tests cannot be reduced to that — no name
+// test and no -empty, a negation (!, -not), -prune, a path or regular
+// expression test (-path, -regex, -lname…), an alternative (-o) without
+// a name test of its own, a value that is not literal: then the start
+// point stands for what is deleted, as before.
+func findSelection(expr []field) (names []string, empty, ok bool) {
+	branchHasName := false
+	for j := 0; j < len(expr); j++ {
+		f := expr[j]
+		if !f.lit {
+			return nil, false, false
+		}
+		switch f.s {
+		case "-delete", "-exec", "-execdir", "-ok", "-okdir", "-print", "-print0", "-ls", "-printf", "-fprint", "-fprint0", "-fprintf", "-fls", "-quit":
+			j = len(expr)
+			continue
+		case "!", "-not", "-prune", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-samefile", "-inum", "-links", "-files0-from":
+			return nil, false, false
+		case "-o", "-or", ",":
+			if !branchHasName {
+				return nil, false, false
+			}
+			branchHasName = false
+		case "-name", "-iname":
+			if j+1 >= len(expr) || !expr[j+1].lit || expr[j+1].s == "" || strings.Contains(expr[j+1].s, "/") {
+				return nil, false, false
+			}
+			n := expr[j+1].s
+			if f.s == "-iname" {
+				n = caseless(n)
+			}
+			names = append(names, n)
+			branchHasName = true
+			j++
+		case "-empty":
+			empty = true
+			branchHasName = true // selects nothing that holds a setting
+		default:
+			j += findValues(f.s)
+		}
+	}
+	if !branchHasName || len(names) == 0 && !empty {
+		return nil, false, false
+	}
+	return names, empty, true
+}
+
+// caseless turns a name pattern's letters into [xX] classes (-iname).
+func caseless(n string) string {
+	var b strings.Builder
+	inClass := false
+	for _, r := range n {
+		switch {
+		case r == '[':
+			inClass = true
+		case r == ']':
+			inClass = false
+		case !inClass && unicode.IsLetter(r) && unicode.ToLower(r) != unicode.ToUpper(r):
+			b.WriteString("[" + string(unicode.ToLower(r)) + string(unicode.ToUpper(r)) + "]")
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // findValues are the find primaries that take arguments, and how many.
