@@ -144,8 +144,8 @@ type evalEnv struct {
 	gotSurfaces bool             // surfaceList is set
 	foldCase    bool
 	glob        func(string) ([]string, bool) // Env.Glob, for patternOnSurface
-	lookups           // what this call looked up in the index (index.go)
-	err         error // the first rule that failed to decode or compile (lazy policies)
+	lookups                                   // what this call looked up in the index (index.go)
+	err         error                         // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per
