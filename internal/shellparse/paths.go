@@ -16,6 +16,14 @@ import (
 // relative path after a cd the analysis cannot follow, and a find/xargs
 // placeholder ({}).
 func resolve(f field, op call.Op, sc *scope) (PathRef, bool) {
+	p, ok := resolveHere(f, op, sc)
+	if ok && sc.container != nil {
+		return sc.container.host(p)
+	}
+	return p, ok
+}
+
+func resolveHere(f field, op call.Op, sc *scope) (PathRef, bool) {
 	if f.lit && f.s == "" {
 		return PathRef{}, false
 	}

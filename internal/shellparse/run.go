@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -35,6 +36,12 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 		cmd.Sources = appendSources(cmd.Sources, f.srcs...)
 	}
 	x.pos = cmd.Pos
+	if n, ok := lookedUpProgram(head); ok {
+		// $(which toolguard) uninstall runs toolguard: the program is the
+		// one the lookup names, whatever PATH finds.
+		head = litField(n, head.pos)
+		argv = append([]field{head}, argv[1:]...)
+	}
 	if !head.lit || head.glob || head.s == "" {
 		cmd.Dynamic = true
 		cmd.DynamicText = head.s
@@ -232,3 +239,22 @@ func (x runCtx) with(label string) runCtx {
 	x.depth++
 	return x
 }
+
+// lookedUpProgram is the program a command word finds on PATH by name:
+// $(which NAME), $(command -v NAME), $(type -p NAME), $(type -P NAME),
+// $(hash -t NAME), $(readlink -f
+// $(which NAME)), $(realpath $(which NAME)) and the backquoted forms.
+func lookedUpProgram(f field) (string, bool) {
+	if f.lit || !f.subst {
+		return "", false
+	}
+	m := lookupWord.get().FindStringSubmatch(f.s)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+var lookupWord = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile("^(?:\\$\\(|`)\\s*(?:(?:readlink -f|realpath)\\s+(?:\\$\\(|`)\\s*)?(?:which|command -v|command -V|type -p|type -P|type -fp|hash -t)\\s+([A-Za-z0-9._+-]+)\\s*(?:\\)|`)(?:\\s*(?:\\)|`))?$")
+}}
