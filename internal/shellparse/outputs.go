@@ -354,7 +354,7 @@ func pkgNames(pkgs []field) []field {
 }
 
 // goInstallPaths: go install PKG writes $GOBIN/NAME (or $GOPATH/bin/NAME,
-// ~/go/bin/NAME); env holds the NAME=value assignments the command runs
+// ~/go/bin/NAME — there only for a local package); env holds the NAME=value assignments the command runs
 // with. Installing into $GOBIN is how a hook binary found on PATH is
 // replaced (GOBIN=~/.local/bin go install ./stub).
 func goInstallPaths(args []field, env []string) []field {
@@ -374,14 +374,25 @@ func goInstallPaths(args []field, env []string) []field {
 			}
 		}
 	}
-	if dir == "" {
-		dir = "~/go/bin"
-	}
 	var pkgs []field
 	for _, f := range args[1:] {
 		if !f.lit || !strings.HasPrefix(f.s, "-") {
 			pkgs = append(pkgs, f)
 		}
+	}
+	if dir == "" {
+		// The default ~/go/bin: a package of the module proxy (pkg@v)
+		// installs under its own name, which is everyday work (and the
+		// supply-chain rules' matter); a local one (./cmd/x, a path)
+		// installs what the agent may have written, under any name.
+		local := false
+		for _, p := range pkgs {
+			local = local || !p.lit || strings.HasPrefix(p.s, ".") || strings.HasPrefix(p.s, "/")
+		}
+		if !local && len(pkgs) > 0 {
+			return nil
+		}
+		dir = "~/go/bin"
 	}
 	d := litField(dir, args[0].pos)
 	out := []field{d}

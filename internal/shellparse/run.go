@@ -55,6 +55,9 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 	if cmd.Name == "go" {
 		// go install writes into $GOBIN, which the environment names.
 		for _, f := range goInstallPaths(argv[1:], cmd.Env) {
+			if home, ok := x.sc.lookup("HOME"); ok && home.known && home.val != "" && (f.s == "~" || strings.HasPrefix(f.s, "~/")) {
+				f.s = home.val + f.s[1:]
+			}
 			if p, ok := resolve(f, call.OpWrite, x.sc); ok {
 				cmd.Paths = append(cmd.Paths, a.followLinks([]PathRef{p})...)
 			}
