@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -160,6 +161,15 @@ func ResolveExisting(p string) string {
 				return r
 			}
 			return filepath.Join(r, rest)
+		}
+		if t, err := os.Readlink(dir); err == nil {
+			// A link whose target is not there (yet): a write through it
+			// creates the target (ln -s .claude/settings.local.json n.json).
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(dir), t)
+			}
+			dir = filepath.Clean(t)
+			continue
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

@@ -143,8 +143,9 @@ type evalEnv struct {
 	surfaceList []Surface        // what protected returned, folded with foldCase
 	gotSurfaces bool             // surfaceList is set
 	foldCase    bool
-	lookups           // what this call looked up in the index (index.go)
-	err         error // the first rule that failed to decode or compile (lazy policies)
+	glob        func(string) ([]string, bool) // Env.Glob, for patternOnSurface
+	lookups                                   // what this call looked up in the index (index.go)
+	err         error                         // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per
@@ -327,7 +328,7 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 	if ws == "" {
 		ws = c.Cwd
 	}
-	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase}
+	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase, glob: env.Glob}
 	if ws == "" {
 		ev.workspace = ""
 	}
@@ -423,8 +424,8 @@ func (p *Policy) shellTargets(res *Result, c *call.Call, env Env, ev *evalEnv) (
 					for _, m := range paths {
 						p.pathTarget(res, c, m, pr.Op, pr.Op != call.OpRead, ev)
 					}
-					if len(paths) > 0 && complete {
-						continue
+					if len(paths) > 0 && complete && !pr.Pattern {
+						continue // a find selection's pattern is matched as one too (onSurface)
 					}
 				}
 				p.pathTarget(res, c, pr.Path, pr.Op, pr.Op != call.OpRead, ev)
