@@ -88,7 +88,7 @@ func Check(sys System, f Options, set *workspace.Set, q CheckRequest) (*Report, 
 		if len(q.Args) > 0 {
 			command = shellJoin(q.Args)
 		}
-		if c, err = classifyTool("Bash", inputJSON("command", command), cwd, home); err != nil {
+		if c, err = Classify("Bash", inputJSON("command", command), cwd, home); err != nil {
 			return nil, err
 		}
 	case q.MCP != "":
@@ -103,11 +103,11 @@ func Check(sys System, f Options, set *workspace.Set, q CheckRequest) (*Report, 
 			}
 			in = json.RawMessage(q.Input)
 		}
-		if c, err = classifyTool("mcp__"+srv+"__"+tool, in, cwd, home); err != nil {
+		if c, err = Classify("mcp__"+srv+"__"+tool, in, cwd, home); err != nil {
 			return nil, err
 		}
 	case q.URL != "":
-		if c, err = classifyTool("WebFetch", inputJSON("url", q.URL), cwd, home); err != nil {
+		if c, err = Classify("WebFetch", inputJSON("url", q.URL), cwd, home); err != nil {
 			return nil, err
 		}
 	default:
@@ -174,7 +174,7 @@ func ToolCall(tool string, paths []string, cwd, home string) (call.Call, error) 
 		if err != nil {
 			return c, err
 		}
-		one, err := classifyTool(tool, in, cwd, home)
+		one, err := Classify(tool, in, cwd, home)
 		if err != nil {
 			return c, err
 		}
@@ -197,15 +197,10 @@ func inputJSON(key, value string) json.RawMessage {
 	return b
 }
 
-// Classify is classifyTool for library callers (the public guard package).
-func Classify(tool string, input json.RawMessage, cwd, home string) (call.Call, error) {
-	return classifyTool(tool, input, cwd, home)
-}
-
-// classifyTool decodes a Claude Code payload naming tool with input in
+// Classify decodes a Claude Code payload naming tool with input in
 // cwd, as the hook would decode it: the tool table of every dialect, the
 // paths made absolute (protocol). Its provider is "check".
-func classifyTool(tool string, input json.RawMessage, cwd, home string) (call.Call, error) {
+func Classify(tool string, input json.RawMessage, cwd, home string) (call.Call, error) {
 	payload := map[string]any{"tool_name": tool, "cwd": cwd}
 	if input != nil {
 		payload["tool_input"] = input
