@@ -205,6 +205,9 @@ type Outcome struct {
 }
 
 var (
+	// ErrDecided is wrapped by the error of an approve or a reject of a
+	// request a decision already holds (a *DecidedError).
+	ErrDecided = errors.New("approval request already decided")
 	// ErrNotFound is wrapped by errors about an id with no request.
 	ErrNotFound = errors.New("no such approval request")
 	// ErrInvalidID is wrapped by errors about a malformed id.
@@ -561,10 +564,64 @@ func (s *Store) check(r *Request) {
 	}
 }
 
+// DecidedError is the answer to a second decision on a request: a
+// decision is final once. Approve after reject, reject after approve (the
+// grant used or not), and a second approve or reject all get it, naming
+// the decision that won.
+type DecidedError struct {
+	ID      string
+	Action  string // what was asked: "approve" or "reject"
+	Won     Status // the decision that holds: StatusApproved or StatusRejected
+	Decided time.Time
+	// Status is the request's status now (consumed: the grant was used).
+	Status Status
+}
+
+func (e *DecidedError) Error() string {
+	at := ""
+	if !e.Decided.IsZero() {
+		at = " at " + e.Decided.UTC().Format(time.RFC3339)
+	}
+	now := ""
+	if e.Status != e.Won && e.Status != "" {
+		now = ", now " + string(e.Status)
+	}
+	return fmt.Sprintf("cannot %s %s: it was already %s%s%s, and a decision is final", e.Action, e.ID, e.Won, at, now)
+}
+
+func (e *DecidedError) Unwrap() error { return ErrDecided }
+
+// decision is the decision that holds r, if any: rejected, or approved
+// (a grant was signed: approved, consumed, or expired with its grant). A
+// pending request, and one that expired pending (no grant), are undecided.
+func decision(r *Request) (Status, bool) {
+	switch {
+	case r.Status == StatusRejected:
+		return StatusRejected, true
+	case r.Status == StatusApproved || r.Status == StatusConsumed || r.Grant != nil:
+		return StatusApproved, true
+	}
+	return "", false
+}
+
+// Undecided returns a *DecidedError when a decision already holds r (for
+// action, "approve" or "reject"), else nil. Approve and Reject check it
+// under the store lock; a caller may check it early, before work that
+// would be wasted on a decided request (approve --amend).
+func Undecided(r *Request, action string) error {
+	if won, ok := decision(r); ok {
+		return &DecidedError{ID: r.ID, Action: action, Won: won, Decided: r.Decided, Status: r.Status}
+	}
+	return nil
+}
+
 // Approve grants the request id uses calls (at least 1) until now+ttl (ttl
-// positive), signed by signer. It works from any status: it re-arms a
-// consumed or expired request and lifts a rejection. A request file that
-// cannot be read, or is not a private regular file, is not approved.
+// positive), signed by signer. A decision is final once: a request
+// already approved (its grant used, expired or not) or rejected is not
+// approved again — the error is a *DecidedError (ErrDecided) naming the
+// decision that won. A pending request, or one that expired pending, is
+// approved. A request file that cannot be read, or is not a private
+// regular file, is not approved.
 func (s *Store) Approve(id string, ttl time.Duration, uses int, now time.Time, signer Signer) (Request, error) {
 	return s.ApproveEdited(id, ttl, uses, now, signer, nil)
 }
@@ -580,6 +637,9 @@ func (s *Store) ApproveEdited(id string, ttl time.Duration, uses int, now time.T
 		return Request{}, fmt.Errorf("approve %s: %d uses (want at least 1)", id, uses)
 	}
 	return s.update(id, func(r *Request) error {
+		if err := Undecided(r, "approve"); err != nil {
+			return err
+		}
 		gf, err := NewEditedGrant(*r, ttl, uses, now, signer, edit)
 		if err != nil {
 			return err
@@ -594,9 +654,13 @@ func (s *Store) ApproveEdited(id string, ttl time.Duration, uses int, now time.T
 }
 
 // Reject rejects the request id with reason, which reaches the model on
-// every later identical call. It works from any status and revokes a grant.
+// every later identical call. Like Approve it decides an undecided request
+// only: a request already approved or rejected gets a *DecidedError.
 func (s *Store) Reject(id, reason string, now time.Time) (Request, error) {
 	return s.update(id, func(r *Request) error {
+		if err := Undecided(r, "reject"); err != nil {
+			return err
+		}
 		r.Status = StatusRejected
 		r.Decided = now
 		r.RejectReason = reason

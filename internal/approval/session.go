@@ -95,6 +95,9 @@ func (s *Store) SessionHold(session string, now time.Time) (Hold, error) {
 // of the request's session (SessionHold) is answered with a stop.
 func (s *Store) RejectStop(id, reason string, now time.Time) (Request, error) {
 	return s.update(id, func(r *Request) error {
+		if err := Undecided(r, "reject"); err != nil {
+			return err
+		}
 		if r.Session == "" {
 			return errors.New("the request has no session id, so there is no turn to stop")
 		}
