@@ -20,6 +20,8 @@ type installOptions struct {
 	command     string
 	portable    bool
 	preToolOnly bool
+	http        string // --http URL: Claude Code's HTTP hook at serve (install_http.go)
+	tokenEnv    string
 }
 
 func newInstallCmd(sys *system, uninstall bool) *cobra.Command {
@@ -67,6 +69,8 @@ for files a team commits; see docs/install.md for what that trusts.`,
 		fl.StringVar(&o.command, "command", "", "the toolguard binary to run (default: this one)")
 		fl.BoolVar(&o.portable, "portable", false, "write a bare `toolguard` (found on PATH when the hook runs) instead of an absolute path")
 		fl.BoolVar(&o.preToolOnly, "pre-tool-only", false, "add only the pre-tool hook, not the prompt, session and post-tool ones")
+		fl.StringVar(&o.http, "http", "", "claude-code: write an HTTP hook posting to toolguard serve at `URL` (onFailure block) instead of a command hook")
+		fl.StringVar(&o.tokenEnv, "token-env", "", "with --http: the environment variable holding the node token (default TOOLGUARD_NODE_TOKEN)")
 	}
 	return cmd
 }
@@ -89,6 +93,9 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	dir := projectDir(sys)
 	if o.dir != "" {
 		dir = projectOf(argPath(o.dir, cwd, sys.home()))
+	}
+	if o.http != "" || o.tokenEnv != "" {
+		return runInstallHTTP(sys, o, codec.Name(), dir)
 	}
 	opts := install.Options{Provider: codec.Name(), Scope: o.scope, Dir: dir, Home: sys.home(),
 		DryRun: o.dryRun, PreToolOnly: o.preToolOnly}
@@ -140,6 +147,8 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		for _, n := range res.Notes {
 			fmt.Fprintf(sys.stdout, "note: %s\n", n)
 		}
+	} else if codec.Name() == protocol.NameClaude {
+		return uninstallHTTP(sys, o, dir) // install_http.go
 	}
 	return nil
 }

@@ -43,6 +43,7 @@ type serveOptions struct {
 	notifyJSON, notifySlack []string
 	notifyEvents            []string
 	publicURL               string
+	nodeTokens              string // --node-tokens: POST /v1/hooks/{agent} (serve_hooks.go)
 }
 
 func newServeCmd(sys *system) *cobra.Command {
@@ -76,6 +77,7 @@ gracefully.`,
 	fl.StringArrayVar(&o.notifyJSON, "notify", nil, "POST each event as JSON to this webhook `URL` (repeatable)")
 	fl.StringArrayVar(&o.notifySlack, "notify-slack", nil, "POST each event to this Slack incoming-webhook `URL` (repeatable)")
 	fl.StringSliceVar(&o.notifyEvents, "notify-events", []string{"approval.request"}, "events to notify: approval.request, approval.decision, approval.result")
+	fl.StringVar(&o.nodeTokens, "node-tokens", "", "answer the agents' hooks at POST /v1/hooks/{agent} for the nodes in this `FILE` (NAME:TOKEN a line, mode 0600)")
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	o.register(cmd)
 	o.registerDecide(fl)
@@ -161,6 +163,10 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	nodes, err := serveNodeTokens(sys, o.nodeTokens)
+	if err != nil {
+		return err
+	}
 
 	var ln net.Listener
 	base := ""
@@ -208,6 +214,8 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		BaseURL:      publicURL,
 		Now:          sys.now,
 		Logf:         func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) },
+		Hook:         serveHook(sys, o, ps),
+		NodeTokens:   nodes,
 	})
 	defer srv.Close()
 	hs := &http.Server{

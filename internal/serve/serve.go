@@ -143,6 +143,14 @@ type Config struct {
 	Now func() time.Time
 	// Logf reports what the server could not tell a client (default: nothing).
 	Logf func(format string, args ...any)
+
+	// Hook decides a hook payload of POST /v1/hooks/{agent} by the
+	// process hook's decision path (hooks.go); nil: no hook endpoint.
+	Hook func(ctx context.Context, hc HookCall) HookAnswer
+	// NodeTokens are the bearer tokens of the nodes that may call it.
+	NodeTokens []NodeToken
+	// HookTimeout bounds one hook decision (default DefaultHookTimeout).
+	HookTimeout time.Duration
 }
 
 // Server is the toolguard HTTP handler.
@@ -157,6 +165,7 @@ type Server struct {
 	subMu     sync.Mutex
 	subs      map[chan Event]struct{}
 	notifiers []*notifier
+	nodes     nodeTokens // Config.NodeTokens, digested
 
 	mu       sync.Mutex
 	logins   map[string]time.Time // unused one-time login tokens -> expiry (zero: none)
@@ -187,7 +196,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), done: make(chan struct{}),
 		logins: map[string]time.Time{}, sessions: map[string]session{},
-		ready: make(chan struct{}), subs: map[chan Event]struct{}{}}
+		ready: make(chan struct{}), subs: map[chan Event]struct{}{}, nodes: digestTokens(cfg.NodeTokens)}
 	if cfg.LoginToken != "" {
 		s.logins[cfg.LoginToken] = time.Time{}
 	}
@@ -304,6 +313,7 @@ func (s *Server) routes() {
 	s.route("/v1/events", RoleApprover, false, s.events, "GET")
 	s.route("/v1/audit/summary", RoleApprover, false, s.auditSummary, "GET")
 	s.route("/v1/login-links", RoleApprover, true, s.newLoginLink, "POST")
+	s.hookRoutes()
 	s.mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		if _, err := s.authorize(r, RoleHook, false); err != nil {
 			writeError(w, err)
