@@ -131,8 +131,13 @@ type Config struct {
 	Audit func(DecisionEvent) error
 	// Secure marks the session cookie Secure (the server runs TLS).
 	Secure bool
-	// Poll is how often the server looks at the store for events (default 250ms).
+	// Poll is how often the server looks at the store for events (default
+	// 250ms; with Changes, 10s: a safety net).
 	Poll time.Duration
+	// Changes, if set, signals each change of the store made by anyone
+	// (PostgreSQL's LISTEN/NOTIFY, pgstore.DB.Listen): the server looks
+	// at the store on each signal instead of polling for events.
+	Changes <-chan struct{}
 	// Notify are the webhooks events are posted to; BaseURL, if set, is the
 	// page's address for the links in them. NotifyBackoff is the first
 	// pause before a retry (default 1s; it doubles).
@@ -190,6 +195,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = 250 * time.Millisecond
+		if cfg.Changes != nil {
+			cfg.Poll = 10 * time.Second
+		}
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
