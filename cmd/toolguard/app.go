@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/protocol"
 )
@@ -45,6 +46,10 @@ type system struct {
 	// decide replaces decideCall in the hook (nil: decideCall); tests
 	// model a runaway decision with it.
 	decide decideFunc
+	// openApprovals opens the approval store of a state directory (nil:
+	// approval.Open); serve --database points the hook calls it decides
+	// at PostgreSQL (approval_store.go).
+	openApprovals func(dir string) (*approval.Store, error)
 }
 
 // decideFunc is the signature of decideCall.

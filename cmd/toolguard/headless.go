@@ -103,7 +103,7 @@ func headlessAskWithin(ctx context.Context, sys *system, f *decideFlags, o *outc
 		deny(ask + " No human can answer here and no state directory is set, so the call was stopped.")
 		return
 	}
-	st, err := approval.Open(dir)
+	st, err := sys.approvalStore(dir)
 	if err != nil {
 		deny(fmt.Sprintf("%s No human can answer here, and the approval store is unavailable (%v), so the call was stopped.", ask, err))
 		return

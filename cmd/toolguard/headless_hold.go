@@ -50,7 +50,7 @@ func holdSession(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 		if dir = stateDir(sys, f.stateDir, o.ps.pol); dir == "" {
 			return
 		}
-		if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) && sys.openApprovals == nil {
 			return // no request was ever recorded here; do not create the directory
 		}
 	}
@@ -61,7 +61,7 @@ func holdSession(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 		remoteHold(ctx, sys, o)
 		return
 	}
-	st, err := approval.Open(dir)
+	st, err := sys.approvalStore(dir)
 	if err == nil {
 		st.ExpirePending(o.ps.pol.Settings.PendingTTL)
 		var h approval.Hold

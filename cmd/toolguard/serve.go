@@ -44,6 +44,7 @@ type serveOptions struct {
 	notifyEvents            []string
 	publicURL               string
 	nodeTokens              string // --node-tokens: POST /v1/hooks/{agent} (serve_hooks.go)
+	database                string // --database: approvals in PostgreSQL (serve_db.go)
 }
 
 func newServeCmd(sys *system) *cobra.Command {
@@ -77,6 +78,7 @@ gracefully.`,
 	fl.StringArrayVar(&o.notifyJSON, "notify", nil, "POST each event as JSON to this webhook `URL` (repeatable)")
 	fl.StringArrayVar(&o.notifySlack, "notify-slack", nil, "POST each event to this Slack incoming-webhook `URL` (repeatable)")
 	fl.StringSliceVar(&o.notifyEvents, "notify-events", []string{"approval.request"}, "events to notify: approval.request, approval.decision, approval.result")
+	fl.StringVar(&o.database, "database", "", "keep approval requests in PostgreSQL at this postgres:// `URL` (shared by every replica) instead of the state directory")
 	fl.StringVar(&o.nodeTokens, "node-tokens", "", "answer the agents' hooks at POST /v1/hooks/{agent} for the nodes in this `FILE` (NAME:TOKEN a line, mode 0600)")
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	o.register(cmd)
@@ -128,10 +130,11 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	if dir == "" {
 		return errors.New("no state directory: set --state-dir, settings.state_dir or HOME")
 	}
-	st, err := approval.Open(dir)
+	st, changes, where, closeDB, err := serveStore(ctx, sys, o, dir) // serve_db.go
 	if err != nil {
 		return err
 	}
+	defer closeDB()
 	trusted, problems := trustedKeys(sys, ps.pol)
 	for _, p := range problems {
 		fmt.Fprintf(sys.stderr, "toolguard serve: warning: %s\n", p)
@@ -216,6 +219,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		Logf:         func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) },
 		Hook:         serveHook(sys, o, ps),
 		NodeTokens:   nodes,
+		Changes:      changes,
 	})
 	defer srv.Close()
 	hs := &http.Server{
@@ -236,7 +240,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		ln = tls.NewListener(ln, hs.TLSConfig)
 	}
 	pub := signer.Key.Public().(ed25519.PublicKey)
-	fmt.Fprintf(sys.stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.pol.Hash(), ps.pol.RuleCount(), dir)
+	fmt.Fprintf(sys.stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.pol.Hash(), ps.pol.RuleCount(), where)
 	fmt.Fprintf(sys.stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
 	if o.socket == "" {
 		fmt.Fprintf(sys.stderr, "toolguard serve: sign in once at %s/login?t=%s\n", base, login)
