@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/protocol"
 )
@@ -50,6 +51,9 @@ type system struct {
 	// approval.Open); serve --database points the hook calls it decides
 	// at PostgreSQL (approval_store.go).
 	openApprovals func(dir string) (*approval.Store, error)
+	// appendAudit appends an audit record to the log at path (nil:
+	// audit.AppendContext); serve --database appends to PostgreSQL's chain.
+	appendAudit func(ctx context.Context, path string, rec audit.Record) error
 }
 
 // decideFunc is the signature of decideCall.

@@ -105,7 +105,7 @@ func recordAudit(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 		rec.Error = audit.Redact(o.err.Error())
 		rec.Rule = "on_error"
 	}
-	if err := audit.AppendContext(ctx, path, rec); err != nil {
+	if err := sys.auditAppend(ctx, path, rec); err != nil {
 		fmt.Fprintf(sys.stderr, "toolguard: %v; the decision (%s) stands, its audit line is missing\n", err, rec.Decision)
 	}
 }

@@ -43,8 +43,9 @@ type serveOptions struct {
 	notifyJSON, notifySlack []string
 	notifyEvents            []string
 	publicURL               string
-	nodeTokens              string // --node-tokens: POST /v1/hooks/{agent} (serve_hooks.go)
-	database                string // --database: approvals in PostgreSQL (serve_db.go)
+	nodeTokens              string                         // --node-tokens: POST /v1/hooks/{agent} (serve_hooks.go)
+	database                string                         // --database: approvals in PostgreSQL (serve_db.go)
+	readAudit               func() ([]audit.Record, error) // the audit chain in the database (nil: the file)
 }
 
 func newServeCmd(sys *system) *cobra.Command {
@@ -388,6 +389,13 @@ func serveAuditSummary(sys *system, o *serveOptions, ps *policySet, since time.T
 	if path == "" {
 		return nil, serve.Errorf(http.StatusNotFound, "auditing is off (settings.audit = \"off\")")
 	}
+	if o.readAudit != nil {
+		recs, err := o.readAudit()
+		if err != nil {
+			return nil, err
+		}
+		return audit.Aggregate(recs, since), nil
+	}
 	fh, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return audit.Aggregate(nil, since), nil
@@ -424,7 +432,7 @@ func serveAudit(sys *system, o *serveOptions, ps *policySet, ev serve.DecisionEv
 		rec.Decision = "deny"
 		rec.Reason = fmt.Sprintf("rejected by %s: %s", who, r.RejectReason)
 	}
-	return audit.Append(path, rec)
+	return sys.auditAppend(context.Background(), path, rec)
 }
 
 // defaultTokenPath is $XDG_CONFIG_HOME/toolguard/serve.tokens, else

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/url"
@@ -10,11 +11,13 @@ import (
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/approval/pgstore"
+	"github.com/toolguard/toolguard/internal/audit"
 )
 
 // serveStore opens serve's approval store: the state directory dir, or
 // with --database the PostgreSQL store every replica shares. In database
-// mode the hook calls serve decides (POST /v1/hooks) use it too, and
+// mode the hook calls serve decides (POST /v1/hooks) use it too, the
+// audit lines go to the database's chain (the summary reads it), and
 // changes is signalled on every change any replica commits (LISTEN) for
 // the event streams and webhooks. where names the store for the log (a
 // URL without its password); closeDB stops the listener and closes the
@@ -46,6 +49,15 @@ func serveStore(ctx context.Context, sys *system, o *serveOptions, dir string) (
 		}, func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) })
 	}()
 	sys.openApprovals = func(string) (*approval.Store, error) { return db.Store(), nil }
+	sys.appendAudit = func(ctx context.Context, _ string, rec audit.Record) error { return db.AppendAudit(ctx, rec) }
+	o.readAudit = func() ([]audit.Record, error) {
+		var b bytes.Buffer
+		if err := db.WriteAudit(context.Background(), &b); err != nil {
+			return nil, err
+		}
+		recs, _ := audit.Read(&b)
+		return recs, nil
+	}
 	closeDB = func() {
 		cancel()
 		wg.Wait()

@@ -4,6 +4,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,7 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolguard/toolguard/internal/approval/pgstore"
 	"github.com/toolguard/toolguard/internal/approval/pgstore/pgtest"
+	"github.com/toolguard/toolguard/internal/audit"
 )
 
 // TestServeFleetPostgres is issue 34's test of the shared store: two
@@ -24,7 +28,8 @@ import (
 //     split across A and B get exactly one allow;
 //   - 10 rounds: approve on one replica against reject on the other:
 //     exactly one 200, the other a 409 naming the decision that won;
-//   - a request recorded through A arrives on B's event stream within 1 s.
+//   - a request recorded through A arrives on B's event stream within 1 s;
+//   - the audit lines both replicas wrote make one chain that verifies.
 func TestServeFleetPostgres(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	e := newServeEnv(t)
@@ -32,7 +37,6 @@ func TestServeFleetPostgres(t *testing.T) {
 	if err := os.WriteFile(pol, []byte(`version = 1
 [settings]
 mode = "headless"
-audit = "off"
 [[rule]]
 id = "ask-tag"
 decision = "ask"
@@ -150,6 +154,39 @@ command = "git tag"
 		if allowed != 1 || denied != 199 || failed != 0 {
 			t.Fatalf("round %d: %d allowed, %d denied, %d failed (want 1, 199, 0)", round, allowed, denied, failed)
 		}
+	}
+
+	// The audit lines of both replicas make one chain in the database,
+	// and either replica's summary counts them all.
+	db, err := pgstore.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Per round: the ask, 200 uses (1 allowed by the approval, 199
+	// denied) and the approval. A line is written after its reply is
+	// sent: wait for the last ones.
+	const want = 10 * (1 + 200 + 1)
+	var rep audit.VerifyReport
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var chain bytes.Buffer
+		if err := db.WriteAudit(context.Background(), &chain); err != nil {
+			t.Fatal(err)
+		}
+		rep, err = audit.Verify(bytes.NewReader(chain.Bytes()))
+		if err != nil || rep.Problem != nil || rep.Lines > want {
+			t.Fatalf("the audit chain: %+v %v (want %d lines)", rep, err, want)
+		}
+		if rep.Lines == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the audit chain has %d lines, want %d\n%s%s", rep.Lines, want, a.stderr, b.stderr)
+		}
+	}
+	// The summary counts the hook's decisions, not the approvals.
+	if st, body := a.call(t, "GET", "/v1/audit/summary", a.approver, ""); st != 200 || !strings.Contains(body, fmt.Sprintf(`"total": %d`, 10*201)) {
+		t.Errorf("replica A's audit summary (want total %d): %d %.300s", 10*201, st, body)
 	}
 
 	for round := range 10 {
