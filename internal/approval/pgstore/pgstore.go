@@ -52,6 +52,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database: %v", err)
 	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		// a database that does not answer fails a decision (deny), not hangs it
+		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database: %v", err)
