@@ -11,15 +11,17 @@ import (
 
 // Claude Code's HTTP hook (`type: "http"`): the agent POSTs the hook
 // payload to toolguard serve's POST /v1/hooks/claude-code and applies the
-// JSON it answers, as it applies a command hook's stdout. Verified against
-// Claude Code's settings reference (hooks, 2026-12): an http handler has
-// "url", "headers" (values interpolate $VAR and ${VAR}, only for the
-// variables listed in "allowedEnvVars"; an unlisted one becomes an empty
-// string), "timeout" (seconds) and, from 2.1.295, "onFailure": "block",
-// which blocks the call when the hook cannot answer — a refused
-// connection, a timeout, a non-2xx status — instead of letting it run
-// (measured live, /work/shared/PROTOCOLS.md §11.1). The token never goes
-// into the file: the header names an environment variable.
+// JSON it answers, as it applies a command hook's stdout. The fields, as
+// checked 2026-12-04 (the settings schema as the claude-code-settings
+// crate documents it on docs.rs, HttpHook; the same fields quoted from
+// Claude Code's docs in public issue threads): an http handler has "url",
+// "headers" (values interpolate $VAR and ${VAR}, only for the variables
+// listed in "allowedEnvVars"; an unlisted one becomes an empty string),
+// "timeout" (seconds) and "onFailure". "onFailure": "block" (2.1.295 and
+// later) blocks the call when the hook cannot answer — measured live for
+// http hooks with a refused connection (/work/shared/PROTOCOLS.md §11.1) —
+// instead of letting it run. The token never goes into the file: the
+// header names an environment variable.
 
 // HTTPOptions are what InstallHTTP writes.
 type HTTPOptions struct {
