@@ -96,6 +96,7 @@ command = "git tag"
 		}
 	}
 
+	late := 0 // calls answered deny at the server's hook deadline: no audit line, as the process hook's watchdog
 	for round := range 10 {
 		payload := shell(fmt.Sprintf("grant-%d", round), fmt.Sprintf("git tag v%d", round))
 		out, err := hook(a, payload)
@@ -143,6 +144,9 @@ command = "git tag"
 					allowed++
 				case strings.Contains(out, d.deny):
 					denied++
+					if strings.Contains(out, "hook deadline") {
+						late++
+					}
 				default:
 					failed++
 					t.Log(out)
@@ -165,10 +169,11 @@ command = "git tag"
 	defer db.Close()
 	// Per round: the ask, 200 uses (1 allowed by the approval, 199
 	// denied) and the approval. A line is written after its reply is
-	// sent: wait for the last ones.
-	const want = 10 * (1 + 200 + 1)
+	// sent: wait for the last ones (under -race they trail by 10 s and
+	// more: 200 appends queue on the chain's lock).
+	want := 10*(1+200+1) - late
 	var rep audit.VerifyReport
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		var chain bytes.Buffer
 		if err := db.WriteAudit(context.Background(), &chain); err != nil {
 			t.Fatal(err)
@@ -185,8 +190,11 @@ command = "git tag"
 		}
 	}
 	// The summary counts the hook's decisions, not the approvals.
-	if st, body := a.call(t, "GET", "/v1/audit/summary", a.approver, ""); st != 200 || !strings.Contains(body, fmt.Sprintf(`"total": %d`, 10*201)) {
-		t.Errorf("replica A's audit summary (want total %d): %d %.300s", 10*201, st, body)
+	if st, body := a.call(t, "GET", "/v1/audit/summary", a.approver, ""); st != 200 || !strings.Contains(body, fmt.Sprintf(`"total": %d`, 10*201-late)) {
+		t.Errorf("replica A's audit summary (want total %d): %d %.300s", 10*201-late, st, body)
+	}
+	if late > 0 {
+		t.Logf("%d calls answered deny at the hook deadline (a loaded machine)", late)
 	}
 
 	for round := range 10 {
