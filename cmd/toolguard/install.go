@@ -21,7 +21,7 @@ type installOptions struct {
 	command     string
 	portable    bool
 	preToolOnly bool
-	native      bool // the policy's locked denies into the agent's own deny list (install_native.go)
+	native      bool   // the policy's locked denies into the agent's own deny list (install_native.go)
 	http        string // --http URL: Claude Code's HTTP hook at serve (install_http.go)
 	tokenEnv    string
 }
