@@ -126,6 +126,7 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "replace the serve binary beside", command: "cp /tmp/evil /usr/local/bin/toolguard-serve", want: "deny", rule: "toolguard-self-protect"},
 		{name: "copy the serve binary", command: "cp /usr/local/bin/toolguard-serve /tmp/y", want: "deny", rule: "toolguard-binary-copy"},
 		{name: "link the hook binary", command: "ln -s /opt/tgbin/toolguard /tmp/x", want: "deny", rule: "toolguard-binary-copy"},
+		{name: "symlink to settings", command: "ln -s .claude/settings.json x", want: "deny", rule: "toolguard-self-protect-ln"},
 		{name: "renamed binary", command: "tg uninstall", want: "deny", rule: "toolguard-cli-mutate", exe: "/opt/x/tg"},
 		// 3: agents started with their guards off
 		{name: "claude skip permissions", command: `claude -p x --dangerously-skip-permissions --settings '{"disableAllHooks":true}'`, want: "deny", rule: "agent-guards-off-claude"},
@@ -165,7 +166,6 @@ func TestSurfacesHook(t *testing.T) {
 		{name: "serve binary version", command: "/usr/local/bin/toolguard-serve version"},
 		{name: "other dotfile", command: "echo x > ~/dotfiles/vimrc"},
 		{name: "copy settings out", command: "cp .claude/settings.json /tmp/s.json"},
-		{name: "symlink to settings", command: "ln -s .claude/settings.json x"},
 		{name: "write source", tool: "Write", in: map[string]any{"file_path": "src/main.go", "content": "package main"}},
 	}
 	for _, provider := range []string{"claude-code", "gemini", "codex"} {

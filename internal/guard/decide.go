@@ -179,7 +179,7 @@ func ResolveExisting(p string) string {
 			}
 			return filepath.Join(r, rest)
 		}
-		if t, err := os.Readlink(dir); err == nil {
+		if t, err := os.Readlink(dir); err == nil && !pseudoFS(dir) {
 			// A link whose target is not there (yet): a write through it
 			// creates the target (ln -s .claude/settings.local.json n.json).
 			if !filepath.IsAbs(t) {
@@ -200,6 +200,12 @@ func ResolveExisting(p string) string {
 		dir = parent
 	}
 	return p
+}
+
+// pseudoFS reports a path of /dev or /proc, whose links (/dev/stderr →
+// /proc/self/fd/2 → pipe:[…]) name no file a write would create.
+func pseudoFS(p string) bool {
+	return len(p) >= 5 && p[:5] == "/dev/" || len(p) >= 6 && p[:6] == "/proc/"
 }
 
 // SummaryMax bounds the command or path summary kept in an audit line and

@@ -170,7 +170,9 @@ func (e *evalEnv) onSurface(p string, what int) bool {
 	if what == onRoot && !atRoot {
 		return false
 	}
-	if what == onSurface && hasGlobMeta(p) && !atRoot {
+	if what == onSurface && strings.Contains(p, "/**/") && hasGlobMeta(p) && !atRoot {
+		// A find selection (shellparse's Pattern paths, START/**/NAME);
+		// a shell glob is expanded by Env.Glob (eval.go) instead.
 		if e.patternOnSurface(p, surfaces) {
 			return true
 		}
@@ -239,9 +241,9 @@ func relInside(dir, p string) (string, bool) {
 	return "", false
 }
 
-// patternOnSurface reports a wildcard path (rm .claude/*, or the
-// selection of find . -name 'settings*.json' -delete, which shellparse
-// gives as ./**/settings*.json) that can name a surface: a surface, or a
+// patternOnSurface reports a find selection (find . -name
+// 'settings*.json' -delete, which shellparse gives as
+// ./**/settings*.json) that can name a surface: a surface, or a
 // directory above one below the pattern's literal part (find -name
 // .claude -exec rm -rf {} +), matches it whether it exists or not; for a
 // tree surface (the state directory) the files that exist in it, two
@@ -253,6 +255,7 @@ func (e *evalEnv) patternOnSurface(p string, surfaces []Surface) bool {
 		lit = path.Dir(p[:i] + "x")
 	}
 	last := path.Base(p)
+	p = dotSafe(p)
 	for i := range surfaces {
 		q := surfaces[i].Path
 		for a := q; ; a = path.Dir(a) {
@@ -287,4 +290,22 @@ func (e *evalEnv) patternOnSurface(p string, surfaces []Surface) bool {
 		}
 	}
 	return false
+}
+
+// dotSafe makes a name pattern's leading wildcard skip names that start
+// with a dot, as the shell's globs do (rm -rf */ spares .claude): *x
+// becomes [!.]*x and ?x [!.]x; ** (find's any depth) still crosses
+// dot directories.
+func dotSafe(p string) string {
+	parts := strings.Split(p, "/")
+	for i, c := range parts {
+		switch {
+		case c == "**":
+		case strings.HasPrefix(c, "*"):
+			parts[i] = "[!.]" + c
+		case strings.HasPrefix(c, "?"):
+			parts[i] = "[!.]" + c[1:]
+		}
+	}
+	return strings.Join(parts, "/")
 }

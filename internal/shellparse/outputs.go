@@ -353,8 +353,8 @@ func pkgNames(pkgs []field) []field {
 	return out
 }
 
-// goInstallPaths: go install PKG writes $GOBIN/NAME (or $GOPATH/bin/NAME,
-// ~/go/bin/NAME — there only for a local package); env holds the NAME=value assignments the command runs
+// goInstallPaths: go install PKG writes $GOBIN/NAME (or $GOPATH/bin/NAME;
+// the default ~/go/bin is left out); env holds the NAME=value assignments the command runs
 // with. Installing into $GOBIN is how a hook binary found on PATH is
 // replaced (GOBIN=~/.local/bin go install ./stub).
 func goInstallPaths(args []field, env []string) []field {
@@ -381,18 +381,9 @@ func goInstallPaths(args []field, env []string) []field {
 		}
 	}
 	if dir == "" {
-		// The default ~/go/bin: a package of the module proxy (pkg@v)
-		// installs under its own name, which is everyday work (and the
-		// supply-chain rules' matter); a local one (./cmd/x, a path)
-		// installs what the agent may have written, under any name.
-		local := false
-		for _, p := range pkgs {
-			local = local || !p.lit || strings.HasPrefix(p.s, ".") || strings.HasPrefix(p.s, "/")
-		}
-		if !local && len(pkgs) > 0 {
-			return nil
-		}
-		dir = "~/go/bin"
+		// The default ~/go/bin is not reported: installing a tool there
+		// is everyday work (docs/surfaces.md, limits).
+		return nil
 	}
 	d := litField(dir, args[0].pos)
 	out := []field{d}

@@ -17,11 +17,19 @@ import (
 // points: eight run with their cwd outside the project root (the corpus's
 // setup, every relative write is outside), two write outside it for real
 // (docs/corpus.md "Round 6: writes outside the workspace in the defaults").
+//
+// The two paths ceilings moved in round 10 by exactly the allow records
+// whose tool input is malformed for its tool, which the hook now answers
+// with on_error (SPEC §8; issue 32 item 7: a Read or Write naming no path,
+// tool_input null): cc-safety-net-paths 8.8 → 25.5 (lines 70 `Read
+// {"nested": …}` and 72 `Read null`, 2/12 = 16.7 points), nah-paths
+// 20.5 → 30.5 (line 10 `Read {}`, 1/10). The peer lets such a payload
+// through; a guard that cannot see a call's target must not.
 var floors = map[string]struct{ recall, fp float64 }{
 	"cc-safety-net.jsonl":       {recall: 85.9, fp: 10.8},
-	"cc-safety-net-paths.jsonl": {recall: 80.3, fp: 8.8},
+	"cc-safety-net-paths.jsonl": {recall: 80.3, fp: 25.5},
 	"nah.jsonl":                 {recall: 95.0, fp: 34.2},
-	"nah-paths.jsonl":           {recall: 99.5, fp: 20.5},
+	"nah-paths.jsonl":           {recall: 99.5, fp: 30.5},
 }
 
 func TestCorpusFloors(t *testing.T) {
