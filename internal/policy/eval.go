@@ -143,7 +143,10 @@ type evalEnv struct {
 	surfaceList []Surface        // what protected returned, folded with foldCase
 	gotSurfaces bool             // surfaceList is set
 	foldCase    bool
-	lookups           // what this call looked up in the index (index.go)
+	lookups                                  // what this call looked up in the index (index.go)
+	readScript  func(string) (string, error) // Env.ReadScript (npmDeclared)
+	effCmd      *shellparse.Command          // the command effs are of (commandEffects)
+	effs        []string
 	err         error // the first rule that failed to decode or compile (lazy policies)
 }
 
@@ -327,7 +330,7 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 	if ws == "" {
 		ws = c.Cwd
 	}
-	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase}
+	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase, readScript: env.ReadScript}
 	if ws == "" {
 		ev.workspace = ""
 	}
@@ -492,6 +495,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		// unless a call-level rule is stricter.
 		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
 		_, others := p.idx.commandCandidates(cmd, &ev.lookups)
+		others = p.effectCandidates(catEffect, ev.commandEffects(cmd), others)
 		if r := p.pick(res, c, ev, func(r *Rule) bool {
 			return r.m.class == classCommand && r.m.matchCommand(cmd, ev)
 		}, others); r != nil {
@@ -509,6 +513,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 	}
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
 	byName, others := p.idx.commandCandidates(cmd, &ev.lookups)
+	others = p.effectCandidates(catEffect, ev.commandEffects(cmd), others)
 	r := p.pickNamed(res, c, ev, func(fr *fileRule) bool { return mayName(fr.Command, cmd) }, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
 	}, byName, others, p.callRules(c, ev))
@@ -539,7 +544,7 @@ func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, r
 				return true
 			}
 			return r.m.matchPath(pth, op, ev)
-		}, p.idx.pathCandidates(forms, ev), calls)
+		}, p.effectCandidates(catPathEff, ev.pathEffects(pth, op, forms), p.idx.pathCandidates(forms, ev)), calls)
 		if ev.paths == nil {
 			ev.paths = map[pathKey]pathDecision{}
 		}

@@ -220,6 +220,8 @@ func (d *jsonIn) rule(r *fileRule) bool {
 			return once(&seen, 20) && strList(d, &r.EnvNone)
 		case "code":
 			return once(&seen, 21) && d.strTo(&r.Code)
+		case "effect":
+			return once(&seen, 28) && strList(d, &r.Effect)
 		case "domain":
 			return once(&seen, 22) && strList(d, &r.Domain)
 		case "modes":
@@ -825,6 +827,7 @@ func appendRule(b []byte, r *fileRule) []byte {
 	w.ListOmit("env", r.Env)
 	w.ListOmit("env_none", r.EnvNone)
 	w.StrOmit("code", r.Code)
+	w.ListOmit("effect", r.Effect)
 	w.ListOmit("domain", r.Domain)
 	w.ListOmit("modes", r.Modes)
 	objects(&w, "input", r.Input, func(o *jsonw.Object, in *fileInput) {
