@@ -32,6 +32,9 @@ func TestEffectsSecretsRoutes(t *testing.T) {
 		{tool: "Read", in: `{"file_path":"/home/user/.gemini/oauth_creds.json"}`, want: "ask", rule: "effect-reads-secret-path"},
 		{tool: "Read", in: `{"file_path":"/home/user/.azure/msal_token_cache.json"}`, want: "deny"},
 		{tool: "Read", in: `{"file_path":"/home/user/.azure/azureProfile.json"}`, want: "ask", rule: "effect-reads-secret-path"},
+		{cmd: `sqlite3 :memory: "select readfile('/home/user/.gemini/oauth_creds.json')"`, want: "ask", rule: "effect-reads-secret-path"},
+		{cmd: `sqlite3 :memory: "select readfile('~/.ssh/id_ed25519')"`, want: "deny"},
+		{cmd: `sqlite3 ~/.config/google-chrome/Default/Cookies 'select * from cookies'`, want: "ask", rule: "effect-reads-secret-path"},
 		// the default for the unknown
 		{cmd: "cat ~/.mytool/token", want: "ask", rule: "effect-reads-home-dotfile"},
 		{tool: "Read", in: `{"file_path":"/home/user/.someapp_credentials"}`, want: "ask", rule: "effect-reads-home-dotfile"},
@@ -125,5 +128,17 @@ func TestEffectsSupplyChainRoutes(t *testing.T) {
 		{cmd: "go run ./cmd/tool", want: "pass"},
 		{cmd: "uv run pytest", want: "pass"},
 		{cmd: "python3 -c 'print(1)'", want: "pass"},
+	})
+}
+
+// MCP arguments that name a credential file: a path field, or a file://
+// URI in any field (a resource read).
+func TestEffectsMCPPathRoutes(t *testing.T) {
+	t.Parallel()
+	runRoutes(t, []routeCase{
+		{tool: "mcp__fs__read_resource", in: `{"uri":"file:///home/user/.gemini/oauth_creds.json"}`, want: "ask", rule: "effect-reads-secret-path"},
+		{tool: "mcp__fs__read_file", in: `{"path":"/home/user/.local/share/opencode/auth.json"}`, want: "ask", rule: "effect-reads-secret-path"},
+		{tool: "mcp__fs__read_resource", in: `{"uri":"file:///home/user/project/README.md"}`, want: "pass"},
+		{tool: "mcp__fs__read_file", in: `{"path":"/home/user/project/src/main.go"}`, want: "pass"},
 	})
 }
