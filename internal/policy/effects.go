@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"encoding/json"
 	"errors"
 	"net/url"
 	"path"
@@ -42,11 +43,11 @@ func anyEffect(want, have []string) bool {
 	return false
 }
 
-// onlyCallKinds reports tool patterns that are all the kinds web or mcp:
-// a rule about the call itself.
+// onlyCallKinds reports tool patterns that are all kinds other than
+// shell: a rule about the call itself (callEffects).
 func onlyCallKinds(ts []toolPattern) bool {
 	for _, t := range ts {
-		if !t.isKnd || (t.kind != call.KindWeb && t.kind != call.KindMCP) {
+		if !t.isKnd || t.kind == call.KindShell {
 			return false
 		}
 	}
@@ -289,10 +290,14 @@ var urlInText = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`https?://[^\s"'<>\\]+`)
 })
 
-// callEffects are the effects of a web or MCP call: sends-secret when a
+// callEffects are the effects of a web or MCP call (or of a write or
+// edit: buildFileEffects): sends-secret when a
 // URL it names (the fetched URL, or any URL in the tool's input) carries
 // a key-shaped value in its query, fragment or path, or a password.
 func callEffects(c *call.Call) []string {
+	if c.Kind == call.KindWrite || c.Kind == call.KindEdit {
+		return buildFileEffects(c)
+	}
 	if c.Kind != call.KindWeb && c.Kind != call.KindMCP {
 		return nil
 	}
@@ -332,4 +337,78 @@ func (p *Policy) effectCandidates(cat byte, effs []string, list []int32) []int32
 		return list
 	}
 	return mergeOrds(lists...)
+}
+
+// buildFiles are files a build, an install or git runs commands from: an
+// edit that makes one fetch and run code runs it at the next make, npm
+// install, pip install or commit.
+func buildFile(p string) bool {
+	base := path.Base(p)
+	switch base {
+	case "Makefile", "makefile", "GNUmakefile", "package.json", "setup.py", "setup.cfg", "pyproject.toml", "build.rs",
+		"Justfile", "justfile", "Rakefile", "Taskfile.yml", "Taskfile.yaml", "build.gradle", "build.gradle.kts",
+		"CMakeLists.txt", "Cargo.toml", ".envrc", ".pre-commit-config.yaml", "lefthook.yml", "conftest.py", "noxfile.py", "tox.ini",
+		"Gemfile", "composer.json", "deno.json", "Dockerfile", "Vagrantfile":
+		return true
+	}
+	return strings.HasSuffix(base, ".mk") || strings.Contains(p, "/.git/hooks/") || strings.Contains(p, "/.husky/") ||
+		strings.HasPrefix(p, ".git/hooks/") || strings.HasPrefix(p, ".husky/")
+}
+
+// fetchRun matches text that downloads code and runs it: a download piped
+// to a shell or interpreter, a shell running a substitution of one, a
+// downloaded file made executable or run, PowerShell's irm | iex.
+var fetchRun = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(curl|wget|fetch|http|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;&]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b|` +
+		`\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;&]*\|\s*(sudo\s+)?(python[0-9.]*|node|perl|ruby|php|iex|invoke-expression)\b|` +
+		`\b(sh|bash|zsh|python[0-9.]*|node|perl|ruby|eval|source|\.)\s+(-c\s+)?\\?["']?(<|\$)\(\s*(curl|wget)\b|` +
+		`\b(curl|wget)\b[^\n]*(-o|-O|--output)[ =]?[^\n]*(&&|;)\s*(sudo\s+)?(ba|z|da)?sh\b|` +
+		`(urlopen|requests\.get|urllib\.request)[^\n]*\b(exec|eval|os\.system|subprocess)\b|\b(exec|eval)\s*\(\s*(urlopen|requests\.get)`)
+})
+
+// buildFileEffects: runs-remote-code for a write or an edit of a build
+// file (buildFile) whose written text (anywhere in the tool's input: the
+// content, new_string, a patch) fetches and runs code.
+func buildFileEffects(c *call.Call) []string {
+	hit := false
+	for _, p := range c.Paths {
+		if p.Op != call.OpRead && buildFile(p.Path) {
+			hit = true
+			break
+		}
+	}
+	if !hit || len(c.Input) == 0 {
+		return nil
+	}
+	var in any
+	if json.Unmarshal(c.Input, &in) != nil {
+		return nil
+	}
+	var b strings.Builder
+	var collect func(v any, depth int)
+	collect = func(v any, depth int) {
+		switch v := v.(type) {
+		case string:
+			b.WriteString(v)
+			b.WriteByte('\n')
+		case map[string]any:
+			for _, x := range v {
+				if depth < 4 {
+					collect(x, depth+1)
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if depth < 4 {
+					collect(x, depth+1)
+				}
+			}
+		}
+	}
+	collect(in, 0)
+	text := b.String()
+	if fetchRun().MatchString(text) {
+		return []string{knowledge.RunsRemoteCode}
+	}
+	return nil
 }
