@@ -197,14 +197,16 @@ func npmDeclared(cmd *shellparse.Command, ev *evalEnv) bool {
 	}
 	name := path.Base(pkg) // @scope/tool runs tool
 	exists := func(rel string) bool {
+		// A file too large or not regular exists too; ErrNoScript is a
+		// missing (or refused) one.
 		_, err := ev.readScript(filepath.Join(ev.workspace, rel))
-		return err == nil
+		return err == nil || !errors.Is(err, shellparse.ErrNoScript)
 	}
 	if exists(filepath.Join("node_modules", ".bin", name)) || exists(filepath.Join("node_modules", pkg, "package.json")) {
 		return true
 	}
 	text, err := ev.readScript(filepath.Join(ev.workspace, "package.json"))
-	if err != nil || errors.Is(err, shellparse.ErrNoScript) {
+	if err != nil {
 		return false
 	}
 	return strings.Contains(text, `"`+pkg+`"`)
