@@ -184,3 +184,14 @@ func TestEffectsBuildFileRoutes(t *testing.T) {
 		{cmd: "npm pkg set scripts.test=jest", want: "pass"},
 	})
 }
+
+// An MCP database tool given SQL that drops or empties a table.
+func TestEffectsMCPSQLRoutes(t *testing.T) {
+	t.Parallel()
+	runRoutes(t, []routeCase{
+		{tool: "mcp__db__query", in: `{"sql":"DROP TABLE users"}`, want: "ask", rule: "effect-destroys-data-call"},
+		{tool: "mcp__postgres__execute", in: `{"query":"TRUNCATE orders"}`, want: "ask", rule: "effect-destroys-data-call"},
+		{tool: "mcp__db__query", in: `{"sql":"SELECT count(*) FROM users"}`, want: "pass"},
+		{tool: "mcp__db__query", in: `{"sql":"DELETE FROM sessions WHERE expires < now()"}`, want: "pass"},
+	})
+}

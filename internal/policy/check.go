@@ -195,6 +195,13 @@ func buildCall(kind, text string, tools []toolPattern) (call.Call, error) {
 		}
 		c.Paths = []call.Path{{Path: protocol.JoinAbs(text, CheckWorkspace, CheckHome), Op: op}}
 	case "mcp":
+		if name, in, ok := strings.Cut(text, " <<< "); ok {
+			// mcp: server/tool <<< {JSON}: the call's input.
+			if !json.Valid([]byte(in)) {
+				return c, fmt.Errorf("the input after <<< is not JSON")
+			}
+			text, c.Input = name, json.RawMessage(in)
+		}
 		srv, tool, ok := strings.Cut(text, "/")
 		if !ok {
 			return c, fmt.Errorf("want mcp: server/tool")

@@ -303,6 +303,10 @@ func callEffects(c *call.Call) []string {
 	if c.Kind != call.KindWeb && c.Kind != call.KindMCP {
 		return nil
 	}
+	var out []string
+	if c.Kind == call.KindMCP && len(c.Input) > 0 && sqlDestroy().Match(c.Input) {
+		out = append(out, knowledge.DestroysData) // an MCP database tool's sql/query argument
+	}
 	urls := urlInText().FindAllString(string(c.Input), 64)
 	if c.URL != "" {
 		urls = append(urls, c.URL)
@@ -317,11 +321,17 @@ func callEffects(c *call.Call) []string {
 			q += "&" + u.Fragment
 		}
 		if keyValue().MatchString(q) || keyValue().MatchString(u.Path) || u.User != nil {
-			return []string{knowledge.SendsSecret, knowledge.NetworkSend}
+			return append(out, knowledge.SendsSecret, knowledge.NetworkSend)
 		}
 	}
-	return nil
+	return out
 }
+
+// sqlDestroy matches SQL that drops or empties a database object, in an
+// MCP call's input (the JSON text: a sql, query or statement argument).
+var sqlDestroy = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|collection|keyspace|index|view)|truncate\s+(table\s+)?[\w."` + "`" + `]+|dropDatabase\s*\(|delete\s+from\s+[\w."` + "`" + `]+\s*(;|"|$))`)
+})
 
 // effectCandidates adds to list the rules filed under each effect (index
 // category cat: catEffect or catPathEff), in rule order.
