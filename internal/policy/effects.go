@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/url"
@@ -72,7 +73,12 @@ func (e *progEntry) matcher() (*matcher, bool) {
 
 type progTable struct {
 	byName map[string][]*progEntry
-	glob   []*progEntry
+	glob   []globEntry // entries with a program glob, tried when the name has its literal prefix
+}
+
+type globEntry struct {
+	prefix string // the glob's literal start ("python" of python*)
+	e      *progEntry
 }
 
 var programs = sync.OnceValue(func() *progTable {
@@ -80,20 +86,16 @@ var programs = sync.OnceValue(func() *progTable {
 	for i := range knowledge.Programs {
 		e := &progEntry{k: &knowledge.Programs[i]}
 		seen := map[string]bool{}
-		globbed := false
 		for _, c := range e.k.Command {
 			name, _, _ := strings.Cut(c, " ")
 			if hasMeta(name) {
-				globbed = true
+				t.glob = append(t.glob, globEntry{name[:strings.IndexAny(name, "*?[{\\")], e})
 				continue
 			}
 			if !seen[name] {
 				seen[name] = true
 				t.byName[name] = append(t.byName[name], e)
 			}
-		}
-		if globbed {
-			t.glob = append(t.glob, e)
 		}
 	}
 	return t
@@ -120,9 +122,11 @@ func programEffects(cmd *shellparse.Command, ev *evalEnv) []string {
 	for _, e := range t.byName[cmd.Name] {
 		try(e)
 	}
-	for _, e := range t.glob {
-		if !slicesContainsPtr(t.byName[cmd.Name], e) {
-			try(e)
+	var tried []*progEntry
+	for _, g := range t.glob {
+		if strings.HasPrefix(cmd.Name, g.prefix) && !slicesContainsPtr(t.byName[cmd.Name], g.e) && !slicesContainsPtr(tried, g.e) {
+			tried = append(tried, g.e)
+			try(g.e)
 		}
 	}
 	return out
@@ -307,7 +311,10 @@ func callEffects(c *call.Call) []string {
 	if c.Kind == call.KindMCP && len(c.Input) > 0 && sqlDestroy().Match(c.Input) {
 		out = append(out, knowledge.DestroysData) // an MCP database tool's sql/query argument
 	}
-	urls := urlInText().FindAllString(string(c.Input), 64)
+	var urls []string
+	if bytes.Contains(c.Input, []byte("://")) {
+		urls = urlInText().FindAllString(string(c.Input), 64)
+	}
 	if c.URL != "" {
 		urls = append(urls, c.URL)
 	}
