@@ -53,10 +53,13 @@ func TestHookBinaryDeps(t *testing.T) {
 var importArrows = map[string][]string{
 	"internal/call":                {},
 	"internal/filelock":            {},
+	"internal/knowledge":           {}, // program knowledge and the credential catalog as data (docs/programs.md)
+	"internal/knowledge/kgen":      {},
+	"internal/knowledge/kgen/run":  {"internal/knowledge/kgen"},
 	"internal/testenv":             {}, // tests' helper: what needs ../shared (docs/layout.md)
 	"npm":                          {}, // the npm package's pack test
 	"internal/shellparse":          {"internal/call"},
-	"internal/policy":              {"internal/call", "internal/shellparse"},
+	"internal/policy":              {"internal/call", "internal/knowledge", "internal/shellparse"},
 	"internal/policy/internal/gen": {"internal/policy"},
 	"internal/protocol":            {"internal/call"},
 	"internal/approval":            {"internal/call", "internal/filelock"},

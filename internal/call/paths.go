@@ -2,6 +2,7 @@ package call
 
 import (
 	"encoding/json"
+	"net/url"
 	"path"
 	"sort"
 	"strings"
@@ -68,6 +69,14 @@ func mcpInputPaths(c *Call) []Path {
 	add = func(key string, v any, depth int) {
 		switch x := v.(type) {
 		case string:
+			if len(x) > 7 && strings.EqualFold(x[:7], "file://") {
+				// A file:// URL in any argument (a resource's uri) names a
+				// local file: a path target like a path argument.
+				if u, err := url.Parse(x); err == nil && u.Path != "" && (u.Host == "" || u.Host == "localhost") {
+					out = append(out, Path{Path: JoinAbs(u.Path, c.Cwd, ""), Op: op})
+				}
+				return
+			}
 			if !mcpPathKeys[key] || x == "" || strings.Contains(x, "://") {
 				return
 			}

@@ -120,6 +120,10 @@ args = "secret"
 		{"sed -i s/a/b/ src/a.go", call.Pass, "no — sed -i writes src/a.go"},
 		{"git diff > out.txt", call.Pass, "no — a redirection writes out.txt"},
 		{"rm -rf build", call.Pass, "rm is not in the read-only table"},
+		// issue 33: a program an interpreter reads from its standard input is never proven read-only.
+		{"node <<'EOF'\nconst fs=require('fs');fs.writeFileSync('x','y')\nEOF", call.Pass, "standard input"},
+		{"echo 'print(1)' | python3", call.Pass, "standard input"},
+		{"node --version", call.Allow, "yes"},
 	} {
 		res := p.Evaluate(call.Call{Kind: call.KindShell, Tool: "Bash", Command: tc.cmd, Cwd: ws}, env)
 		if res.Decision != tc.want || !strings.Contains(res.Auto, tc.auto) {

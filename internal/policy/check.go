@@ -172,6 +172,15 @@ func buildCall(kind, text string, tools []toolPattern) (call.Call, error) {
 		c.Kind, c.Tool, c.Command = call.KindShell, "Bash", text
 	case "write", "edit", "read", "delete", "search":
 		op := call.OpWrite
+		if pth, content, ok := strings.Cut(text, " <<< "); ok && (kind == "write" || kind == "edit") {
+			// write: PATH <<< TEXT: the tool writes TEXT (its input's
+			// content), for rules that read what is written (effects.go).
+			b, err := json.Marshal(map[string]string{"file_path": pth, "content": content})
+			if err != nil {
+				return c, err
+			}
+			text, c.Input = pth, b
+		}
 		c.Kind, c.Tool = call.KindWrite, "Write"
 		switch kind {
 		case "edit":
@@ -185,6 +194,13 @@ func buildCall(kind, text string, tools []toolPattern) (call.Call, error) {
 		}
 		c.Paths = []call.Path{{Path: call.JoinAbs(text, CheckWorkspace, CheckHome), Op: op}}
 	case "mcp":
+		if name, in, ok := strings.Cut(text, " <<< "); ok {
+			// mcp: server/tool <<< {JSON}: the call's input.
+			if !json.Valid([]byte(in)) {
+				return c, fmt.Errorf("the input after <<< is not JSON")
+			}
+			text, c.Input = name, json.RawMessage(in)
+		}
 		srv, tool, ok := strings.Cut(text, "/")
 		if !ok {
 			return c, fmt.Errorf("want mcp: server/tool")

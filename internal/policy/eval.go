@@ -145,7 +145,10 @@ type evalEnv struct {
 	foldCase    bool
 	glob        func(string) ([]string, bool) // Env.Glob, for patternOnSurface
 	lookups                                   // what this call looked up in the index (index.go)
-	err         error                         // the first rule that failed to decode or compile (lazy policies)
+	readScript  func(string) (string, error)  // Env.ReadScript (npmDeclared)
+	effCmd      *shellparse.Command           // the command effs are of (commandEffects)
+	effs        []string
+	err         error // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per
@@ -328,7 +331,7 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 	if ws == "" {
 		ws = c.Cwd
 	}
-	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase, glob: env.Glob}
+	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase, glob: env.Glob, readScript: env.ReadScript}
 	if ws == "" {
 		ev.workspace = ""
 	}
@@ -493,6 +496,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 		// unless a call-level rule is stricter.
 		t.Argv = append([]string{cmd.DynamicText}, cmd.Args...)
 		_, others := p.idx.commandCandidates(cmd, &ev.lookups)
+		others = p.effectCandidates(catEffect, ev.commandEffects(cmd), others)
 		if r := p.pick(res, c, ev, func(r *Rule) bool {
 			return r.m.class == classCommand && r.m.matchCommand(cmd, ev)
 		}, others); r != nil {
@@ -510,6 +514,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 	}
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
 	byName, others := p.idx.commandCandidates(cmd, &ev.lookups)
+	others = p.effectCandidates(catEffect, ev.commandEffects(cmd), others)
 	r := p.pickNamed(res, c, ev, func(fr *fileRule) bool { return mayName(fr.Command, cmd) }, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
 	}, byName, others, p.callRules(c, ev))
@@ -540,7 +545,7 @@ func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, r
 				return true
 			}
 			return r.m.matchPath(pth, op, ev)
-		}, p.idx.pathCandidates(forms, ev), calls)
+		}, p.effectCandidates(catPathEff, ev.pathEffects(pth, op, forms), p.idx.pathCandidates(forms, ev)), calls)
 		if ev.paths == nil {
 			ev.paths = map[pathKey]pathDecision{}
 		}

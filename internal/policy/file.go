@@ -103,6 +103,7 @@ type fileRule struct {
 	Env           stringList   `toml:"env" json:"env,omitempty"`
 	EnvNone       stringList   `toml:"env_none" json:"env_none,omitempty"`
 	Code          string       `toml:"code" json:"code,omitempty"`
+	Effect        stringList   `toml:"effect" json:"effect,omitempty"`
 	Domain        stringList   `toml:"domain" json:"domain,omitempty"`
 	Modes         stringList   `toml:"modes" json:"modes,omitempty"`
 	Input         []fileInput  `toml:"input" json:"input,omitempty"`

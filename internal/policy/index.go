@@ -32,6 +32,8 @@ import (
 //	D:       the other call rules with a domain field (calls with a URL only)
 //	k:KIND   call rules whose tool field names only kinds, among them KIND
 //	c:       the other call rules
+//	e:EFFECT command rules with an effect field that name no program
+//	f:EFFECT path rules with an effect field and no path pattern
 //
 // A built index holds them in a map; a lazily loaded one reads them from
 // the materialized file's index string (material.go).
@@ -76,6 +78,8 @@ const (
 	catURL       = 'D'
 	catKind      = 'k'
 	catCallOther = 'c'
+	catEffect    = 'e' // e:EFFECT command rules that need EFFECT and name no program (effects.go)
+	catPathEff   = 'f' // f:EFFECT path rules that need EFFECT and have no path pattern
 )
 
 // get returns the list of one category and key.
@@ -409,6 +413,12 @@ func (ix *index) addRule(o int32, r *Rule) {
 	case classCall:
 		ix.addCall(o, &r.m)
 	case classPath:
+		if len(r.m.effects) > 0 && len(r.m.paths) == 0 {
+			for _, e := range r.m.effects {
+				ix.add(catPathEff, e, o)
+			}
+			return
+		}
 		keys, ok := pathKeys(r.m.paths)
 		if !ok {
 			ix.add(catPathAll, "", o)
@@ -424,6 +434,12 @@ func (ix *index) addRule(o int32, r *Rule) {
 		}
 		for _, n := range names {
 			literal = literal && indexable(n)
+		}
+		if len(r.m.effects) > 0 && len(r.m.commands) == 0 && r.m.regex == nil {
+			for _, e := range r.m.effects {
+				ix.add(catEffect, e, o)
+			}
+			return
 		}
 		if !literal {
 			if lit := regexLiteral(r.m.regex); lit != "" {

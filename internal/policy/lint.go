@@ -440,7 +440,7 @@ func quoteList(l []string) string {
 func hasCondition(fr fileRule) bool {
 	return len(fr.Tool)+len(fr.Command)+len(fr.Args)+len(fr.ArgsAll)+len(fr.ArgsNone)+
 		len(fr.Path)+len(fr.PathNone)+len(fr.Op)+len(fr.MCP)+len(fr.FedBy)+len(fr.Via)+
-		len(fr.Env)+len(fr.EnvNone)+len(fr.Domain)+len(fr.Modes)+len(fr.Input) > 0 ||
+		len(fr.Env)+len(fr.EnvNone)+len(fr.Domain)+len(fr.Modes)+len(fr.Input)+len(fr.Effect) > 0 ||
 		fr.Scope != "" || fr.Regex != "" || fr.Code != ""
 }
 

@@ -43,7 +43,7 @@ var schema = sync.OnceValue(func() map[string]map[string]bool {
 		"settings.ask_fallback_for": nil, // free-form provider names, checked on decode
 		"rule": set("id", "description", "decision", "justification", "priority", "locked",
 			"tool", "command", "args", "args_all", "args_none", "path", "path_none", "op",
-			"scope", "mcp", "regex", "fed_by", "via", "env", "env_none", "code", "domain", "modes", "input", "examples"),
+			"scope", "mcp", "regex", "fed_by", "via", "env", "env_none", "code", "effect", "domain", "modes", "input", "examples"),
 		"rule.examples": set("match", "not_match"),
 		"rule.input":    set("field", "exact", "prefix", "glob", "regex", "not"),
 		"test":          set("name", "command", "tool", "path", "mcp", "url", "mode", "input", "cwd", "expect"),

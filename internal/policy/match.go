@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/knowledge"
 	"github.com/toolguard/toolguard/internal/shellparse"
 )
 
@@ -42,7 +43,8 @@ type matcher struct {
 	modes    []string
 	domains  []string
 	inputs   []inputCond
-	scope    string // "inside" | "outside" (workspace)
+	scope    string   // "inside" | "outside" (workspace)
+	effects  []string // any of these effects (effects.go)
 }
 
 type toolPattern struct {
@@ -197,11 +199,22 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		}
 		m.inputs = append(m.inputs, c)
 	}
+	for _, e := range fr.Effect {
+		if !knowledge.KnownEffect(e) {
+			add("effect", "unknown effect %q (want one of %s)", e, effectNames())
+			continue
+		}
+		m.effects = append(m.effects, e)
+	}
 
 	switch {
+	case len(m.effects) > 0 && len(m.commands) == 0 && (len(m.mcp) > 0 || len(m.domains) > 0 || (len(m.tools) > 0 && onlyCallKinds(m.tools))):
+		m.class = classCall // effects of a web or MCP call (effects.go)
 	case len(m.commands) > 0 || len(m.args) > 0 || len(m.argsAll) > 0 || len(m.argsNone) > 0 ||
 		m.regex != nil || len(m.fedBy) > 0 || m.code != nil || len(m.via) > 0 || len(m.env) > 0 || len(m.envNone) > 0:
 		m.class = classCommand
+	case len(m.effects) > 0 && len(m.paths) == 0 && len(m.pathNone) == 0 && len(m.ops) == 0 && m.scope == "":
+		m.class = classCommand // effect alone: the effects of each command
 	case len(m.paths) > 0 || len(m.pathNone) > 0 || len(m.ops) > 0 || m.scope != "":
 		m.class = classPath
 	default:
@@ -284,6 +297,9 @@ func (m *matcher) matchCall(c *call.Call) bool {
 		if !m.inputs[i].match(c.Input) {
 			return false
 		}
+	}
+	if m.class == classCall && len(m.effects) > 0 && !anyEffect(m.effects, callEffects(c)) {
+		return false
 	}
 	return true
 }
@@ -369,6 +385,9 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 	if m.code != nil && (cmd.Inline == "" || !m.code.MatchString(cmd.Inline)) {
 		return false
 	}
+	if len(m.effects) > 0 && !anyEffect(m.effects, env.commandEffects(cmd)) {
+		return false
+	}
 	if len(m.fedBy) > 0 && !fedBy(m.fedBy, cmd.Sources) {
 		return false
 	}
@@ -415,6 +434,9 @@ func (m *matcher) matchPath(p string, op call.Op, env *evalEnv) bool {
 		}
 	}
 	forms := env.pathForms(p)
+	if len(m.effects) > 0 && !anyEffect(m.effects, env.pathEffects(p, op, forms)) {
+		return false
+	}
 	if len(m.paths) > 0 {
 		hit := false
 		for _, f := range forms {

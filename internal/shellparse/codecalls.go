@@ -281,7 +281,7 @@ func callArgs(s string, k int, lang string) ([]codeArg, int, bool) {
 					k++
 					break
 				}
-				if str, end, ok := readString(s, k, ""); ok {
+				if str, end, ok, whole := foldString(s, k, lang); ok && whole { // codefold.go: 'tool'+'guard'
 					args = append(args, codeArg{s: str, lit: true, list: true})
 					k = end
 				} else {
@@ -297,11 +297,12 @@ func callArgs(s string, k int, lang string) ([]codeArg, int, bool) {
 					k++
 				}
 			}
-		} else if str, end, ok := readString(s, k, lang); ok {
+		} else if str, end, ok, whole := foldString(s, k, lang); ok {
 			// A string joined to more (+, ., %, f-string parts) is
-			// built at run time: not a literal.
+			// built at run time: not a literal, unless every part is one
+			// (foldString: 'rm -rf ' + '/', ' '.join([…])).
 			e := skipSpace(s, end)
-			lit := e >= len(s) || strings.IndexByte(",)];\n}", s[e]) >= 0 || (s[e] == 'o' || s[e] == 'a' || s[e] == 'i' || s[e] == 'u')
+			lit := whole && (e >= len(s) || strings.IndexByte(",)];\n}", s[e]) >= 0 || (s[e] == 'o' || s[e] == 'a' || s[e] == 'i' || s[e] == 'u'))
 			args = append(args, codeArg{s: str, lit: lit})
 			k = end
 		} else if end := skipExpr(s, k); len(args) > 0 && end > k {

@@ -20,6 +20,9 @@
 //	links.go           cross-statement state: links, written files, scripts run or read
 //	inline.go          interpreter one-liners (python -c, node -e …)
 //	codecalls.go       shell calls inside interpreter code (os.system, child_process …)
+//	codefold.go        constant folding of string expressions in code ('tool'+'guard', ' '.join([…]))
+//	codeeffects.go     library calls as shell commands (rmtree → rm -rf), code effects (Command.Effects)
+//	sqlread.go         files SQL reads (sqlite3 readfile('P'), duckdb read_text)
 //	codehome.go        the home directory spelled inside interpreter code
 //	inline_paths.go    files opened by interpreter code
 //	awk.go             awk programs: system(), pipes, getline, files
@@ -208,6 +211,21 @@
 // del-cli, trash and trash-put give rm -rf -- OPERANDS too, so the rm
 // rules judge them (--dry-run gives nothing; del's /s /q switches are not
 // operands).
+//
+// # Interpreter code: what it does besides shell commands
+//
+// Inline code (-c/-e, a here-document or pipe an interpreter reads) is
+// scanned lexically (codecalls.go, inline_paths.go, codeeffects.go):
+// string expressions built only of literals are folded ('tool'+'guard',
+// 'rm -rf ' + '/', ' '.join([…]), […].join(' '), Perl's and PHP's .);
+// tree deletes, links, renames and copies of Python, Node/Deno, Ruby,
+// Perl and PHP are reported as the shell commands that do the same
+// (rm -rf --, ln -s --, mv --, cp [-r] --, wrapper "NAME code"), with
+// the home directory spelled through the environment resolved; a tree
+// delete of a path built at run time is Dynamic. Command.Effects names
+// network-send, sends-secret (with a credential-named environment
+// variable or the whole environment) and runs-remote-code (evaluating
+// what the code fetches). Nothing here proves code read-only.
 //
 // # Fork bombs
 //

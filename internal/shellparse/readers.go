@@ -65,6 +65,8 @@ func readerInners(name string, args []field) []inner {
 	switch name {
 	case "jq", "gojq", "jaq", "yq":
 		files = jqFiles(name, args)
+	case "sqlite3", "sqlite", "duckdb":
+		files = sqlFileReads(args) // sqlread.go
 	default:
 		spec, ok := lookup(readerTable, name)
 		if !ok {

@@ -154,9 +154,12 @@ var readOnlyTable = lazy[map[string]*roSpec]{build: func() map[string]*roSpec {
 			// not -u (asks the network), -export/-compiled (build), -toolexec
 			"list": {single: true, long: longs("e f= json json= m deps test find tags= mod=")},
 		}},
-		"node":    {flags: "v", maxPos: -1, long: longs("version")},
-		"python":  {flags: "V", maxPos: -1, long: longs("version")},
-		"python3": {flags: "V", maxPos: -1, long: longs("version")},
+		// Only a version query: with no option an interpreter runs the
+		// program on its standard input (a here-document, a pipe), which
+		// the proof does not read (issue 33: node <<'EOF' … rmSync … EOF).
+		"node":    {flags: "v", maxPos: -1, long: longs("version"), post: versionOnly},
+		"python":  {flags: "V", maxPos: -1, long: longs("version"), post: versionOnly},
+		"python3": {flags: "V", maxPos: -1, long: longs("version"), post: versionOnly},
 	}
 }}
 
@@ -170,3 +173,12 @@ var (
 		return &roSpec{flags: "rePjNMCv", valFlags: "opI", long: longs("output-format= input-format= prettyPrint unwrapScalar exit-status no-colors colors indent= no-doc null-input")}
 	}}
 )
+
+// versionOnly accepts an interpreter only when an option (its version
+// flag) is given: bare, it reads and runs a program from standard input.
+func versionOnly(opts map[string]bool, _ []string) string {
+	if len(opts) == 0 {
+		return "an interpreter with no option runs the program on its standard input"
+	}
+	return ""
+}

@@ -80,6 +80,7 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 	}
 	if code := a.cmds[idx].Inline; code != "" && a.err == nil {
 		a.cmds[idx].Paths = append(a.cmds[idx].Paths, a.followLinks(a.inlinePaths(cmd.Name, code, x.sc))...)
+		a.codeEffects(idx, cmd.Name, code, x) // codeeffects.go
 	}
 	if strings.Contains(head.s, "/") && !isShell(cmd.Name) {
 		// ./c.sh, written earlier in the string: its text runs.

@@ -85,6 +85,10 @@ type Command struct {
 	// (python -c, perl -e, ruby -e, node -e/-p, php -r …); empty otherwise.
 	Inline string
 
+	// Effects are effects the analysis found in the command's inline code
+	// (knowledge's names: "destroys-data", "sends-secret", …; effects.go).
+	Effects []string
+
 	// Paths are the paths this command writes, deletes or reads, resolved
 	// against Options.Cwd (and any literal `cd` before it), `~`/$HOME
 	// expanded, cleaned.
