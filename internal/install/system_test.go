@@ -160,7 +160,6 @@ func keys(m map[string]string) []string {
 	return k
 }
 
-
 // An install over existing files keeps what was there and uninstall
 // brings every byte back.
 func TestSystemInstallExistingRoundTrip(t *testing.T) {
