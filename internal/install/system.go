@@ -26,11 +26,14 @@ import (
 // Every path below is the path on the target system; SystemOptions.Root
 // prefixes them all (tests, container builds).
 const (
-	SystemLibDir   = "/usr/local/lib/toolguard"
-	SystemBinary   = SystemLibDir + "/toolguard"
-	SystemPolicy   = "/etc/toolguard/policy.toml"
-	SystemManifest = "/etc/toolguard/system-install.json"
-	SystemSocket   = "/run/toolguard/serve.sock"
+	SystemLibDir = "/usr/local/lib/toolguard"
+	SystemBinary = SystemLibDir + "/toolguard"
+	// SystemServeBinary is the server (toolguard built with -tags serve),
+	// which `toolguard serve` runs from beside the binary.
+	SystemServeBinary = SystemLibDir + "/toolguard-serve"
+	SystemPolicy      = "/etc/toolguard/policy.toml"
+	SystemManifest    = "/etc/toolguard/system-install.json"
+	SystemSocket      = "/run/toolguard/serve.sock"
 )
 
 // SystemProviders are the agents install --system configures by default.
@@ -55,6 +58,9 @@ type SystemOptions struct {
 	Root string
 	// Source is the toolguard binary copied to SystemBinary.
 	Source string
+	// ServeSource is toolguard-serve (the server, built with -tags serve),
+	// copied beside it with Serve.
+	ServeSource string
 	// Providers to configure (default SystemProviders).
 	Providers []string
 	// Sandbox also switches the agents' own sandboxes on where the
@@ -62,8 +68,9 @@ type SystemOptions struct {
 	// allowed_sandbox_modes).
 	Sandbox bool
 	// Serve points the platform policy's approvals and audit at the
-	// toolguard serve socket (SystemSocket). Only used when the policy is
-	// created.
+	// toolguard serve socket (SystemSocket; only when the policy is
+	// created), installs toolguard-serve and writes its systemd units
+	// (/etc/systemd/system/toolguard.{service,socket}).
 	Serve  bool
 	DryRun bool
 }
@@ -339,6 +346,23 @@ func SystemInstall(o SystemOptions) (SystemResult, error) {
 	}
 	if err := in.ownFile("", SystemPolicy, PlatformPolicy(o.Serve), 0o644, true); err != nil {
 		return res, err
+	}
+	if o.Serve {
+		if o.ServeSource == "" {
+			return res, errors.New("--serve wants toolguard-serve (the server binary) beside toolguard")
+		}
+		srv, err := os.ReadFile(o.ServeSource)
+		if err != nil {
+			return res, fmt.Errorf("reading toolguard-serve: %v", err)
+		}
+		if err := in.ownFile("", SystemServeBinary, srv, 0o755, false); err != nil {
+			return res, err
+		}
+		for _, name := range sortedKeys(SystemdUnits()) {
+			if err := in.ownFile("", "/etc/systemd/system/"+name, []byte(SystemdUnits()[name]), 0o644, false); err != nil {
+				return res, err
+			}
+		}
 	}
 	for _, p := range providers {
 		var err error

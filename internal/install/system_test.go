@@ -69,7 +69,7 @@ func readJSON(t *testing.T, path string) map[string]any {
 
 func TestSystemInstallFresh(t *testing.T) {
 	root := t.TempDir()
-	res, err := SystemInstall(SystemOptions{Root: root, Source: fakeBinary(t), Serve: true})
+	res, err := SystemInstall(SystemOptions{Root: root, Source: fakeBinary(t), ServeSource: fakeBinary(t), Serve: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +80,7 @@ func TestSystemInstallFresh(t *testing.T) {
 		SystemBinary: 0o755, SystemPolicy: 0o644, SystemManifest: 0o644,
 		systemFiles["claude-code"]: 0o644, systemFiles["codex"]: 0o644, systemFiles["gemini"]: 0o644,
 		systemFiles["qwen"]: 0o644, systemFiles["copilot"]: 0o644, geminiPolicyFile: 0o644,
+		SystemServeBinary: 0o755, "/etc/systemd/system/toolguard.service": 0o644, "/etc/systemd/system/toolguard.socket": 0o644,
 	}
 	for p, mode := range want {
 		fi, err := os.Stat(filepath.Join(root, p))
@@ -131,7 +132,7 @@ func TestSystemInstallFresh(t *testing.T) {
 
 	// Idempotent.
 	before := snapshot(t, root)
-	res, err = SystemInstall(SystemOptions{Root: root, Source: fakeBinary(t), Serve: true})
+	res, err = SystemInstall(SystemOptions{Root: root, Source: fakeBinary(t), ServeSource: fakeBinary(t), Serve: true})
 	if err != nil || res.Changed {
 		t.Fatalf("second install: changed %v, err %v, lines %v", res.Changed, err, res.Lines)
 	}
@@ -305,5 +306,19 @@ func TestSystemInstallDryRun(t *testing.T) {
 	}
 	if left := snapshot(t, root); len(left) != 0 {
 		t.Errorf("dry run wrote %v", keys(left))
+	}
+}
+
+// TestSystemdUnitsShipped: packaging/systemd holds the units install
+// --system --serve writes.
+func TestSystemdUnitsShipped(t *testing.T) {
+	for name, text := range SystemdUnits() {
+		got, err := os.ReadFile(filepath.Join("..", "..", "packaging", "systemd", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != text {
+			t.Errorf("packaging/systemd/%s differs from internal/install/system_units.go", name)
+		}
 	}
 }

@@ -113,6 +113,11 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 		if len(e.Error) > 500 {
 			e.Error = e.Error[:500]
 		}
+		if status == 401 && c.token == "" {
+			// Tokenless over a socket whose server wants a token.
+			e.Error = "no approval token (settings.approval_token_file or $TOOLGUARD_APPROVAL_TOKEN), and the server " +
+				"does not take this caller by its peer credentials (toolguard serve --peer-credentials): " + e.Error
+		}
 		return &StatusError{Code: status, Msg: e.Error}
 	}
 	if out == nil {
