@@ -102,8 +102,9 @@ type SystemDoctorOptions struct {
 	User  string // for messages
 	UID   uint32
 	Probe func(paths []string) (map[string]Access, error)
-	// StateDir holds the server's keys, tokens and audit log
-	// (/var/lib/toolguard).
+	// StateDir is the server's state directory (/var/lib/toolguard): its
+	// audit log, and in toolguard/ (its XDG_CONFIG_HOME in the unit) the
+	// approver key, tokens and sign-in link.
 	StateDir string
 	// ServerCheck, if set, says whether the server at a socket answers
 	// and runs as another account than the user ("" = fine).
@@ -237,7 +238,7 @@ func SystemDoctor(o SystemDoctorOptions) (checked []string, findings []SystemFin
 		push(surface{"socket", socket, false, false})
 		push(surface{"state", o.StateDir, false, true})
 		for _, f := range []string{"approver.key", "serve.tokens", "serve.login"} {
-			push(surface{"secret", filepath.Join(o.StateDir, f), true, false})
+			push(surface{"secret", filepath.Join(o.StateDir, "toolguard", f), true, false})
 		}
 		push(surface{"state", filepath.Join(o.StateDir, "audit.jsonl"), false, false})
 		if o.ServerCheck != nil {

@@ -56,7 +56,9 @@ func goodInstall(t *testing.T) string {
 	state := filepath.Join(root, "var/lib/toolguard")
 	os.MkdirAll(filepath.Dir(state), 0o755)
 	os.Mkdir(state, 0o700)
-	for _, f := range []string{"approver.key", "serve.tokens", "serve.login", "audit.jsonl"} {
+	os.Mkdir(filepath.Join(state, "toolguard"), 0o700)
+	os.Chown(filepath.Join(state, "toolguard"), serverUID, serverUID)
+	for _, f := range []string{"toolguard/approver.key", "toolguard/serve.tokens", "toolguard/serve.login", "audit.jsonl"} {
 		os.WriteFile(filepath.Join(state, f), []byte("x\n"), 0o600)
 		os.Chown(filepath.Join(state, f), serverUID, serverUID)
 	}
@@ -114,7 +116,7 @@ func TestSystemDoctor(t *testing.T) {
 		t.Fatalf("good install: %v", f)
 	}
 	for _, want := range []string{SystemBinary, SystemServeBinary, SystemPolicy, systemFiles["claude-code"], systemFiles["codex"],
-		systemFiles["gemini"], systemFiles["qwen"], systemFiles["copilot"], SystemSocket, "/var/lib/toolguard/approver.key"} {
+		systemFiles["gemini"], systemFiles["qwen"], systemFiles["copilot"], SystemSocket, "/var/lib/toolguard/toolguard/approver.key"} {
 		found := false
 		for _, c := range checked {
 			found = found || c == want
@@ -147,13 +149,15 @@ func TestSystemDoctor(t *testing.T) {
 			os.Chmod(in(r, systemFiles["qwen"]), 0o664)
 		}},
 		{"copilot policy writable", "settings", systemFiles["copilot"], func(r string) { os.Chmod(in(r, systemFiles["copilot"]), 0o666) }},
-		{"approver key readable", "secret", "/var/lib/toolguard/approver.key", func(r string) {
+		{"approver key readable", "secret", "/var/lib/toolguard/toolguard/approver.key", func(r string) {
 			os.Chmod(in(r, "/var/lib/toolguard"), 0o755)
-			os.Chmod(in(r, "/var/lib/toolguard/approver.key"), 0o644)
+			os.Chmod(in(r, "/var/lib/toolguard/toolguard"), 0o755)
+			os.Chmod(in(r, "/var/lib/toolguard/toolguard/approver.key"), 0o644)
 		}},
-		{"tokens readable", "secret", "/var/lib/toolguard/serve.tokens", func(r string) {
+		{"tokens readable", "secret", "/var/lib/toolguard/toolguard/serve.tokens", func(r string) {
 			os.Chmod(in(r, "/var/lib/toolguard"), 0o711)
-			os.Chmod(in(r, "/var/lib/toolguard/serve.tokens"), 0o604)
+			os.Chmod(in(r, "/var/lib/toolguard/toolguard"), 0o711)
+			os.Chmod(in(r, "/var/lib/toolguard/toolguard/serve.tokens"), 0o604)
 		}},
 		{"audit log writable", "state", "/var/lib/toolguard/audit.jsonl", func(r string) {
 			os.Chmod(in(r, "/var/lib/toolguard"), 0o711)
