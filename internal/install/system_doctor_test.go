@@ -3,6 +3,7 @@ package install
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,18 @@ func goodInstall(t *testing.T) string {
 	}
 	os.Chown(state, serverUID, serverUID)
 	os.Chmod(state, 0o700)
+	// The socket, as systemd's toolguard.socket makes it: 0666 in a 0755
+	// directory.
+	run := filepath.Join(root, "run", "toolguard")
+	os.MkdirAll(run, 0o755)
+	os.Chmod(filepath.Join(root, "run"), 0o755)
+	ln, err := net.Listen("unix", filepath.Join(run, "serve.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	os.Chmod(filepath.Join(run, "serve.sock"), 0o666)
+	os.Chown(filepath.Join(run, "serve.sock"), serverUID, serverUID)
 	return root
 }
 
@@ -163,6 +176,7 @@ func TestSystemDoctor(t *testing.T) {
 			os.Chmod(in(r, "/var/lib/toolguard"), 0o711)
 			os.Chmod(in(r, "/var/lib/toolguard/audit.jsonl"), 0o606)
 		}},
+		{"socket directory writable", "socket", "/run/toolguard", func(r string) { os.Chmod(in(r, "/run/toolguard"), 0o777) }},
 		{"state directory writable", "state", "/var/lib/toolguard", func(r string) { os.Chmod(in(r, "/var/lib/toolguard"), 0o777) }},
 		{"claude onFailure gone", "hook", systemFiles["claude-code"], func(r string) {
 			p := in(r, systemFiles["claude-code"])
