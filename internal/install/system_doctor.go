@@ -205,6 +205,18 @@ func SystemDoctor(o SystemDoctorOptions) (checked []string, findings []SystemFin
 			if strings.HasSuffix(f, ".toml") && p != "codex" {
 				continue // Gemini admin policies: rules, not hooks
 			}
+			if p == "claude-code" || p == "qwen" || p == "copilot" {
+				// Another managed file of the same tier switching every hook
+				// off (Claude merges its drop-ins; the last word may be it).
+				if root, perr := parseSettings(p, data); perr == nil {
+					if v, ok := getPath(root, "disableAllHooks"); ok && v == true {
+						add(SystemFinding{"hook", f, "disableAllHooks is true in a system settings file: the managed hook does not run", "remove disableAllHooks from " + f})
+					}
+					if v, ok := getPath(root, "allowManagedHooksOnly"); ok && v == false && p == "claude-code" {
+						add(SystemFinding{"hook", f, "allowManagedHooksOnly is false in a managed file: user and project hooks may rewrite approved calls", "remove allowManagedHooksOnly from " + f})
+					}
+				}
+			}
 			cmds, xerr := ExtractCommands(p, data)
 			if xerr != nil {
 				add(SystemFinding{"settings", f, "does not parse: " + xerr.Error(), "fix the file or reinstall: toolguard install --system"})

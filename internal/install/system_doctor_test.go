@@ -178,6 +178,9 @@ func TestSystemDoctor(t *testing.T) {
 		}},
 		{"socket directory writable", "socket", "/run/toolguard", func(r string) { os.Chmod(in(r, "/run/toolguard"), 0o777) }},
 		{"state directory writable", "state", "/var/lib/toolguard", func(r string) { os.Chmod(in(r, "/var/lib/toolguard"), 0o777) }},
+		{"another drop-in switches hooks off", "hook", "/etc/claude-code/managed-settings.d/zz-off.json", func(r string) {
+			os.WriteFile(in(r, "/etc/claude-code/managed-settings.d/zz-off.json"), []byte(`{"disableAllHooks": true}`), 0o644)
+		}},
 		{"claude onFailure gone", "hook", systemFiles["claude-code"], func(r string) {
 			p := in(r, systemFiles["claude-code"])
 			data, _ := os.ReadFile(p)
