@@ -1,8 +1,10 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/user"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/install"
 )
 
@@ -86,11 +89,26 @@ func runSystemInstall(sys *system, o *installOptions, uninstall bool) error {
 			return fmt.Errorf("--serve: %s: %v (build it with `go build -tags serve -o %s ./cmd/toolguard`)", serveSrc, err, serveSrc)
 		}
 	}
+	var approvers []string
+	if f.serve {
+		pub, err := serverKey(sys, root, o.dryRun)
+		if err != nil {
+			return err
+		}
+		if pub != "" {
+			approvers = append(approvers, pub)
+		}
+	}
 	res, err := install.SystemInstall(install.SystemOptions{Root: root, Source: src, ServeSource: serveSrc, Providers: providers,
-		Sandbox: f.sandbox, Serve: f.serve, DryRun: o.dryRun})
+		Sandbox: f.sandbox, Serve: f.serve, Approvers: approvers, DryRun: o.dryRun})
 	print(res)
 	if err != nil {
 		return err
+	}
+	if f.serve && len(approvers) > 0 {
+		if pol, _ := os.ReadFile(filepath.Join(root, install.SystemPolicy)); !strings.Contains(string(pol), approvers[0]) {
+			fmt.Fprintf(sys.stdout, "note: %s was kept as it was: add the server's key to its [settings] so that the hook honours the server's grants:\n  approvers = [%q]\n", install.SystemPolicy, approvers[0])
+		}
 	}
 	if f.serve {
 		serveSetup(sys, root, o.dryRun)
@@ -121,6 +139,7 @@ func serveSetup(sys *system, root string, dry bool) {
 			[]string{"groupadd", "--system", "toolguard-approvers"}, "members of toolguard-approvers approve over the socket: usermod -aG toolguard-approvers ADMIN"},
 		{"useradd --system --home-dir /var/lib/toolguard --shell /usr/sbin/nologin toolguard", missingUser("toolguard"),
 			[]string{"useradd", "--system", "--home-dir", "/var/lib/toolguard", "--shell", "/usr/sbin/nologin", "toolguard"}, ""},
+		{"chown -R toolguard:toolguard " + serverStateDir, always, []string{"chown", "-R", "toolguard:toolguard", serverStateDir}, ""},
 		{"systemctl daemon-reload", always, []string{"systemctl", "daemon-reload"}, ""},
 		{"systemctl enable --now toolguard.socket", always, []string{"systemctl", "enable", "--now", "toolguard.socket"},
 			"toolguard serve starts on the first connection to " + install.SystemSocket},
@@ -152,4 +171,46 @@ func serveSetup(sys *system, root string, dry bool) {
 			fmt.Fprintf(sys.stdout, "note: %s\n", st.after)
 		}
 	}
+}
+
+// serverStateDir is the server's state directory (the unit's
+// StateDirectory) and serverKeyPath its approver key (XDG_CONFIG_HOME is
+// the state directory in the unit).
+const (
+	serverStateDir = "/var/lib/toolguard"
+	serverKeyPath  = serverStateDir + "/toolguard/approver.key"
+)
+
+// serverKey makes sure the server's approver key exists under root (0600
+// in 0700 directories; serveSetup hands them to the toolguard account)
+// and returns its public text, which the platform policy lists in
+// settings.approvers: the hook verifies every grant the server hands it.
+func serverKey(sys *system, root string, dry bool) (string, error) {
+	path := filepath.Join(root, serverKeyPath)
+	key, err := approval.LoadKey(path)
+	if err == nil {
+		return approval.PublicText(key.Public().(ed25519.PublicKey)), nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("the server's approver key: %v", err)
+	}
+	if dry {
+		fmt.Fprintf(sys.stdout, "(dry run) create the server's approver key %s\n", serverKeyPath)
+		return "", nil
+	}
+	// /var/lib stays traversable; the state and key directories are 0700.
+	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(serverStateDir)), 0o755); err != nil {
+		return "", err
+	}
+	for _, d := range []string{serverStateDir, filepath.Dir(serverKeyPath)} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	key, err = approval.GenerateKey(path)
+	if err != nil {
+		return "", fmt.Errorf("creating the server's approver key: %v", err)
+	}
+	fmt.Fprintf(sys.stdout, "create the server's approver key %s (%s)\n", serverKeyPath, approval.Fingerprint(key.Public().(ed25519.PublicKey)))
+	return approval.PublicText(key.Public().(ed25519.PublicKey)), nil
 }

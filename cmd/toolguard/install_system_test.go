@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/install"
 )
 
@@ -64,5 +66,35 @@ func TestInstallSystemCommand(t *testing.T) {
 	f.stderr.Reset()
 	if code := run(context.Background(), []string{"install", "--system", "--root", root, "--serve"}, sys); code == 0 || !strings.Contains(f.stderr.String(), "toolguard-serve") {
 		t.Fatalf("--serve without toolguard-serve: exit %d: %s", code, f.stderr.String())
+	}
+
+	// With it: the server's key is created (0600, 0700 directories under a
+	// traversable /var/lib) and the platform policy trusts it for grants.
+	fakeToolguard(t, filepath.Join(filepath.Dir(bin), "toolguard-serve"))
+	root = t.TempDir()
+	f.stderr.Reset()
+	if code := run(context.Background(), []string{"install", "--system", "--root", root, "--serve", "--provider", "codex"}, sys); code != 0 {
+		t.Fatalf("install --system --serve: exit %d: %s", code, f.stderr.String())
+	}
+	key, err := approval.LoadKey(filepath.Join(root, serverKeyPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, mode := range map[string]os.FileMode{"var/lib": 0o755, "var/lib/toolguard": 0o700, "var/lib/toolguard/toolguard": 0o700, serverKeyPath: 0o600} {
+		if fi, err := os.Stat(filepath.Join(root, p)); err != nil || fi.Mode().Perm() != mode {
+			t.Errorf("%s: %v %v, want %v", p, fi.Mode().Perm(), err, mode)
+		}
+	}
+	pol, _ := os.ReadFile(filepath.Join(root, install.SystemPolicy))
+	if !strings.Contains(string(pol), approval.PublicText(key.Public().(ed25519.PublicKey))) || !strings.Contains(string(pol), `audit_log = "server"`) {
+		t.Errorf("platform policy does not trust the server's key:\n%s", pol)
+	}
+	if !strings.Contains(f.stdout.String(), "chown -R toolguard:toolguard /var/lib/toolguard") {
+		t.Errorf("the setup steps do not hand the state to the toolguard account:\n%s", f.stdout.String())
+	}
+	// The policy loads as the hook loads it.
+	pf := policyFlags{files: []string{filepath.Join(root, install.SystemPolicy)}}
+	if ps, err := pf.load(sys, t.TempDir()); err != nil || len(ps.pol.Settings.Approvers) != 1 || ps.pol.Settings.AuditLog != "server" {
+		t.Errorf("platform policy: %v", err)
 	}
 }

@@ -71,8 +71,13 @@ type SystemOptions struct {
 	// toolguard serve socket (SystemSocket; only when the policy is
 	// created), installs toolguard-serve and writes its systemd units
 	// (/etc/systemd/system/toolguard.{service,socket}).
-	Serve  bool
-	DryRun bool
+	Serve bool
+	// Approvers are the public keys (ed25519:…) the platform policy
+	// trusts for grants: with Serve, the server's key, so that the hook
+	// verifies what the server hands it. Only used when the policy is
+	// created.
+	Approvers []string
+	DryRun    bool
 }
 
 // SystemResult is what SystemInstall or SystemUninstall did.
@@ -344,7 +349,7 @@ func SystemInstall(o SystemOptions) (SystemResult, error) {
 	if err := in.ownFile("", SystemBinary, bin, 0o755, false); err != nil {
 		return res, err
 	}
-	if err := in.ownFile("", SystemPolicy, PlatformPolicy(o.Serve), 0o644, true); err != nil {
+	if err := in.ownFile("", SystemPolicy, PlatformPolicy(o.Serve, o.Approvers...), 0o644, true); err != nil {
 		return res, err
 	}
 	if o.Serve {
@@ -416,7 +421,7 @@ func readManifest(fsys sysfs) (*Manifest, error) {
 // PlatformPolicy is the platform policy install --system creates (never
 // over an existing one). With serve, headless asks and the audit log go to
 // the toolguard serve socket, which runs as its own account.
-func PlatformPolicy(serve bool) []byte {
+func PlatformPolicy(serve bool, approvers ...string) []byte {
 	var b strings.Builder
 	b.WriteString(`# toolguard platform policy (toolguard install --system). Root owned, 0644.
 # Every system hook line loads this file with --policy, so user and project
@@ -432,6 +437,16 @@ approval_url = "unix://%s"
 # Audit lines go to the same server, which writes the hash-chained log.
 audit_log = "server"
 `, SystemSocket)
+		if len(approvers) > 0 {
+			b.WriteString("# The server's key: the hook honours only grants it signed.\napprovers = [")
+			for i, a := range approvers {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%q", a)
+			}
+			b.WriteString("]\n")
+		}
 	} else {
 		b.WriteString(`# Without toolguard serve (install --system --serve), approvals and the audit
 # log stay in each user's own state directory, which that user can write.
