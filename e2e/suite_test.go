@@ -253,10 +253,10 @@ func buildToolguard(t *testing.T, runDir string) string {
 	}
 	// toolguard-serve beside it, as every package installs it: `toolguard
 	// serve` runs it (cmd/toolguard/serve_exec.go).
-	cmd = exec.Command("go", "build", "-tags", "serve", "-o", filepath.Join(runDir, "bin", "toolguard-serve"), "./cmd/toolguard")
+	cmd = exec.Command("go", "build", "-o", filepath.Join(runDir, "bin", "toolguard-serve"), "./cmd/toolguard-serve")
 	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build -tags serve ./cmd/toolguard failed: %v\n%s", err, out)
+		t.Fatalf("go build ./cmd/toolguard-serve failed: %v\n%s", err, out)
 	}
 	checkToolguard(t, bin)
 	t.Logf("built %s (%.1fs)", bin, time.Since(t0).Seconds())

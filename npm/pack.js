@@ -3,23 +3,30 @@
 // `npm publish`: the toolguard package (the shim) and one
 // @toolguard/<platform>-<arch> package per binary given.
 //
-//   node npm/pack.js --version 1.2.3 --out DIR BINARY:GOOS:GOARCH[:SERVE_BINARY] ...
+//   node npm/pack.js [--version V] --out DIR BINARY:GOOS:GOARCH[:SERVE_BINARY] ...
 //
-// SERVE_BINARY is toolguard-serve for that platform (the same program with
-// the HTTP server, which `toolguard serve` runs from beside the binary).
+// SERVE_BINARY is toolguard-serve for that platform (the HTTP server,
+// cmd/toolguard-serve, which `toolguard serve` runs from beside the binary).
 //
 // The version is the release's, without build metadata (+…), which npm
-// drops. Every optionalDependency names exactly that version.
+// drops. Every optionalDependency names exactly that version. Without
+// --version it is what the first BINARY's `version` command reports (a
+// binary of the host's platform). A source build reports "devel" (no
+// -X main.version): its packages get a snapshot version,
+// 0.0.0-devel-<commit> with the binary's 12-digit commit, else the
+// checkout's, else 0.0.0-devel-<UTC time as YYYYMMDDhhmmss>; npm orders
+// it below every release.
 "use strict";
 
 const fs = require("fs");
 const path = require("path");
+const { execFileSync } = require("child_process");
 
 const goos = { darwin: "darwin", linux: "linux", windows: "win32" };
 const goarch = { amd64: "x64", arm64: "arm64" };
 
 function usage(msg) {
-  process.stderr.write("npm/pack.js: " + msg + "\nusage: node npm/pack.js --version V --out DIR BINARY:GOOS:GOARCH[:SERVE_BINARY]...\n");
+  process.stderr.write("npm/pack.js: " + msg + "\nusage: node npm/pack.js [--version V] --out DIR BINARY:GOOS:GOARCH[:SERVE_BINARY]...\n");
   process.exit(1);
 }
 
@@ -32,10 +39,46 @@ for (let i = 0; i < argv.length; i++) {
   else if (argv[i] === "--out") out = argv[++i] || "";
   else bins.push(argv[i]);
 }
-version = version.replace(/^v/, "").replace(/\+.*$/, "");
-if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) usage("bad --version " + JSON.stringify(version));
 if (!out) usage("no --out");
 if (bins.length === 0) usage("no BINARY:GOOS:GOARCH");
+
+// `toolguard version` prints "toolguard V [(commit C[, built D])] OS/ARCH GO".
+let commit = "";
+if (!version) {
+  const bin = bins[0].split(":")[0];
+  let line = "";
+  try {
+    line = execFileSync(bin, ["version"], { encoding: "utf8", timeout: 60000, stdio: ["ignore", "pipe", "pipe"] });
+  } catch (e) {
+    usage("no --version, and " + bin + " version failed (a binary of another platform needs --version): " + e.message);
+  }
+  const m = /^toolguard (\S+)(?: \(commit ([0-9a-f]+))?/.exec(line);
+  if (!m) usage("no --version, and " + bin + " version printed " + JSON.stringify(line.trim()));
+  version = m[1];
+  commit = m[2] || "";
+}
+if (version === "devel" || version === "(devel)") version = snapshotVersion(commit);
+version = version.replace(/^v/, "").replace(/\+.*$/, "");
+if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) usage("bad --version " + JSON.stringify(version));
+
+// snapshotVersion is the version of packages packed from a source build.
+// The commit goes in the prerelease (npm drops build metadata), behind a
+// hyphen so that an all-digit commit is not a numeric identifier.
+function snapshotVersion(commit) {
+  if (!commit) {
+    try {
+      commit = execFileSync("git", ["-C", __dirname, "rev-parse", "--short=12", "HEAD"], {
+        encoding: "utf8", timeout: 60000, stdio: ["ignore", "pipe", "ignore"],
+      }).trim();
+    } catch (e) {
+      commit = "";
+    }
+  }
+  if (!/^[0-9a-f]{7,40}$/.test(commit)) {
+    commit = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
+  }
+  return "0.0.0-devel-" + commit.slice(0, 12);
+}
 
 const here = __dirname;
 const main = JSON.parse(fs.readFileSync(path.join(here, "toolguard", "package.json"), "utf8"));

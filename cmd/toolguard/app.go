@@ -1,20 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/toolguard/toolguard/internal/call"
-	"github.com/toolguard/toolguard/internal/protocol"
+	"github.com/toolguard/toolguard/internal/guard"
+	"github.com/toolguard/toolguard/internal/hook"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // system is everything toolguard takes from the process: streams,
@@ -38,17 +38,17 @@ type system struct {
 	// passed; nil (tests) returns instead.
 	exit func(code int)
 	// limits are the hook's deadline and memory cap (zero: the defaults).
-	limits hookLimits
+	limits hook.Limits
 	// limitData sets the process's memory backstop (nil: none, in tests,
 	// where it would bind the whole test binary).
 	limitData func(max uint64)
-	// decide replaces decideCall in the hook (nil: decideCall); tests
+	// decide replaces guard.Decide in the hook (nil: guard.Decide); tests
 	// model a runaway decision with it.
-	decide decideFunc
+	decide hook.DecideFunc
+	// serve replaces the serve command, which runs toolguard-serve, with
+	// one that serves in this process (tests; nil: run the binary).
+	serve func(sys *system) *cobra.Command
 }
-
-// decideFunc is the signature of decideCall.
-type decideFunc func(ctx context.Context, sys *system, f *decideFlags, ps *policySet, codec protocol.Codec, c call.Call, project string) *outcome
 
 func realSystem() *system {
 	return &system{
@@ -63,17 +63,28 @@ func realSystem() *system {
 		isTerminal: stdinIsTerminal,
 		started:    processStart,
 		exit:       os.Exit,
-		limitData:  limitData,
+		limitData:  hook.LimitData,
 	}
 }
 
-// home returns the user's home directory from the environment.
-func (s *system) home() string {
-	if h := s.getenv("HOME"); h != "" {
-		return h
-	}
-	return s.getenv("USERPROFILE")
+// env is where things are, for this process (internal/workspace).
+func (s *system) env() workspace.Env {
+	return workspace.Env{Getenv: s.getenv, Getwd: s.getwd, Executable: s.executable, Etc: s.etc}
 }
+
+// guardSys is what a decision takes from the process (internal/guard).
+func (s *system) guardSys() guard.System {
+	return guard.System{Env: s.env(), Now: s.now, Stderr: s.stderr}
+}
+
+// hookIO is what a hook process takes from the process (internal/hook).
+func (s *system) hookIO() hook.IO {
+	return hook.IO{System: s.guardSys(), Stdin: s.stdin, Stdout: s.stdout, Started: s.started,
+		Exit: s.exit, LimitData: s.limitData, Limits: s.limits}
+}
+
+// home returns the user's home directory from the environment.
+func (s *system) home() string { return s.env().Home() }
 
 // run executes one toolguard command line and returns the exit code.
 func run(ctx context.Context, args []string, sys *system) int {
@@ -111,7 +122,7 @@ func hookArgs(args []string) *hookOptions {
 		case args[i] == "--provider" && o.provider == "":
 			o.provider = v
 		case args[i] == "--policy":
-			o.files = append(o.files, v)
+			o.Files = append(o.Files, v)
 		default:
 			return nil
 		}
@@ -137,7 +148,18 @@ func execute(ctx context.Context, root *cobra.Command, args []string, sys *syste
 func finish(ctx context.Context, sys *system, args []string, cmd, root *cobra.Command, err error) int {
 	var hu *hookUsageError
 	if errors.As(err, &hu) {
-		return hookUsage(ctx, sys, args, hu)
+		return hook.Usage(ctx, sys.hookIO(), providerArg(args), hu)
+	}
+	if err != nil && (cmd == nil || cmd == root) && exitCode(err) == exitFailure && sys.isTerminal != nil && !sys.isTerminal() {
+		// A mistyped hook line (`toolguard hok --provider codex`, a stray
+		// root flag) fails before any command runs. When stdin holds a JSON
+		// object — a hook payload — the agent is waiting for a reply: a bare
+		// exit 1 reads as "run the tool" to most agents, so answer the
+		// agent's deny instead.
+		payload, _ := hook.ReadPayload(sys.stdin)
+		if p := bytes.TrimLeft(payload, " \t\r\n\xef\xbb\xbf"); len(p) > 0 && p[0] == '{' {
+			return hook.UsagePayload(ctx, sys.hookIO(), providerArg(args), err, payload)
+		}
 	}
 	if err != nil {
 		var ee *exitError
@@ -156,11 +178,6 @@ func finish(ctx context.Context, sys *system, args []string, cmd, root *cobra.Co
 	return exitCode(err)
 }
 
-// serveBinary is the name of toolguard built with `-tags serve`: the
-// same program with the HTTP server (serve.go) linked in, which
-// `toolguard serve` runs (serve_exec.go).
-const serveBinary = "toolguard-serve"
-
 func newRootCmd(sys *system) *cobra.Command {
 	root := newRoot()
 	root.Version = versionString()
@@ -172,6 +189,7 @@ func newRootCmd(sys *system) *cobra.Command {
 		newRulesCmd(sys),
 		newMaterializeCmd(sys),
 		newInitCmd(sys),
+		newImportCmd(sys),
 		newInstallCmd(sys, false),
 		newInstallCmd(sys, true),
 		newDoctorCmd(sys),
@@ -205,7 +223,7 @@ check --exit-code: 0 allow or pass, 3 ask, 4 deny.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{Msg: err.Error()} })
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }
@@ -227,24 +245,6 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// argPath makes a path typed on the command line or named in a setting
-// absolute: "~" and "~/…" become home + the rest when home is known (else
-// they stay relative and are joined), a relative path is joined to cwd
-// (filepath.Join, which cleans it), "" stays "". Unlike protocol.Abs (the
-// paths a tool names) an absolute path is kept exactly as typed, not
-// cleaned, and a Windows-looking path is relative: the files the user
-// names are opened, recorded and shown as given (abs_test.go pins the
-// differences).
-func argPath(p, cwd, home string) string { return absFrom(cwd, expandTilde(p, home)) }
-
-// absFrom makes p absolute against dir.
-func absFrom(dir, p string) string {
-	if p == "" || filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(dir, p)
-}
-
 func writeJSON(sys *system, v any) error {
 	enc := json.NewEncoder(sys.stdout)
 	enc.SetIndent("", "  ")
@@ -258,11 +258,4 @@ func exactArgs(n int) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// stdinIsTerminal reports whether the process's stdin is a character
-// device (a terminal), with the standard library only.
-func stdinIsTerminal() bool {
-	fi, err := os.Stdin.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -13,7 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // Defaults of `approvals approve`.
@@ -32,7 +34,7 @@ func usesText(uses int, session string) string {
 
 type approvalsOptions struct {
 	policyFlags
-	stateDir  string
+	StateDir  string
 	json      bool
 	ttl       time.Duration
 	uses      int
@@ -45,7 +47,7 @@ type approvalsOptions struct {
 	yes       bool   // approve --amend --yes
 	key       string
 	generate  bool
-	grantsDir string
+	GrantsDir string
 	// list filters
 	status, sessionID, provider string
 	timeout                     time.Duration
@@ -87,9 +89,9 @@ edit's new text; the grant then allows only the edited call, judged by the polic
 The state directory is --state-dir, else settings.state_dir of the policy in effect
 (--policy), else $XDG_STATE_HOME/toolguard, else ~/.local/state/toolguard.`,
 	}
-	cmd.PersistentFlags().StringVar(&o.stateDir, "state-dir", "", "approval state directory")
-	cmd.PersistentFlags().StringArrayVar(&o.files, "policy", nil, "policy file whose settings (state_dir, approvers) to use (repeatable)")
-	cmd.PersistentFlags().StringArrayVar(&o.layers, "layer", nil, "named policy layer `NAME=FILE`")
+	cmd.PersistentFlags().StringVar(&o.StateDir, "state-dir", "", "approval state directory")
+	cmd.PersistentFlags().StringArrayVar(&o.Files, "policy", nil, "policy file whose settings (state_dir, approvers) to use (repeatable)")
+	cmd.PersistentFlags().StringArrayVar(&o.Layers, "layer", nil, "named policy layer `NAME=FILE`")
 
 	list := &cobra.Command{
 		Use:   "list",
@@ -209,7 +211,7 @@ decision: wait warns once and goes on waiting.`,
 			if o.edit && o.amend {
 				return usagef("--edit and --amend exclude each other: a rule cannot say what the human edited")
 			}
-			signer, path, err := signerFor(sys, o.key, true)
+			signer, path, err := guard.SignerFor(sys.guardSys(), o.key, true)
 			if err != nil {
 				return err
 			}
@@ -237,20 +239,21 @@ decision: wait warns once and goes on waiting.`,
 					return err
 				}
 			}
-			if o.grantsDir != "" {
+			if o.GrantsDir != "" {
 				return exportGrant(sys, st, args[0], &o, signer, edit)
 			}
 			r, err := st.ApproveEdited(args[0], o.ttl, o.uses, sys.now(), signer, edit)
 			if err != nil {
 				return err
 			}
+			auditCLIDecision(sys, &o, r, "approve", guard.SignerApprover(signer))
 			as := ""
 			if edit != nil {
 				as = " as edited"
 			}
 			fmt.Fprintf(sys.stdout, "approved %s%s: %s (%s, until %s, signed by %s)\n", r.ID, as, r.Summary, usesText(o.uses, r.Session),
 				r.Grant.Expires.UTC().Format(time.RFC3339), r.Grant.Approver.Fingerprint)
-			warnUntrusted(sys, st, signer, path)
+			guard.WarnUntrusted(sys.guardSys(), st, signer, path)
 			return nil
 		},
 	}
@@ -261,7 +264,7 @@ decision: wait warns once and goes on waiting.`,
 	approve.Flags().BoolVar(&o.edit, "edit", false, "edit the command (shell), the content (Write) or the new text (Edit) in $VISUAL/$EDITOR (else vi) first; the grant allows only the edited call")
 	approve.Flags().BoolVar(&o.yes, "yes", false, "with --amend: write without asking")
 	approve.Flags().BoolVar(&o.session, "session", false, "allow every identical call of the request's session until the grant expires (--ttl)")
-	approve.Flags().StringVar(&o.grantsDir, "grants-dir", "", "write the signed grant as a file into `DIR` (for a hook run with --grants-dir) instead of into the state directory")
+	approve.Flags().StringVar(&o.GrantsDir, "grants-dir", "", "write the signed grant as a file into `DIR` (for a hook run with --grants-dir) instead of into the state directory")
 	approve.Flags().StringVar(&o.key, "key", "", "approver private key `FILE` (default: the user's approver.key; needed without a terminal)")
 
 	reject := &cobra.Command{
@@ -275,10 +278,15 @@ decision: wait warns once and goes on waiting.`,
 			if o.key == "" && !sys.isTerminal() {
 				return errNeedsHuman
 			}
+			var who approval.Approver
 			if o.key != "" {
-				if _, _, err := signerFor(sys, o.key, false); err != nil {
+				signer, _, err := guard.SignerFor(sys.guardSys(), o.key, false)
+				if err != nil {
 					return err
 				}
+				who = guard.SignerApprover(signer)
+			} else {
+				who.User = guard.ApproverName(sys.env())
 			}
 			st, err := o.store(sys)
 			if err != nil {
@@ -292,6 +300,7 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
+			auditCLIDecision(sys, &o, r, "reject", who)
 			if o.stop {
 				fmt.Fprintf(sys.stdout, "rejected %s: %s (the next call of session %s ends the turn)\n", r.ID, r.Summary, r.Session)
 			} else {
@@ -337,18 +346,18 @@ decision: wait warns once and goes on waiting.`,
 			path := o.key
 			if o.generate {
 				if path == "" {
-					path = defaultKeyPath(sys)
+					path = sys.env().KeyPath()
 				}
 				if path == "" {
 					return errors.New("no approver key path: set --key, XDG_CONFIG_HOME or HOME")
 				}
 				cwd, _ := sys.getwd()
-				path = argPath(path, cwd, sys.home())
+				path = workspace.ArgPath(path, cwd, sys.home())
 				if _, err := approval.GenerateKey(path); err != nil && !errors.Is(err, os.ErrExist) {
 					return fmt.Errorf("approver key: %v", err)
 				}
 			}
-			signer, path, err := signerFor(sys, path, false)
+			signer, path, err := guard.SignerFor(sys.guardSys(), path, false)
 			if err != nil {
 				return err
 			}
@@ -368,39 +377,25 @@ decision: wait warns once and goes on waiting.`,
 // user's approver key and settings.approvers of the policy in effect.
 // Problems with them go to stderr.
 func (o *approvalsOptions) store(sys *system) (*approval.Store, error) {
-	ps, err := o.load(sys, projectDir(sys))
-	if err != nil && o.stateDir == "" {
+	ps, err := o.load(sys, sys.env().CurrentProject())
+	if err != nil && o.StateDir == "" {
 		return nil, err
 	}
 	var pol *policy.Policy
 	if err == nil {
-		pol = ps.pol
+		pol = ps.Pol
 	} else {
 		fmt.Fprintf(sys.stderr, "toolguard: warning: the policy does not load (%v); settings.approvers are not trusted here\n", err)
 	}
-	dir := stateDir(sys, o.stateDir, pol)
-	if dir == "" {
-		return nil, fmt.Errorf("no state directory: set --state-dir, settings.state_dir or HOME")
-	}
-	st, err := approval.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	trusted, problems := trustedKeys(sys, pol)
+	st, problems, err := guard.OpenStore(sys.env(), o.StateDir, pol, false)
 	for _, p := range problems {
 		fmt.Fprintf(sys.stderr, "toolguard: warning: %s\n", p)
 	}
-	st.Trust(trusted)
-	ttl := policy.DefaultPendingTTL
-	if pol != nil {
-		ttl = pol.Settings.PendingTTL
-	}
-	st.ExpirePending(ttl)
-	return st, nil
+	return st, err
 }
 
 // exportGrant signs a grant for request id and writes it as a grant file
-// into o.grantsDir; the state directory is only read.
+// into o.GrantsDir; the state directory is only read.
 func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions, signer approval.Signer, edit *approval.Edit) error {
 	r, err := st.Get(id)
 	if err != nil {
@@ -411,13 +406,13 @@ func exportGrant(sys *system, st *approval.Store, id string, o *approvalsOptions
 		return err
 	}
 	cwd, _ := sys.getwd()
-	path, err := approval.WriteGrantFile(argPath(o.grantsDir, cwd, sys.home()), gf)
+	path, err := approval.WriteGrantFile(workspace.ArgPath(o.GrantsDir, cwd, sys.home()), gf)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(sys.stdout, "granted %s: %s (%s, until %s, signed by %s) in %s\n", r.ID, r.Summary, usesText(o.uses, r.Session),
 		gf.Grant.Expires.UTC().Format(time.RFC3339), gf.Grant.Approver.Fingerprint, path)
-	warnUntrusted(sys, st, signer, o.key)
+	guard.WarnUntrusted(sys.guardSys(), st, signer, o.key)
 	return nil
 }
 

@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/audit"
+	"github.com/toolguard/toolguard/internal/guard"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type auditOptions struct {
@@ -67,24 +69,24 @@ func newAuditCmd(sys *system) *cobra.Command {
 func (o *auditOptions) registerLog(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.file, "file", "", "old spelling of --audit-log")
 	_ = cmd.Flags().MarkHidden("file")
-	o.register(cmd)
-	cmd.Flags().StringVar(&o.stateDir, "state-dir", "", "state directory (for the default audit log location)")
-	cmd.Flags().StringVar(&o.auditLog, "audit-log", "", "audit log file (default: the policy's audit_log)")
+	guard.PolicyFlags(cmd.Flags(), &o.Selection)
+	cmd.Flags().StringVar(&o.StateDir, "state-dir", "", "state directory (for the default audit log location)")
+	cmd.Flags().StringVar(&o.AuditLog, "audit-log", "", "audit log file (default: the policy's audit_log)")
 }
 
 // path is the audit log to read: --audit-log (or its old spelling --file),
 // else the policy's.
 func (o *auditOptions) path(sys *system) (string, error) {
-	if o.auditLog != "" {
-		o.file = o.auditLog
+	if o.AuditLog != "" {
+		o.file = o.AuditLog
 	}
-	path := absFrom(cwdOf(sys), o.file)
+	path := workspace.AbsFrom(cwdOf(sys), o.file)
 	if path == "" {
-		ps, err := o.load(sys, projectDir(sys))
+		ps, err := o.load(sys, sys.env().CurrentProject())
 		if err != nil {
 			return "", err
 		}
-		path = auditPath(sys, &o.decideFlags, ps.pol)
+		path = sys.env().AuditPath(o.AuditLog, o.StateDir, ps.Pol)
 	}
 	if path == "" {
 		return "", fmt.Errorf("auditing is off (settings.audit = \"off\") and no --audit-log was given")

@@ -4,11 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/guard"
+	"github.com/toolguard/toolguard/internal/hook"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type checkOptions struct {
@@ -28,7 +32,7 @@ type checkOptions struct {
 	// Set by serve, never by flags: the payload itself (instead of the
 	// --payload file) and the policy to decide by (instead of loading one).
 	payloadData []byte
-	policySet   *policySet
+	policySet   *workspace.Set
 }
 
 func newCheckCmd(sys *system) *cobra.Command {
@@ -60,8 +64,27 @@ With --exit-code the exit status is 0 for allow or pass, 3 for ask, 4 for deny.`
 	fl.StringVar(&o.cwd, "cwd", "", "working directory of the call (default: the current one)")
 	fl.StringVar(&o.input, "input", "", "the tool input of an --mcp call, as JSON")
 	o.register(cmd)
-	o.registerDecide(fl)
 	return cmd
+}
+
+// checkResult decides the call check describes (guard.Check: the hook's
+// decision, as a dry run).
+func checkResult(sys *system, o *checkOptions, args []string) (*guard.Report, error) {
+	q := guard.CheckRequest{Args: args, Command: o.command, Tool: o.tool, Paths: o.paths, MCP: o.mcp,
+		Input: o.input, URL: o.url, Provider: o.provider, Cwd: o.cwd}
+	if data := o.payloadData; data != nil {
+		q.Payload = func() ([]byte, error) { return data, nil }
+	} else if o.payload != "" {
+		q.Payload = func() ([]byte, error) { return readFileOrStdin(sys, o.payload) }
+	}
+	return guard.Check(sys.guardSys(), o.Options, o.policySet, q)
+}
+
+func readFileOrStdin(sys *system, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(io.LimitReader(sys.stdin, hook.MaxPayload+1))
+	}
+	return os.ReadFile(name)
 }
 
 func runCheck(sys *system, o *checkOptions, args []string) error {
@@ -72,7 +95,7 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 	return printCheck(sys, o, j)
 }
 
-func printCheck(sys *system, o *checkOptions, j *checkJSON) error {
+func printCheck(sys *system, o *checkOptions, j *guard.Report) error {
 	if o.json {
 		enc := json.NewEncoder(sys.stdout)
 		enc.SetIndent("", "  ")
@@ -93,7 +116,7 @@ func printCheck(sys *system, o *checkOptions, j *checkJSON) error {
 	return nil
 }
 
-func writeCheckText(w io.Writer, j *checkJSON) {
+func writeCheckText(w io.Writer, j *guard.Report) {
 	fmt.Fprintf(w, "decision: %s\n", j.Decision)
 	if j.Reason != "" {
 		fmt.Fprintf(w, "reason:   %s\n", j.Reason)
@@ -150,5 +173,16 @@ func writeCheckText(w io.Writer, j *checkJSON) {
 		} else {
 			fmt.Fprintf(w, "  %s", j.Reply.Stdout)
 		}
+	}
+}
+
+// writeIgnored prints the ignored parts of untrusted policies, if any.
+func writeIgnored(w io.Writer, parts []workspace.IgnoredPart) {
+	if len(parts) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "ignored (untrusted project policy, it can only tighten):")
+	for _, p := range parts {
+		fmt.Fprintf(w, "  %s\n", p)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/guard"
 )
 
 // TestCheckToolMatchesHook: `check --tool X --path P` (and `check --mcp
@@ -43,7 +45,7 @@ func TestCheckToolMatchesHook(t *testing.T) {
 		if code := run(context.Background(), args, sys); code != 0 {
 			t.Fatalf("%v: exit %d, stderr %q", args, code, f.stderr.String())
 		}
-		var j checkJSON
+		var j guard.Report
 		if err := json.Unmarshal(f.stdout.Bytes(), &j); err != nil {
 			t.Fatalf("check --json: %v\n%s", err, f.stdout.String())
 		}

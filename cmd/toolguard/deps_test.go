@@ -9,7 +9,7 @@ import (
 
 // TestHookBinaryDeps keeps the packages that cost every hook process its
 // start-up out of the default build (docs/performance.md): the HTTP server
-// and its TLS and HTML templates live in toolguard-serve (-tags serve), and the
+// and its TLS and HTML templates live in toolguard-serve (cmd/toolguard-serve), and the
 // builtin generator's go/format in internal/gen. Measured with perf stat,
 // 200 runs of a `git status` hook call: linking net/http alone (a client
 // call) took the process from 2.77 to 3.02 ms.
@@ -34,11 +34,76 @@ func TestHookBinaryDeps(t *testing.T) {
 			}
 		}
 	}
-	out, err = exec.Command("go", "list", "-tags", "serve", "-deps", ".").CombinedOutput()
+	out, err = exec.Command("go", "list", "-deps", "../toolguard-serve").CombinedOutput()
 	if err != nil {
-		t.Fatalf("go list -tags serve -deps: %v\n%s", err, out)
+		t.Fatalf("go list -deps ../toolguard-serve: %v\n%s", err, out)
 	}
 	if !strings.Contains(" "+strings.Join(strings.Fields(string(out)), " ")+" ", " net/http ") {
-		t.Error("the serve build does not import net/http: is serve.go still tagged serve?")
+		t.Error("cmd/toolguard-serve does not import net/http: the test would prove nothing")
+	}
+}
+
+// importArrows are the toolguard packages each package may import (its
+// non-test imports), as docs/layout.md draws them. The core — call,
+// shellparse, policy — knows no agent dialect (protocol), no location
+// (workspace) and no process (guard, hook); protocol knows no policy; the
+// decision (guard) knows no hook process or server. A package missing
+// here fails the test: a new one takes its row, and docs/layout.md its
+// arrow.
+var importArrows = map[string][]string{
+	"internal/call":                {},
+	"internal/filelock":            {},
+	"internal/testenv":             {}, // tests' helper: what needs ../shared (docs/layout.md)
+	"npm":                          {}, // the npm package's pack test
+	"internal/shellparse":          {"internal/call"},
+	"internal/policy":              {"internal/call", "internal/shellparse"},
+	"internal/policy/internal/gen": {"internal/policy"},
+	"internal/protocol":            {"internal/call"},
+	"internal/approval":            {"internal/call", "internal/filelock"},
+	"internal/audit":               {"internal/call", "internal/filelock"},
+	"internal/remote":              {"internal/approval", "internal/call"},
+	"internal/install":             {"internal/policy", "internal/protocol", "internal/shellparse"}, // policy: install --native reads the locked denies
+	"internal/importer":            {"internal/call", "internal/policy", "internal/protocol"},
+	"internal/workspace":           {"internal/call", "internal/policy", "internal/shellparse"},
+	"internal/guard": {"internal/approval", "internal/audit", "internal/call", "internal/install", "internal/policy",
+		"internal/protocol", "internal/remote", "internal/shellparse", "internal/workspace"},
+	"internal/hook": {"internal/audit", "internal/call", "internal/guard", "internal/policy", "internal/protocol", "internal/workspace"},
+	"internal/serve": {"internal/approval", "internal/audit", "internal/call", "internal/guard", "internal/policy",
+		"internal/remote", "internal/workspace"},
+	"guard": {"internal/call", "internal/guard", "internal/policy", "internal/workspace"},
+}
+
+// TestImportArrows fails when a package imports a toolguard package its
+// row in importArrows does not allow (commands and tools import freely).
+func TestImportArrows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	const mod = "github.com/toolguard/toolguard/"
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../../...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], mod)
+		if strings.HasPrefix(pkg, "cmd/") || strings.HasPrefix(pkg, "tools/") || strings.HasPrefix(pkg, "e2e") {
+			continue
+		}
+		allowed, ok := importArrows[pkg]
+		if !ok {
+			t.Errorf("%s has no row in importArrows (and no arrow in docs/layout.md)", pkg)
+			continue
+		}
+		seen++
+		for _, imp := range f[1:] {
+			if dep, ours := strings.CutPrefix(imp, mod); ours && !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s: an arrow docs/layout.md does not allow", pkg, dep)
+			}
+		}
+	}
+	if seen < 10 {
+		t.Errorf("only %d packages checked: go list answered %q", seen, out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type doctorOptions struct {
@@ -53,9 +54,9 @@ func runDoctor(sys *system, o *doctorOptions) error {
 	project := o.dir
 	cwd, _ := sys.getwd()
 	if project == "" {
-		project = projectDir(sys)
+		project = sys.env().CurrentProject()
 	}
-	project = absFrom(cwd, project)
+	project = workspace.AbsFrom(cwd, project)
 	if o.agent != "" {
 		if o.agent == "claude" {
 			o.agent = "claude-code"
@@ -68,11 +69,11 @@ func runDoctor(sys *system, o *doctorOptions) error {
 	if ps, err := o.load(sys, project); err != nil {
 		rep.Policy.Error = err.Error()
 	} else {
-		rep.Policy.Layers = ps.pol.Layers
-		rep.Policy.Hash, rep.Policy.Rules = ps.pol.Hash(), ps.pol.RuleCount()
-		rep.Policy.Ignored = ignoredParts(sys, ps.pol)
-		rep.Policy.GuardGaps = ps.pol.GuardGaps()
-		if ps.pol.Settings.RequireEnforcement {
+		rep.Policy.Layers = ps.Pol.Layers
+		rep.Policy.Hash, rep.Policy.Rules = ps.Pol.Hash(), ps.Pol.RuleCount()
+		rep.Policy.Ignored = sys.env().IgnoredParts(ps.Pol)
+		rep.Policy.GuardGaps = ps.Pol.GuardGaps()
+		if ps.Pol.Settings.RequireEnforcement {
 			o.require = true // settings.require_enforcement: the policy asks for it
 			rep.RequireEnforcement = true
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type doctorReport struct {
@@ -61,7 +62,7 @@ type doctorPolicy struct {
 	Rules  int            `json:"rules"`
 	Error  string         `json:"error,omitempty"`
 	// Ignored: what an untrusted project policy could not do (trust_ignored.go).
-	Ignored []ignoredPart `json:"ignored,omitempty"`
+	Ignored []workspace.IgnoredPart `json:"ignored,omitempty"`
 	// Nested: .toolguard/policy.toml files below the workspace root, which
 	// are never read (docs/trust.md).
 	Nested []string `json:"nested,omitempty"`
@@ -159,12 +160,12 @@ func checkHook(sys *system, agent, line, project string) *hookCheck {
 	cwd, _ := sys.getwd()
 	for _, f := range words.policies {
 		hp := hookPolicy{File: f}
-		pf := policyFlags{files: []string{argPath(f, cwd, sys.home())}, noBuiltin: words.noBuiltin}
+		pf := policyFlags{workspace.Selection{Files: []string{workspace.ArgPath(f, cwd, sys.home())}, NoBuiltin: words.noBuiltin}}
 		if ps, err := pf.load(sys, project); err != nil {
 			hp.Error = err.Error()
 			c.Problems = append(c.Problems, fmt.Sprintf("policy %s on the hook line does not load (every call is denied): %v", f, err))
 		} else {
-			hp.Loads, hp.Hash, hp.Rules = true, ps.pol.Hash(), ps.pol.RuleCount()
+			hp.Loads, hp.Hash, hp.Rules = true, ps.Pol.Hash(), ps.Pol.RuleCount()
 		}
 		c.Policies = append(c.Policies, hp)
 	}

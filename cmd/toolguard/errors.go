@@ -2,7 +2,8 @@ package main
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // Exit codes of the commands other than hook (whose exit code is part of
@@ -24,9 +25,7 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 // usageError is a command line that cannot be run as given.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
+type usageError = workspace.UsageError
 
 // hookUsageError is a hook command line that cannot be run as given (an
 // unknown flag, provider or mode, extra arguments). It never ends in a
@@ -36,7 +35,7 @@ type hookUsageError struct{ msg string }
 
 func (e *hookUsageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return workspace.Usagef(format, a...) }
 
 // exitCode maps an error returned by a command to the process exit code.
 // It is the one place where errors become exit codes.

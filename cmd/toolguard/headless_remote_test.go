@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/remote"
 	"github.com/toolguard/toolguard/internal/serve"
 )
@@ -295,13 +296,13 @@ func TestRemoteApprovalTokenSources(t *testing.T) {
 			if wantDecision(t, "no token", r, "deny"); !strings.Contains(r.stdout, "no approval token") {
 				t.Errorf("no token: %s", r.stdout)
 			}
-			e.env[approvalTokenEnv] = remoteHookTok
+			e.env[guard.ApprovalTokenEnv] = remoteHookTok
 			r = e.hook(agent, e.project, remoteAsk1)
 			if wantDecision(t, "env token", r, "deny"); !strings.Contains(r.stdout, "was recorded") {
 				t.Errorf("env token: %s", r.stdout)
 			}
 			// A token file named by the policy wins over the environment.
-			e.env[approvalTokenEnv] = "wrong"
+			e.env[guard.ApprovalTokenEnv] = "wrong"
 			sandboxPolicy(e, "unix://"+a.sock, a.pub(), "")
 			if r := e.hook(agent, e.project, remoteAsk1); !strings.Contains(r.stdout, "was recorded") {
 				t.Errorf("file token: %s", r.stdout)

@@ -21,7 +21,7 @@ func TestHookArgs(t *testing.T) {
 		{[]string{"hook", "--policy", "a.toml", "--provider", "gemini", "--policy", "b.toml"}, "gemini", []string{"a.toml", "b.toml"}},
 	} {
 		o := hookArgs(tc.args)
-		if o == nil || o.provider != tc.provider || !slices.Equal(o.files, tc.files) {
+		if o == nil || o.provider != tc.provider || !slices.Equal(o.Files, tc.files) {
 			t.Errorf("%q: %+v", tc.args, o)
 		}
 	}

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/guard"
+	"github.com/toolguard/toolguard/internal/hook"
 	"github.com/toolguard/toolguard/internal/install"
-	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // exitRecorder is a system.exit that reports the code on a channel
@@ -59,7 +59,7 @@ func TestHookDeadline(t *testing.T) {
 			f, sys := newFake(t, nil, nil)
 			sys.stdin = pr
 			sys.started = time.Now()
-			sys.limits = hookLimits{deadline: deadline}
+			sys.limits = hook.Limits{Deadline: deadline}
 			exited := exitRecorder(sys)
 			done := make(chan int, 1)
 			go func() { done <- run(context.Background(), withProvider(tc.provider), sys) }()
@@ -93,7 +93,7 @@ func TestHookDeadline(t *testing.T) {
 		_, sys := newFake(t, nil, nil)
 		sys.stdin = pr
 		sys.started = time.Now().Add(-5 * time.Second)
-		sys.limits = hookLimits{deadline: 5200 * time.Millisecond}
+		sys.limits = hook.Limits{Deadline: 5200 * time.Millisecond}
 		exited := exitRecorder(sys)
 		begin := time.Now()
 		go run(context.Background(), []string{"hook", "--provider", "claude-code"}, sys)
@@ -112,14 +112,14 @@ func TestHookDeadline(t *testing.T) {
 			}
 			f, sys := newFake(t, payload, nil)
 			sys.started = time.Now()
-			sys.limits = hookLimits{deadline: deadline}
+			sys.limits = hook.Limits{Deadline: deadline}
 			exited := exitRecorder(sys)
 			release := make(chan struct{})
 			var cause error
-			sys.decide = func(ctx context.Context, sys *system, fl *decideFlags, ps *policySet, codec protocol.Codec, c call.Call, project string) *outcome {
+			sys.decide = func(ctx context.Context, sys guard.System, r guard.Request) *guard.Outcome {
 				<-release
 				cause = context.Cause(ctx)
-				return decideCall(ctx, sys, fl, ps, codec, c, project)
+				return guard.Decide(ctx, sys, r)
 			}
 			done := make(chan int, 1)
 			go func() { done <- run(context.Background(), []string{"hook", "--provider", provider}, sys) }()
@@ -161,9 +161,9 @@ func TestHookMemoryCap(t *testing.T) {
 			runtime.GC()
 			f, sys := newFake(t, payload, nil)
 			sys.started = time.Now()
-			sys.limits = hookLimits{deadline: 10 * time.Second, memory: heapNow() + 64<<20}
+			sys.limits = hook.Limits{Deadline: 10 * time.Second, Memory: heapNow() + 64<<20}
 			exited := exitRecorder(sys)
-			sys.decide = func(ctx context.Context, _ *system, _ *decideFlags, _ *policySet, codec protocol.Codec, _ call.Call, _ string) *outcome {
+			sys.decide = func(ctx context.Context, _ guard.System, r guard.Request) *guard.Outcome {
 				var hoard [][]byte
 				for ctx.Err() == nil { // a runaway: stops only because the test must end
 					b := make([]byte, 1<<20)
@@ -173,7 +173,7 @@ func TestHookMemoryCap(t *testing.T) {
 					hoard = append(hoard, b)
 				}
 				runtime.KeepAlive(hoard)
-				return &outcome{codec: codec, verdict: call.Verdict{Decision: call.Allow}}
+				return &guard.Outcome{Codec: r.Codec, Verdict: call.Verdict{Decision: call.Allow}}
 			}
 			done := make(chan int, 1)
 			go func() { done <- run(context.Background(), []string{"hook", "--provider", provider}, sys) }()
@@ -198,8 +198,8 @@ func TestHookMemoryCap(t *testing.T) {
 // hook entry (and the shortest agent default, Copilot's 30 s): the agent
 // never gives up on toolguard before its on_error reply.
 func TestDeadlineInsideInstalledTimeout(t *testing.T) {
-	if 2*hookDeadline > install.HookTimeout || install.HookTimeout > 30*time.Second {
-		t.Errorf("hook deadline %s, installed timeout %s: want the timeout at least twice the deadline and at most 30 s", hookDeadline, install.HookTimeout)
+	if 2*hook.Deadline > install.HookTimeout || install.HookTimeout > 30*time.Second {
+		t.Errorf("hook deadline %s, installed timeout %s: want the timeout at least twice the deadline and at most 30 s", hook.Deadline, install.HookTimeout)
 	}
 }
 
@@ -215,13 +215,13 @@ func TestDecideAfterDeadlineTouchesNoApproval(t *testing.T) {
 	for _, cancelled := range []bool{true, false} {
 		state := t.TempDir()
 		f, sys := newFake(t, payload, nil)
-		sys.decide = func(ctx context.Context, sys *system, fl *decideFlags, ps *policySet, codec protocol.Codec, c call.Call, project string) *outcome {
+		sys.decide = func(ctx context.Context, sys guard.System, r guard.Request) *guard.Outcome {
 			if cancelled {
 				var cancel context.CancelCauseFunc
 				ctx, cancel = context.WithCancelCause(ctx)
 				cancel(errors.New("the hook did not finish within its deadline of 10s"))
 			}
-			return decideCall(ctx, sys, fl, ps, codec, c, project)
+			return guard.Decide(ctx, sys, r)
 		}
 		code := run(context.Background(), []string{"hook", "--provider", "claude-code", "--mode", "headless", "--state-dir", state}, sys)
 		entries, _ := filepath.Glob(filepath.Join(state, "*", "*"))
@@ -234,80 +234,5 @@ func TestDecideAfterDeadlineTouchesNoApproval(t *testing.T) {
 		if !cancelled && len(entries) == 0 {
 			t.Errorf("look-alike: no pending request created (stdout %q)", f.stdout.String())
 		}
-	}
-}
-
-// BenchmarkHookGuard is what the watchdog adds to every hook run: its
-// contexts, goroutine and ticker, started and stopped.
-func BenchmarkHookGuard(b *testing.B) {
-	sys := &system{stdout: io.Discard, stderr: io.Discard}
-	b.ReportAllocs()
-	for b.Loop() {
-		g := startGuard(context.Background(), sys, nil)
-		g.finish()
-	}
-}
-
-// A limit passed after the reply is out (during the audit append) ends
-// the process with that reply's exit code and writes no second reply.
-func TestGuardFiresAfterReply(t *testing.T) {
-	f, sys := newFake(t, nil, nil)
-	sys.limits = hookLimits{deadline: time.Hour}
-	exited := exitRecorder(sys)
-	codec, _ := protocol.Lookup("claude-code")
-	g := startGuard(context.Background(), sys, codec)
-	defer g.finish()
-	r := blockReply(nil, call.Call{}, "toolguard: denied by rule x")
-	if code, ours, err := g.reply(r, ""); code != 2 || !ours || err != nil {
-		t.Fatalf("reply: %d %v %v", code, ours, err)
-	}
-	out := f.stdout.String()
-	g.fire(errors.New("the hook did not finish within its deadline of 10s"))
-	if code := waitExit(t, exited, time.Second); code != 2 {
-		t.Errorf("exit %d, want the reply's 2", code)
-	}
-	if f.stdout.String() != out {
-		t.Errorf("a second reply: %q", f.stdout.String())
-	}
-	if !strings.Contains(f.stderr.String(), "after the reply") || g.ctx.Err() == nil {
-		t.Errorf("stderr %q, ctx %v", f.stderr.String(), g.ctx.Err())
-	}
-	if code, ours, _ := g.reply(r, ""); ours || code != 2 {
-		t.Errorf("a reply after the exit went out: %d %v", code, ours)
-	}
-}
-
-// When the deadline passes, the hook's context names it at once: code
-// that finds the context done before the watchdog has run — the audit
-// append — says why, so a hook that then ends with its reply but no
-// audit line is still seen as late (TestConcurrentHooks counts those by
-// that message). A context done for another reason is not named so.
-func TestDeadlineIsTheCause(t *testing.T) {
-	for _, late := range []bool{true, false} {
-		_, sys := newFake(t, nil, nil)
-		sys.limits = hookLimits{deadline: 20 * time.Millisecond}
-		if !late {
-			sys.limits.deadline = time.Hour
-		}
-		exited := exitRecorder(sys)
-		parent, cancel := context.WithCancel(context.Background())
-		g := startGuard(parent, sys, nil)
-		if !late {
-			cancel() // the look-alike: the caller gave up, not the deadline
-		}
-		<-g.ctx.Done()
-		cause := context.Cause(g.ctx)
-		err := audit.AppendContext(g.ctx, filepath.Join(t.TempDir(), "audit.jsonl"), audit.Record{})
-		named := func(e error) bool {
-			return e != nil && strings.Contains(e.Error(), "did not finish within its deadline")
-		}
-		if named(cause) != late || named(err) != late {
-			t.Errorf("late=%v: cause %v, audit append %v", late, cause, err)
-		}
-		if late {
-			waitExit(t, exited, time.Second)
-		}
-		g.finish()
-		cancel()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type initOptions struct {
@@ -65,19 +66,14 @@ func runInit(sys *system, o *initOptions) error {
 	case "project":
 		dir := o.dir
 		if dir == "" {
-			dir = projectDir(sys)
+			dir = sys.env().CurrentProject()
 		}
 		cwd, _ := sys.getwd()
-		path = filepath.Join(absFrom(cwd, dir), ".toolguard", "policy.toml")
+		path = filepath.Join(workspace.AbsFrom(cwd, dir), ".toolguard", "policy.toml")
 	case "user":
-		cfg := sys.getenv("XDG_CONFIG_HOME")
-		if cfg == "" {
-			if sys.home() == "" {
-				return fmt.Errorf("no HOME or XDG_CONFIG_HOME for --scope user")
-			}
-			cfg = filepath.Join(sys.home(), ".config")
+		if path = sys.env().UserPolicyFile(); path == "" {
+			return fmt.Errorf("no HOME or XDG_CONFIG_HOME for --scope user")
 		}
-		path = filepath.Join(cfg, "toolguard", "policy.toml")
 	default:
 		return usagef("--scope wants project or user, got %q", o.scope)
 	}
@@ -105,6 +101,11 @@ func runInit(sys *system, o *initOptions) error {
 		return err
 	}
 	fmt.Fprintf(sys.stdout, "wrote %s (preset %s); check it with: toolguard validate %s\n", path, o.preset, path)
+	if o.scope == "project" {
+		// A project policy is untrusted until trusted: it can only tighten
+		// (docs/trust.md). Say so, or the user believes its allows count.
+		fmt.Fprintf(sys.stdout, "the hook treats it as untrusted (its allows and loosened settings do not count) until you run: toolguard trust %s\n", path)
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/protocol"
 	"github.com/toolguard/toolguard/internal/shellparse"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type installOptions struct {
@@ -21,6 +22,7 @@ type installOptions struct {
 	portable    bool
 	preToolOnly bool
 	sys         systemInstallFlags // --system (install_system.go)
+	native      bool               // the policy's locked denies into the agent's own deny list (install_native.go)
 }
 
 func newInstallCmd(sys *system, uninstall bool) *cobra.Command {
@@ -62,6 +64,7 @@ for files a team commits; see docs/install.md for what that trusts.`,
 	fl.StringVar(&o.dir, "dir", "", "project directory (default: the git top level of the current directory)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "show what would change; write nothing")
 	o.sys.register(cmd, uninstall)
+	fl.BoolVar(&o.native, "native", false, "claude-code: write (uninstall: remove) the locked deny rules Claude Code can express into its permissions.deny")
 	if uninstall {
 		fl.StringVar(&o.command, "command", "", "also remove hooks running this binary when it is not named toolguard (default: this one)")
 	} else {
@@ -87,13 +90,16 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	if o.scope != install.ScopeProject && o.scope != install.ScopeUser {
 		return usagef("--scope wants project or user, got %q", o.scope)
 	}
+	if o.native {
+		return runNative(sys, o, codec.Name(), uninstall)
+	}
 	if o.portable && o.command != "" {
 		return usagef("--portable and --command exclude each other")
 	}
 	cwd, _ := sys.getwd()
-	dir := projectDir(sys)
+	dir := sys.env().CurrentProject()
 	if o.dir != "" {
-		dir = projectOf(argPath(o.dir, cwd, sys.home()))
+		dir = workspace.ProjectOf(workspace.ArgPath(o.dir, cwd, sys.home()))
 	}
 	opts := install.Options{Provider: codec.Name(), Scope: o.scope, Dir: dir, Home: sys.home(),
 		DryRun: o.dryRun, PreToolOnly: o.preToolOnly}
@@ -101,10 +107,10 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		// --policy first: a hook whose policy does not load denies every call.
 		var abs []string
 		for _, p := range o.policies {
-			abs = append(abs, argPath(p, cwd, sys.home()))
+			abs = append(abs, workspace.ArgPath(p, cwd, sys.home()))
 		}
 		if len(abs) > 0 {
-			pf := policyFlags{files: abs}
+			pf := policyFlags{workspace.Selection{Files: abs}}
 			if _, err := pf.load(sys, dir); err != nil {
 				return fmt.Errorf("--policy does not load, nothing was written: %w", err)
 			}
@@ -120,7 +126,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		}
 		opts.Command = strings.Join(parts, " ")
 	} else if o.command != "" {
-		opts.Program = argPath(o.command, cwd, sys.home())
+		opts.Program = workspace.ArgPath(o.command, cwd, sys.home())
 	} else if exe, err := sys.executable(); err == nil {
 		opts.Program = stableBinary(sys, exe)
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // installBinary is the program the hook command runs: "toolguard" with
@@ -21,7 +23,7 @@ func installBinary(sys *system, o *installOptions) (string, error) {
 	var bin string
 	if o.command != "" {
 		cwd, _ := sys.getwd()
-		bin = expandTilde(o.command, sys.home())
+		bin = workspace.ExpandTilde(o.command, sys.home())
 		if !strings.ContainsRune(bin, filepath.Separator) {
 			p, err := exec.LookPath(bin)
 			if err != nil {
@@ -29,7 +31,7 @@ func installBinary(sys *system, o *installOptions) (string, error) {
 			}
 			bin = p
 		}
-		bin = absFrom(cwd, bin)
+		bin = workspace.AbsFrom(cwd, bin)
 	} else {
 		exe, err := sys.executable()
 		if err != nil {
@@ -65,7 +67,7 @@ func stableBinary(sys *system, exe string) string {
 		a = p
 	}
 	cwd, _ := sys.getwd()
-	a = filepath.Clean(absFrom(cwd, a))
+	a = filepath.Clean(workspace.AbsFrom(cwd, a))
 	fa, err1 := os.Stat(a)
 	fe, err2 := os.Stat(exe)
 	if err1 == nil && err2 == nil && os.SameFile(fa, fe) {

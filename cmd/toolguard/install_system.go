@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/install"
 )
 
@@ -41,7 +42,7 @@ var geteuid = os.Geteuid
 
 func runSystemInstall(sys *system, o *installOptions, uninstall bool) error {
 	f := &o.sys
-	if o.scope != install.ScopeProject || o.dir != "" || o.portable || len(o.policies) > 0 || o.preToolOnly {
+	if o.scope != install.ScopeProject || o.dir != "" || o.portable || len(o.policies) > 0 || o.preToolOnly || o.native {
 		return usagef("--system goes with --provider, --root, --sandbox, --serve, --command and --dry-run only")
 	}
 	root := f.root
@@ -84,9 +85,9 @@ func runSystemInstall(sys *system, o *installOptions, uninstall bool) error {
 	serveSrc := ""
 	if f.serve {
 		// toolguard serve runs toolguard-serve from beside the binary (serve_exec.go).
-		serveSrc = filepath.Join(filepath.Dir(src), serveBinary+filepath.Ext(src))
+		serveSrc = filepath.Join(filepath.Dir(src), guard.ServeBinary+filepath.Ext(src))
 		if _, err := os.Stat(serveSrc); err != nil {
-			return fmt.Errorf("--serve: %s: %v (build it with `go build -tags serve -o %s ./cmd/toolguard`)", serveSrc, err, serveSrc)
+			return fmt.Errorf("--serve: %s: %v (build it with `go build -o %s ./cmd/toolguard-serve`)", serveSrc, err, serveSrc)
 		}
 	}
 	var approvers []string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/install"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // TestInstallSystemCommand: install --system through the command line —
@@ -93,8 +94,8 @@ func TestInstallSystemCommand(t *testing.T) {
 		t.Errorf("the setup steps do not hand the state to the toolguard account:\n%s", f.stdout.String())
 	}
 	// The policy loads as the hook loads it.
-	pf := policyFlags{files: []string{filepath.Join(root, install.SystemPolicy)}}
-	if ps, err := pf.load(sys, t.TempDir()); err != nil || len(ps.pol.Settings.Approvers) != 1 || ps.pol.Settings.AuditLog != "server" {
+	pf := policyFlags{workspace.Selection{Files: []string{filepath.Join(root, install.SystemPolicy)}}}
+	if ps, err := pf.load(sys, t.TempDir()); err != nil || len(ps.Pol.Settings.Approvers) != 1 || ps.Pol.Settings.AuditLog != "server" {
 		t.Errorf("platform policy: %v", err)
 	}
 }

@@ -204,7 +204,7 @@ command = "git tag"
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	lines, auditAllows := 0, 0
+	lines, auditAllows, approvals := 0, 0, 0
 	sc := bufio.NewScanner(fh)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -212,10 +212,17 @@ command = "git tag"
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 			t.Fatalf("line %d is not whole JSON: %v: %q", lines+1, err, sc.Bytes())
 		}
+		if rec["event"] == "approval.decision" {
+			approvals++ // the CLI's approve (its own line), not a hook's
+			continue
+		}
 		lines++
 		if rec["decision"] == "allow" {
 			auditAllows++
 		}
+	}
+	if approvals != 1 {
+		t.Errorf("audit: %d approval.decision lines, want 1 (approvals approve)", approvals)
 	}
 	none, maybe := int(noLine.Load()), int(maybeLine.Load())
 	if lines < n+1-none-maybe || lines > n+1-none || auditAllows != allows {

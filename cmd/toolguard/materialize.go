@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type materializeOptions struct {
@@ -33,16 +34,16 @@ reported as a warning and left out, as the hook would.`,
 			if err != nil {
 				return err
 			}
-			for _, w := range ps.pol.Warnings {
+			for _, w := range ps.Pol.Warnings {
 				fmt.Fprintf(sys.stderr, "warning: %s (ignored)\n", w.String())
 			}
-			if probs := ps.pol.RunTests(); len(probs) > 0 {
+			if probs := ps.Pol.RunTests(); len(probs) > 0 {
 				for _, p := range probs {
 					fmt.Fprintln(sys.stderr, p.String())
 				}
 				return &exitError{code: exitFailure, msg: fmt.Sprintf("%d problem(s); nothing written", len(probs))}
 			}
-			b, err := ps.pol.Materialize()
+			b, err := ps.Pol.Materialize()
 			if err != nil {
 				return err
 			}
@@ -51,7 +52,7 @@ reported as a warning and left out, as the hook would.`,
 				return err
 			}
 			cwd, _ := sys.getwd()
-			path := absFrom(cwd, o.out)
+			path := workspace.AbsFrom(cwd, o.out)
 			tmp, err := os.CreateTemp(filepath.Dir(path), ".toolguard-materialize-*")
 			if err != nil {
 				return err
@@ -70,7 +71,7 @@ reported as a warning and left out, as the hook would.`,
 			if err := os.Rename(tmp.Name(), path); err != nil {
 				return err
 			}
-			fmt.Fprintf(sys.stderr, "wrote %s: %d rules, %s\n", o.out, ps.pol.RuleCount(), ps.pol.Hash())
+			fmt.Fprintf(sys.stderr, "wrote %s: %d rules, %s\n", o.out, ps.Pol.RuleCount(), ps.Pol.Hash())
 			return nil
 		},
 	}

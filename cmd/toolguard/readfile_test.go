@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 	"github.com/toolguard/toolguard/tools/hookbench/policygen"
 )
 
@@ -41,10 +42,10 @@ var pushForce = call.Call{Tool: "Bash", Kind: call.KindShell, Cwd: "/home/u/proj
 // does; smaller files and TOML are read in full.
 func TestPolicySourceInPlace(t *testing.T) {
 	path, data := materialized(t, 2000)
-	if len(data) < readInPlaceMin {
-		t.Fatalf("the generated policy is %d bytes, below %d", len(data), readInPlaceMin)
+	if len(data) < workspace.ReadInPlaceMin {
+		t.Fatalf("the generated policy is %d bytes, below %d", len(data), workspace.ReadInPlaceMin)
 	}
-	src, err := policySource(path)
+	src, err := workspace.PolicySource(path)
 	if err != nil || src.File == nil || src.Data != nil {
 		t.Fatalf("policySource: file %v, %d bytes, %v", src.File != nil, len(src.Data), err)
 	}
@@ -64,24 +65,24 @@ func TestPolicySourceInPlace(t *testing.T) {
 	// A large JSON file not in the indexed layout is read in place too,
 	// and loaded in full from it.
 	indented := filepath.Join(t.TempDir(), "indented.json")
-	if err := os.WriteFile(indented, append([]byte("{\n  \"version\": 1"), append(bytes.Repeat([]byte(" "), readInPlaceMin), '}')...), 0o644); err != nil {
+	if err := os.WriteFile(indented, append([]byte("{\n  \"version\": 1"), append(bytes.Repeat([]byte(" "), workspace.ReadInPlaceMin), '}')...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if src, err := policySource(indented); err != nil || src.File == nil {
+	if src, err := workspace.PolicySource(indented); err != nil || src.File == nil {
 		t.Errorf("indented.json: in place %v, %v", src.File != nil, err)
 	} else if p, err := policy.Load([]policy.Source{src}, policy.LoadOptions{Lazy: true}); err != nil || p.RuleCount() == 0 {
 		t.Errorf("indented.json: %v, %d rules (want the builtin ones)", err, p.RuleCount())
 	}
 	for name, data := range map[string][]byte{
 		"small.json": []byte(`{"version":1}`),
-		"big.toml":   append([]byte("version = 1\n"), bytes.Repeat([]byte("# pad\n"), readInPlaceMin/6+1)...),
+		"big.toml":   append([]byte("version = 1\n"), bytes.Repeat([]byte("# pad\n"), workspace.ReadInPlaceMin/6+1)...),
 	} {
 		f := filepath.Join(t.TempDir(), name)
 		if err := os.WriteFile(f, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		os.Chtimes(f, pastTime, pastTime)
-		got, err := policySource(f)
+		got, err := workspace.PolicySource(f)
 		if err != nil || got.File != nil || !bytes.Equal(got.Data, data) {
 			t.Errorf("%s: %d bytes, in place %v, %v; want the file's %d bytes", name, len(got.Data), got.File != nil, err, len(data))
 		}
@@ -93,7 +94,7 @@ func TestPolicySourceInPlace(t *testing.T) {
 // and not a decision from another file's rules.
 func TestPolicyTruncatedInUse(t *testing.T) {
 	path, data := materialized(t, 2000)
-	src, err := policySource(path)
+	src, err := workspace.PolicySource(path)
 	if err != nil || src.File == nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func TestRemoteServeCommand(t *testing.T) {
 			getenv: func(k string) string { return env[k] }, now: time.Now,
 			getwd:      func() (string, error) { return outside, nil },
 			executable: func() (string, error) { return "/usr/local/bin/toolguard", nil },
-			etc:        filepath.Join(outside, "etc"), isTerminal: func() bool { return false }}
+			etc:        filepath.Join(outside, "etc"), isTerminal: func() bool { return false }, serve: inProcessServe}
 	}
 	var probe bytes.Buffer
 	if code := run(context.Background(), []string{"serve", "--help"}, osys(&probe)); code != 0 {

@@ -20,16 +20,16 @@ func newRulesCmd(sys *system) *cobra.Command {
 		Short: "List the effective rules with decision, layer and file:line",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ps, err := o.load(sys, projectDir(sys))
+			ps, err := o.load(sys, sys.env().CurrentProject())
 			if err != nil {
 				return err
 			}
-			info := ps.pol.Info()
+			info := ps.Pol.Info()
 			if o.json {
 				enc := json.NewEncoder(sys.stdout)
 				enc.SetIndent("", "  ")
-				out := map[string]any{"rules": info, "layers": ps.pol.Layers, "hash": ps.pol.Hash()}
-				if ig := ignoredParts(sys, ps.pol); len(ig) > 0 {
+				out := map[string]any{"rules": info, "layers": ps.Pol.Layers, "hash": ps.Pol.Hash()}
+				if ig := sys.env().IgnoredParts(ps.Pol); len(ig) > 0 {
 					out["ignored"] = ig
 				}
 				return enc.Encode(out)
@@ -46,7 +46,7 @@ func newRulesCmd(sys *system) *cobra.Command {
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			writeIgnored(sys.stdout, ignoredParts(sys, ps.pol))
+			writeIgnored(sys.stdout, sys.env().IgnoredParts(ps.Pol))
 			return nil
 		},
 	}

@@ -1,5 +1,3 @@
-//go:build serve
-
 package main
 
 import (

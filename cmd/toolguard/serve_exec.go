@@ -1,5 +1,3 @@
-//go:build !serve
-
 package main
 
 import (
@@ -12,19 +10,23 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/toolguard/toolguard/internal/guard"
 )
 
-// This build has no HTTP server: net/http, crypto/tls and html/template
+// toolguard has no HTTP server: net/http, crypto/tls and html/template
 // cost every hook process about 0.3 ms of start-up (docs/performance.md),
 // and a hook runs before every tool call. `toolguard serve` runs the
-// toolguard-serve binary instead: the same program built with
-// `-tags serve` (serve.go), shipped beside this one by every release
-// archive and package.
+// toolguard-serve binary instead (cmd/toolguard-serve), shipped beside this
+// one by every release archive and package. sys.serve, in tests, serves in
+// this process instead.
 func newServeCmd(sys *system) *cobra.Command {
+	if sys.serve != nil {
+		return sys.serve(sys)
+	}
 	return &cobra.Command{
 		Use:                "serve [flags]",
 		Short:              "Serve the check endpoint, policy validation and the approval inbox over HTTP (runs toolguard-serve)",
-		Long:               "serve runs " + serveBinary + " serve with the same arguments: the HTTP server is a separate binary so that the hook starts fast. See docs/api.md.",
+		Long:               "serve runs " + guard.ServeBinary + " serve with the same arguments: the HTTP server is a separate binary so that the hook starts fast. See docs/api.md.",
 		DisableFlagParsing: true, // every flag is toolguard-serve's
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServeBinary(sys, args)
@@ -73,16 +75,16 @@ func findServeBinary(sys *system) (string, error) {
 			dirs = append(dirs, filepath.Dir(r))
 		}
 		for _, d := range dirs {
-			p := filepath.Join(d, serveBinary+filepath.Ext(exe))
+			p := filepath.Join(d, guard.ServeBinary+filepath.Ext(exe))
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 				return p, nil
 			}
 			tried = append(tried, p)
 		}
 	}
-	if p, err := exec.LookPath(serveBinary); err == nil {
+	if p, err := exec.LookPath(guard.ServeBinary); err == nil {
 		return p, nil
 	}
 	return "", fmt.Errorf("serve: this toolguard has no HTTP server built in and %s is not installed (looked at %v and PATH); "+
-		"release archives and packages ship it beside toolguard; from source: go build -tags serve -o %s ./cmd/toolguard", serveBinary, tried, serveBinary)
+		"release archives and packages ship it beside toolguard; from source: go build -o %s ./cmd/toolguard-serve", guard.ServeBinary, tried, guard.ServeBinary)
 }

@@ -1,5 +1,3 @@
-//go:build !serve
-
 package main
 
 import (
@@ -8,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/guard"
 )
 
 // TestServeRunsServeBinary: in the default build `toolguard serve` runs the
@@ -26,12 +26,12 @@ func TestServeRunsServeBinary(t *testing.T) {
 	sys.executable = func() (string, error) { return exe, nil }
 	code := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0"}, sys)
 	if code != exitFailure || !strings.Contains(f.stderr.String(), "toolguard-serve is not installed") ||
-		!strings.Contains(f.stderr.String(), "go build -tags serve") {
+		!strings.Contains(f.stderr.String(), "go build -o toolguard-serve ./cmd/toolguard-serve") {
 		t.Fatalf("without toolguard-serve: exit %d, stderr %q", code, f.stderr.String())
 	}
 
 	script := "#!/bin/sh\necho \"args: $*\"\nexit 7\n"
-	if err := os.WriteFile(filepath.Join(dir, serveBinary), []byte(script), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, guard.ServeBinary), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	f, sys = newFake(t, nil, nil)

@@ -1,5 +1,3 @@
-//go:build serve
-
 package main
 
 import (
@@ -29,6 +27,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/toolguard/toolguard/internal/serve"
 )
 
 // lockedBuffer is a bytes.Buffer safe for a server goroutine and a test.
@@ -79,8 +80,13 @@ func (e *serveEnv) sys(stdin []byte, stdout, stderr io.Writer) *system {
 		executable: func() (string, error) { return "/usr/local/bin/toolguard", nil },
 		etc:        filepath.Join(e.home, "etc"),
 		isTerminal: func() bool { return false },
+		serve:      inProcessServe,
 	}
 }
+
+// inProcessServe is the serve command of toolguard-serve, run in the test
+// process with sys's environment.
+func inProcessServe(sys *system) *cobra.Command { return serve.NewCommand(sys.guardSys()) }
 
 // runTool runs one toolguard command line in-process.
 func (e *serveEnv) runTool(t *testing.T, stdin []byte, args ...string) (int, string, string) {
@@ -496,14 +502,14 @@ func TestServeSocket(t *testing.T) {
 	}
 }
 
-// TestServeProcess starts `toolguard serve` as a real process on a
+// TestServeProcess starts `toolguard-serve serve` as a real process on a
 // loopback port, calls /healthz and /v1/check, and stops it with SIGTERM.
 func TestServeProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "toolguard")
-	build := exec.Command("go", "build", "-tags", "serve", "-o", bin, ".")
+	bin := filepath.Join(t.TempDir(), "toolguard-serve")
+	build := exec.Command("go", "build", "-o", bin, "../toolguard-serve")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

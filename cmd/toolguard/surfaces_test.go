@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // surfaceWorld is a home with a project (a git repository) and Claude
@@ -226,8 +228,8 @@ func TestSurfacesDerived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := &policySet{pol: pol, files: []string{"/srv/platform.toml"}}
-	got, names := surfaces(sys, &decideFlags{auditLog: "/srv/audit/log.jsonl"}, ps, proj, proj), selfNames(sys)
+	ps := &workspace.Set{Pol: pol, Files: []string{"/srv/platform.toml"}}
+	got, names := guard.Surfaces(sys.env(), &guard.Options{AuditLog: "/srv/audit/log.jsonl"}, ps, proj, proj), guard.SelfNames(sys.env())
 	has := func(p string, tree bool) bool {
 		return slices.ContainsFunc(got, func(s policy.Surface) bool { return s.Path == p && s.Tree == tree })
 	}
@@ -252,7 +254,7 @@ func TestSurfacesDerived(t *testing.T) {
 		{"/opt/x/TG.exe", false},
 		{"/opt/x/toolguard-serve.exe", false},
 		{"/opt/tgbin/toolguard", false},
-		{resolveExisting(dot), false},
+		{guard.ResolveExisting(dot), false},
 	} {
 		if !has(want.path, want.tree) {
 			t.Errorf("surfaces lack %s (tree %v)", want.path, want.tree)
@@ -263,7 +265,7 @@ func TestSurfacesDerived(t *testing.T) {
 	}) {
 		t.Error("the approver key is not a secret surface")
 	}
-	if !slices.Equal(names, []string{serveBinary, "tg"}) {
+	if !slices.Equal(names, []string{guard.ServeBinary, "tg"}) {
 		t.Errorf("self names %v, want [toolguard-serve tg]", names)
 	}
 }
@@ -299,10 +301,10 @@ func BenchmarkSurfaces(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ps := &policySet{pol: pol}
+	ps := &workspace.Set{Pol: pol}
 	b.ReportAllocs()
 	for b.Loop() {
-		surfaces(sys, &decideFlags{}, ps, proj, proj)
+		guard.Surfaces(sys.env(), &guard.Options{}, ps, proj, proj)
 	}
 }
 
@@ -325,7 +327,7 @@ func TestSurfacesCaseInsensitive(t *testing.T) {
 			f, sys := newFake(t, hookPayload(t, provider, proj, "echo '{}' > .Claude/settings.local.json", "", nil), map[string]string{"HOME": home})
 			code := run(context.Background(), []string{"hook", "--provider", provider}, sys)
 			denied := strings.Contains(f.stdout.String(), `"deny"`) && strings.Contains(f.stdout.String(), "toolguard-self-protect")
-			if code != 0 || denied != (on || foldCase(nil)) {
+			if code != 0 || denied != (on || guard.FoldCase(nil)) {
 				t.Errorf("%s, case_insensitive_paths %v: exit %d, reply %q", provider, on, code, f.stdout.String())
 			}
 		}
@@ -389,7 +391,7 @@ func TestSurfacesCoverDoctor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := surfaces(sys, &decideFlags{}, &policySet{pol: pol}, proj, proj)
+	got := guard.Surfaces(sys.env(), &guard.Options{}, &workspace.Set{Pol: pol}, proj, proj)
 	covered := func(p string) bool {
 		return slices.ContainsFunc(got, func(s policy.Surface) bool {
 			return s.Path == p || s.Tree && strings.HasPrefix(p, s.Path+"/")
@@ -425,7 +427,7 @@ func TestSurfacesNoBlanketTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, dir := range []string{home, "/", proj, filepath.Dir(proj)} {
-		got := surfaces(sys, &decideFlags{stateDir: dir}, &policySet{pol: pol}, proj, proj)
+		got := guard.Surfaces(sys.env(), &guard.Options{StateDir: dir}, &workspace.Set{Pol: pol}, proj, proj)
 		for _, s := range got {
 			if s.Tree && (s.Path == dir || s.Path == "/") {
 				t.Errorf("state dir %s: %s is a tree surface", dir, s.Path)
@@ -433,16 +435,6 @@ func TestSurfacesNoBlanketTree(t *testing.T) {
 		}
 		if !slices.ContainsFunc(got, func(s policy.Surface) bool { return s.Binary && s.Path == filepath.Join(proj, "bin/toolguard") }) {
 			t.Errorf("the project's hook binary %s is no surface", filepath.Join(proj, "bin/toolguard"))
-		}
-	}
-}
-
-// TestHolds: holds, surfaces' string form of above for clean absolute
-// paths, agrees with above.
-func TestHolds(t *testing.T) {
-	for _, c := range [][2]string{{"/a", "/a"}, {"/a", "/a/b"}, {"/a", "/ab"}, {"/", "/x"}, {"/", "/"}, {"/a/b", "/a"}, {"/a", ""}, {"/a/b", "/a/b/c/d"}, {"/a/b", "/a/bc/d"}} {
-		if got, want := holds(c[0], c[1]), above(c[0], c[1]); got != want {
-			t.Errorf("holds(%q, %q) = %v, above says %v", c[0], c[1], got, want)
 		}
 	}
 }
@@ -504,56 +496,6 @@ func TestSurfacesSettingsForms(t *testing.T) {
 					}
 				}
 			})
-		}
-	}
-}
-
-// TestToolguardStrings: where the fast scan answers, it finds every hook
-// command install.ExtractCommands finds that runs toolguard (the installed
-// files of every agent, and crafted forms); where it cannot be sure, it
-// leaves the file to the parser.
-func TestToolguardStrings(t *testing.T) {
-	files, _ := filepath.Glob("../../internal/install/testdata/golden/*.installed.json")
-	if len(files) == 0 {
-		t.Fatal("no installed settings files in internal/install/testdata/golden")
-	}
-	type input struct{ provider, data string }
-	var inputs []input
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, input{strings.TrimSuffix(filepath.Base(f), ".installed.json"), string(data)})
-	}
-	inputs = append(inputs,
-		input{"claude-code", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"/a/TOOLGUARD hook"},{"command":"x \\\"/b/toolguard\\\" hook"}]}]}}`},
-		input{"claude-code", "{\n// toolguard \"\n\"hooks\":{\"PreToolUse\":[{\"hooks\":[{\"command\":\"/c/toolguard hook\"}]}]}}"},
-		input{"gemini", `{"hooks":{"BeforeTool":[{"hooks":[{"command":"/d/toolguard hook --provider gemini"}]}]},"other":"toolguard"}`},
-	)
-	for _, in := range inputs {
-		full, err := install.ExtractCommands(in.provider, []byte(in.data))
-		if err != nil {
-			t.Fatalf("%s: %v", in.provider, err)
-		}
-		fast, ok := toolguardStrings(in.provider, []byte(in.data))
-		if !ok {
-			continue
-		}
-		for _, c := range full {
-			if install.IsToolguardCommand(c) && !slices.Contains(fast, c) {
-				t.Errorf("%s: the scan misses %q (found %q)", in.provider, c, fast)
-			}
-		}
-	}
-	for _, in := range []input{
-		{"claude-code", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"/e/\u0074oolguard hook"}]}]}}`},
-		{"copilot", `{"hooks":{"preToolUse":[{"exec":"/f/toolguard","args":["hook"]}]}}`},
-		{"codex", "[hooks]\n"},
-		{"opencode", "toolguard"},
-	} {
-		if _, ok := toolguardStrings(in.provider, []byte(in.data)); ok {
-			t.Errorf("%s %q: the scan answered; want the parser", in.provider, in.data)
 		}
 	}
 }

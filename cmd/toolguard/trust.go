@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 type trustOptions struct {
@@ -44,7 +45,7 @@ file makes it untrusted again. See docs/trust.md.
 }
 
 func runTrust(sys *system, o *trustOptions, args []string) error {
-	dir := trustDir(sys)
+	dir := sys.env().TrustDir()
 	if dir == "" {
 		return fmt.Errorf("no state directory: set HOME or XDG_STATE_HOME")
 	}
@@ -58,11 +59,11 @@ func runTrust(sys *system, o *trustOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	file := filepath.Join(projectDir(sys), ".toolguard", "policy.toml")
+	file := filepath.Join(sys.env().CurrentProject(), ".toolguard", "policy.toml")
 	if len(args) == 1 {
-		file = argPath(args[0], cwd, sys.home())
+		file = workspace.ArgPath(args[0], cwd, sys.home())
 	}
-	key := trustKey(file)
+	key := workspace.TrustKey(file)
 	if o.revoke {
 		n, err := revokeTrust(dir, key)
 		if err != nil {
@@ -71,16 +72,16 @@ func runTrust(sys *system, o *trustOptions, args []string) error {
 		fmt.Fprintf(sys.stdout, "revoked %d trust record(s) for %s\n", n, key)
 		return nil
 	}
-	data, err := readPolicyFile(file)
+	data, err := workspace.ReadPolicyFile(file)
 	if err != nil {
 		return fmt.Errorf("policy %s: %w", file, err)
 	}
-	rec := trustRecord{Path: key, Hash: contentHash(data), Trusted: sys.now().UTC()}
+	rec := workspace.TrustRecord{Path: key, Hash: workspace.ContentHash(data), Trusted: sys.now().UTC()}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, recordName(key, rec.Hash)), append(b, '\n')); err != nil {
+	if err := workspace.WriteFileAtomic(filepath.Join(dir, workspace.RecordName(key, rec.Hash)), append(b, '\n')); err != nil {
 		return err
 	}
 	fmt.Fprintf(sys.stdout, "trusted %s (%s)\n", key, rec.Hash)
@@ -88,15 +89,15 @@ func runTrust(sys *system, o *trustOptions, args []string) error {
 }
 
 func listTrust(sys *system, dir string) error {
-	recs, err := trustRecords(dir)
+	recs, err := workspace.TrustRecords(dir)
 	if err != nil {
 		return err
 	}
 	for _, r := range recs {
 		state := "current"
-		if data, err := readPolicyFile(r.Path); err != nil {
+		if data, err := workspace.ReadPolicyFile(r.Path); err != nil {
 			state = "missing"
-		} else if contentHash(data) != r.Hash {
+		} else if workspace.ContentHash(data) != r.Hash {
 			state = "changed (untrusted until trusted again)"
 		}
 		fmt.Fprintf(sys.stdout, "%s\t%s\t%s\t%s\n", r.Path, r.Hash, r.Trusted.Format(time.RFC3339), state)
@@ -106,7 +107,7 @@ func listTrust(sys *system, dir string) error {
 
 // revokeTrust removes every record of the file key; it returns how many.
 func revokeTrust(dir, key string) (int, error) {
-	recs, err := trustRecords(dir)
+	recs, err := workspace.TrustRecords(dir)
 	if err != nil {
 		return 0, err
 	}
@@ -115,7 +116,7 @@ func revokeTrust(dir, key string) (int, error) {
 		if r.Path != key {
 			continue
 		}
-		if err := os.Remove(filepath.Join(dir, recordName(r.Path, r.Hash))); err != nil && !os.IsNotExist(err) {
+		if err := os.Remove(filepath.Join(dir, workspace.RecordName(r.Path, r.Hash))); err != nil && !os.IsNotExist(err) {
 			return n, err
 		}
 		n++

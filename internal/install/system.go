@@ -28,7 +28,7 @@ import (
 const (
 	SystemLibDir = "/usr/local/lib/toolguard"
 	SystemBinary = SystemLibDir + "/toolguard"
-	// SystemServeBinary is the server (toolguard built with -tags serve),
+	// SystemServeBinary is the server (cmd/toolguard-serve),
 	// which `toolguard serve` runs from beside the binary.
 	SystemServeBinary = SystemLibDir + "/toolguard-serve"
 	SystemPolicy      = "/etc/toolguard/policy.toml"
@@ -58,7 +58,7 @@ type SystemOptions struct {
 	Root string
 	// Source is the toolguard binary copied to SystemBinary.
 	Source string
-	// ServeSource is toolguard-serve (the server, built with -tags serve),
+	// ServeSource is toolguard-serve (the server, cmd/toolguard-serve),
 	// copied beside it with Serve.
 	ServeSource string
 	// Providers to configure (default SystemProviders).

@@ -2,9 +2,11 @@ package policy
 
 import (
 	"bytes"
+	"fmt"
 	"go/format"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +67,64 @@ func TestBuiltinGenerated(t *testing.T) {
 		if allRules(fast)[i].Source != allRules(slow)[i].Source || allRules(fast)[i].Layer != allRules(slow)[i].Layer {
 			t.Errorf("%s: provenance %s/%s, want %s/%s", allRules(fast)[i].ID, allRules(fast)[i].Layer, allRules(fast)[i].Source, allRules(slow)[i].Layer, allRules(slow)[i].Source)
 		}
+	}
+}
+
+// TestBuiltinSourceLines checks the line each built-in rule reports as its
+// source (toolguard rules, explain, the audit log) against defaults.toml
+// itself, read here line by line: the line of the rule's [[rule]] header,
+// found by the id that follows it. The generated file once carried line 1
+// for every rule after the first one-line literal regex whose quotes and
+// brackets the scanner miscounted (locate.go).
+func TestBuiltinSourceLines(t *testing.T) {
+	headers := map[string]int{} // rule id -> line of its [[rule]] header
+	header := 0
+	idLine := regexp.MustCompile(`^id\s*=\s*"([^"]+)"`)
+	for i, line := range strings.Split(string(BuiltinSource().Data), "\n") {
+		if strings.TrimSpace(line) == "[[rule]]" {
+			header = i + 1
+			continue
+		}
+		if m := idLine.FindStringSubmatch(line); m != nil && header != 0 {
+			if _, dup := headers[m[1]]; dup {
+				t.Fatalf("defaults.toml: rule id %q twice", m[1])
+			}
+			headers[m[1]] = header
+			header = 0
+		}
+	}
+	p, err := Load(nil, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := allRules(p)
+	if len(rules) != len(headers) {
+		t.Errorf("%d built-in rules, %d [[rule]] headers with an id in defaults.toml", len(rules), len(headers))
+	}
+	for _, r := range rules {
+		line, ok := headers[r.ID]
+		if !ok {
+			t.Errorf("rule %s: no [[rule]] header with this id in defaults.toml", r.ID)
+			continue
+		}
+		if want := fmt.Sprintf("%s:%d", BuiltinFile, line); r.Source != want {
+			t.Errorf("rule %s: source %s, want %s", r.ID, r.Source, want)
+		}
+	}
+}
+
+// TestDefaultsDocGenerated keeps docs/defaults.md's list of rules in step
+// with defaults.toml. It only checks freshness; it never writes.
+func TestDefaultsDocGenerated(t *testing.T) {
+	have, err := os.ReadFile(DefaultsDocFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := GenerateDefaultsDoc(have)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, want) {
+		t.Fatalf("docs/defaults.md is stale (its rules are not defaults.toml's): run go generate ./internal/policy")
 	}
 }

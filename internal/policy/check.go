@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
-	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // The fixed world that examples and [[test]]s are evaluated in, so that
@@ -184,7 +183,7 @@ func buildCall(kind, text string, tools []toolPattern) (call.Call, error) {
 		case "delete":
 			c.Kind, c.Tool, op = call.KindEdit, "Delete", call.OpDelete
 		}
-		c.Paths = []call.Path{{Path: protocol.JoinAbs(text, CheckWorkspace, CheckHome), Op: op}}
+		c.Paths = []call.Path{{Path: call.JoinAbs(text, CheckWorkspace, CheckHome), Op: op}}
 	case "mcp":
 		srv, tool, ok := strings.Cut(text, "/")
 		if !ok {
@@ -215,7 +214,7 @@ func (p *Policy) runTest(t test) (Problem, bool) {
 	name := s.Name
 	c := call.Call{Provider: "check", Cwd: CheckWorkspace}
 	if s.Cwd != "" {
-		c.Cwd = protocol.JoinAbs(s.Cwd, CheckWorkspace, CheckHome)
+		c.Cwd = call.JoinAbs(s.Cwd, CheckWorkspace, CheckHome)
 	}
 	var err error
 	switch {
@@ -256,7 +255,7 @@ func (p *Policy) runTest(t test) (Problem, bool) {
 	c.PermissionMode = s.Mode
 	if s.Input != nil {
 		c.Input, _ = json.Marshal(s.Input)
-		protocol.AddMCPPaths(&c) // the paths an MCP input names, as the hook's decode adds them
+		call.AddMCPPaths(&c) // the paths an MCP input names, as the hook's decode adds them
 	}
 	prob := Problem{File: t.file, Line: t.pos.Line, Col: t.pos.Col}
 	if err != nil {

@@ -92,8 +92,7 @@
 //   - A deny's audit line needs Policy.Hash: with layers besides the
 //     defaults it is computed over the settings and every rule's spec
 //     (hashPolicy; the defaults' digests generated, none compiled), as
-//     json.Marshal writes them but without reflection (appendSettings,
-//     appendRule in rulejson.go, tested against encoding/json); the
+//     json.Marshal writes them; the
 //     defaults alone use the generated hash, a materialized file the
 //     hash it stores.
 //   - A materialized line that is byte for byte a default rule's line

@@ -143,8 +143,9 @@ type evalEnv struct {
 	surfaceList []Surface        // what protected returned, folded with foldCase
 	gotSurfaces bool             // surfaceList is set
 	foldCase    bool
-	lookups           // what this call looked up in the index (index.go)
-	err         error // the first rule that failed to decode or compile (lazy policies)
+	glob        func(string) ([]string, bool) // Env.Glob, for patternOnSurface
+	lookups                                   // what this call looked up in the index (index.go)
+	err         error                         // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per
@@ -327,7 +328,7 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 	if ws == "" {
 		ws = c.Cwd
 	}
-	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase}
+	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase, glob: env.Glob}
 	if ws == "" {
 		ev.workspace = ""
 	}
@@ -423,8 +424,8 @@ func (p *Policy) shellTargets(res *Result, c *call.Call, env Env, ev *evalEnv) (
 					for _, m := range paths {
 						p.pathTarget(res, c, m, pr.Op, pr.Op != call.OpRead, ev)
 					}
-					if len(paths) > 0 && complete {
-						continue
+					if len(paths) > 0 && complete && !pr.Pattern {
+						continue // a find selection's pattern is matched as one too (onSurface)
 					}
 				}
 				p.pathTarget(res, c, pr.Path, pr.Op, pr.Op != call.OpRead, ev)
@@ -595,7 +596,7 @@ func (p *Policy) pick(res *Result, c *call.Call, ev *evalEnv, test func(*Rule) b
 // compiling it: may answers as the test would, from the fields it looks
 // at (mayName, mayPath). nil may tests every rule.
 func (p *Policy) pickNamed(res *Result, c *call.Call, ev *evalEnv, may func(*fileRule) bool, test func(*Rule) bool, lists ...[]int32) *Rule {
-	var best *Rule
+	var locked, open *Rule // the best locked rule, the best unlocked one
 	for _, list := range lists {
 		for _, o := range list {
 			if may != nil {
@@ -614,28 +615,42 @@ func (p *Policy) pickNamed(res *Result, c *call.Call, ev *evalEnv, may func(*fil
 				continue
 			}
 			res.addMatch(r)
-			if better(r, best) {
-				best = r
+			if r.Locked {
+				if better(r, locked) {
+					locked = r
+				}
+			} else if better(r, open) {
+				open = r
 			}
 		}
 	}
-	return best
+	return winner(locked, open)
 }
 
-// better reports whether r beats the current best: locked rules first
-// (strictest among them), then the highest priority, then the stricter
-// decision, then the earlier rule.
+// winner is the deciding rule of a target: the locked rules set a floor
+// that no unlocked rule can lower, whatever its priority, while a stricter
+// unlocked rule still wins (a lock stops a later layer loosening a rule,
+// not tightening it: a locked ask and a project's deny is a deny). On an
+// equal decision the locked rule decides.
+func winner(locked, open *Rule) *Rule {
+	if locked == nil {
+		return open
+	}
+	if open != nil && open.Decision > locked.Decision {
+		return open
+	}
+	return locked
+}
+
+// better reports whether r beats best among rules of the same lock state:
+// among locked rules the strictest, among unlocked ones the highest
+// priority, then (both) the stricter decision, then the earlier rule.
 func better(r, best *Rule) bool {
 	if best == nil {
 		return true
 	}
-	if r.Locked != best.Locked {
-		return r.Locked
-	}
-	if r.Locked {
-		if r.Decision != best.Decision {
-			return r.Decision > best.Decision
-		}
+	if r.Locked && r.Decision != best.Decision {
+		return r.Decision > best.Decision
 	}
 	if r.Priority != best.Priority {
 		return r.Priority > best.Priority

@@ -550,9 +550,9 @@ command = ["terraform destroy"]
 	seen := 0
 	for _, line := range lines {
 		line = bytes.TrimSuffix(line, []byte(","))
-		decoded, ok := decodeRuleJSON(line)
-		if !ok {
-			t.Fatalf("line does not decode: %.100s", line)
+		var decoded fileRule
+		if err := json.Unmarshal(line, &decoded); err != nil {
+			t.Fatalf("line does not decode: %v: %.100s", err, line)
 		}
 		j := builtinLine(line)
 		if decoded.Layer != "builtin" {

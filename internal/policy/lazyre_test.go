@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/testenv"
 )
 
 // TestPrefilter: the literals each regex shape needs (prefilter.String:
@@ -64,8 +66,9 @@ func TestPrefilter(t *testing.T) {
 
 // TestPrefilterSound: for every regex and code pattern of the defaults,
 // nothing the regex matches is refused by its prefilter (generated or
-// built), over the rules' examples, the peer corpus (when ../shared is
-// there) and every word-suffix of those.
+// built), over the rules' examples, the peer corpus (testenv.Shared: required
+// under CI=true, else used when it is beside the repository) and every
+// word-suffix of those. -short leaves the corpus out.
 func TestPrefilterSound(t *testing.T) {
 	var texts []string
 	var res []string
@@ -79,8 +82,13 @@ func TestPrefilterSound(t *testing.T) {
 			texts = append(texts, strings.TrimPrefix(e, "shell: "))
 		}
 	}
-	dir := filepath.Join("..", "..", "..", "shared", "corpus")
-	if files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl")); len(files) > 0 {
+	if testing.Short() {
+		t.Log("-short: the rules' examples only, not the peer corpus (about 2,800 commands and their suffixes)")
+	} else if dir, ok := testenv.Shared(t, "corpus"); ok {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		if len(files) == 0 {
+			t.Fatalf("no *.jsonl in %s", dir)
+		}
 		for _, f := range files {
 			fh, err := os.Open(f)
 			if err != nil {
@@ -96,8 +104,6 @@ func TestPrefilterSound(t *testing.T) {
 			}
 			fh.Close()
 		}
-	} else {
-		t.Logf("no peer corpus at %s (a clone without ../shared): the rules' examples only", dir)
 	}
 	for _, s := range slices.Clone(texts) {
 		words := strings.Fields(s)

@@ -205,14 +205,9 @@ func (l *lazyRules) line(i int) (*fileRule, error) {
 	line := l.lines[i/blockLines][l.starts[i]:l.ends[i]]
 	lineNo := 3 + i
 	var fr fileRule
-	ok := false
 	if j := builtinLine(line); j >= 0 {
-		fr, ok = builtinGen.Rules[j], true
+		fr = builtinGen.Rules[j]
 	} else {
-		fr, ok = decodeRuleJSON(line) // rulejson.go; encoding/json for anything it leaves, and its errors
-	}
-	if !ok {
-		fr = fileRule{}
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&fr); err != nil {

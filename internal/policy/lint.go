@@ -15,7 +15,6 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/toolguard/toolguard/internal/call"
-	"github.com/toolguard/toolguard/internal/protocol"
 )
 
 // Validate is what `toolguard validate` runs: every phase of Load (decode,
@@ -451,7 +450,7 @@ func hasCondition(fr fileRule) bool {
 // a tool pattern is matched against the tool's name, which is never
 // written that way, and one spelling per thing keeps rules readable.
 func lintTool(t string) string {
-	if _, ok := call.ParseKind(t); ok || strings.ContainsAny(t, "*?[") || protocol.KnownTool(t) {
+	if _, ok := call.ParseKind(t); ok || strings.ContainsAny(t, "*?[") || call.KnownTool(t) {
 		return ""
 	}
 	if rest, ok := strings.CutPrefix(t, "mcp__"); ok && strings.Contains(rest, "__") {
@@ -462,7 +461,7 @@ func lintTool(t string) string {
 	}
 	hint := ""
 	best, bestD := "", 3
-	for _, k := range append(call.Kinds(), protocol.KnownTools()...) {
+	for _, k := range append(call.Kinds(), call.KnownTools()...) {
 		if d := editDistance(strings.ToLower(t), strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}

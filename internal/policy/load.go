@@ -692,8 +692,8 @@ func sortedKeys[V any](m map[string]V) []string {
 func hashPolicy(p *Policy) string {
 	h := sha256.New()
 	s := settingsDoc(p.Settings)
-	s.Builtin = nil                                // the rules it selected are hashed below
-	h.Write(append(appendSettings(nil, &s), '\n')) // what json.Encoder writes (rulejson.go)
+	s.Builtin = nil // the rules it selected are hashed below
+	h.Write(append(marshal(s), '\n'))
 	if l, ok := p.rules.(*lazyRules); ok && l.docs != nil {
 		gen := builtinDigests(l.docs)
 		for i := range l.got {
@@ -723,7 +723,7 @@ const digestLen = 2 * sha256.Size
 // where it came from.
 func ruleDigest(spec fileRule) string {
 	spec.Layer, spec.Source = "", ""
-	sum := sha256.Sum256(append(appendRule(nil, &spec), '\n')) // what json.Encoder writes (rulejson.go)
+	sum := sha256.Sum256(append(marshal(spec), '\n'))
 	return hex.EncodeToString(sum[:])
 }
 

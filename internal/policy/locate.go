@@ -91,7 +91,8 @@ func indexKeys(src string) *keyIndex {
 		trimmed := strings.TrimLeft(line, " \t")
 		col := len(line) - len(trimmed) + 1
 		if depth > 0 {
-			depth += bracketDelta(trimmed)
+			d, _ := bracketDelta(trimmed)
+			depth += d
 			continue
 		}
 		if trimmed == "" || trimmed[0] == '#' {
@@ -136,17 +137,9 @@ func indexKeys(src string) *keyIndex {
 		ix.pos[full] = srcPos{ln, col}
 		ix.check(schemaPath(full), srcPos{ln, col}, full)
 
-		rest := trimmed[eq+1:]
-		for _, d := range []string{`"""`, `'''`} {
-			if strings.Count(rest, d)%2 == 1 {
-				inMulti = d
-			}
-		}
-		if inMulti == "" {
-			depth = bracketDelta(rest)
-			if depth < 0 {
-				depth = 0
-			}
+		depth, inMulti = bracketDelta(trimmed[eq+1:])
+		if depth < 0 || inMulti != "" {
+			depth = 0
 		}
 	}
 	return ix
@@ -207,30 +200,61 @@ func keyEnd(s string) int {
 }
 
 // bracketDelta counts the brackets a line opens minus those it closes,
-// outside strings and comments.
-func bracketDelta(s string) int {
+// outside strings and comments, and returns the delimiter of a multi-line
+// string the line opens and does not close (three double or three single
+// quotes), else "". Strings are TOML's four kinds: basic (backslash
+// escapes), literal (none), and their tripled multi-line forms, which may
+// also open and close on one line, as defaults.toml's code regexes do:
+// quotes and brackets inside any of them are text.
+func bracketDelta(s string) (int, string) {
 	d := 0
-	quote := byte(0)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case quote != 0:
-			if c == '\\' && quote == '"' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
 		case c == '"' || c == '\'':
-			quote = c
+			delim := s[i : i+1]
+			if strings.HasPrefix(s[i:], strings.Repeat(delim, 3)) {
+				delim = s[i : i+3]
+			}
+			end := stringEnd(s, i+len(delim), delim)
+			if end < 0 {
+				if len(delim) == 3 {
+					return d, delim
+				}
+				return d, "" // an unterminated one-line string: the decoder reports it
+			}
+			i = end - 1
 		case c == '#':
-			return d
+			return d, ""
 		case c == '[' || c == '{':
 			d++
 		case c == ']' || c == '}':
 			d--
 		}
 	}
-	return d
+	return d, ""
+}
+
+// stringEnd returns the index just past the delimiter that closes a string
+// whose text starts at s[from:], or -1 when the line does not close it.
+// Basic strings (delimited by '"') honour backslash escapes. A tripled
+// delimiter may be followed by up to two more quotes that belong to the
+// string (in TOML, """a""""" is a"").
+func stringEnd(s string, from int, delim string) int {
+	for i := from; i < len(s); i++ {
+		if delim[0] == '"' && s[i] == '\\' {
+			i++
+			continue
+		}
+		if strings.HasPrefix(s[i:], delim) {
+			end := i + len(delim)
+			for n := 0; len(delim) == 3 && n < 2 && end < len(s) && s[end] == delim[0]; n++ {
+				end++
+			}
+			return end
+		}
+	}
+	return -1
 }
 
 func unquoteKey(k string) string {

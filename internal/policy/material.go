@@ -305,8 +305,18 @@ func parseOrds(s string, n int) ([]int32, bool) {
 }
 
 // ruleLine is a rule's line in the materialized layout (without the
-// comma between lines): its JSON as json.Marshal writes it (appendRule).
-func ruleLine(spec fileRule) []byte { return appendRule(nil, &spec) }
+// comma between lines): its JSON as json.Marshal writes it.
+func ruleLine(spec fileRule) []byte { return marshal(spec) }
+
+// marshal is json.Marshal of a rule or settings document, which holds
+// only strings, bools, ints, lists and maps of them: it cannot fail.
+func marshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("policy: json.Marshal(%T): %v", v, err)) // unreachable: see above
+	}
+	return b
+}
 
 // Materialize renders the merged policy as one JSON document: the merged
 // settings (with builtin = false, since the builtin rules that apply are
@@ -383,14 +393,11 @@ func loadLazy(s Source, f File, opts LoadOptions) *Policy {
 	head := make([]byte, hl+1)
 	copy(head, line1[:hl])
 	head[hl] = '}'
-	h, ok := decodeHeaderJSON(head) // rulejson.go; encoding/json for anything it leaves
-	if !ok {
-		h = lazyHeader{}
-		dec := json.NewDecoder(bytes.NewReader(head))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&h); err != nil || dec.InputOffset() != int64(len(head)) {
-			return nil
-		}
+	var h lazyHeader
+	dec := json.NewDecoder(bytes.NewReader(head))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil || dec.InputOffset() != int64(len(head)) {
+		return nil
 	}
 	if h.Version != 1 || h.Meta == nil {
 		return nil

@@ -170,6 +170,11 @@ func (e *evalEnv) onSurface(p string, what int) bool {
 	if what == onRoot && !atRoot {
 		return false
 	}
+	if what == onSurface && hasGlobMeta(p) && !atRoot {
+		if e.patternOnSurface(p, surfaces) {
+			return true
+		}
+	}
 	for i := range surfaces {
 		s := &surfaces[i]
 		if (what == onSecret || what == onSecretDir) && !s.Secret || what == onBinary && !s.Binary {
@@ -232,4 +237,54 @@ func relInside(dir, p string) (string, bool) {
 		return p[len(dir)+1:], true
 	}
 	return "", false
+}
+
+// patternOnSurface reports a wildcard path (rm .claude/*, or the
+// selection of find . -name 'settings*.json' -delete, which shellparse
+// gives as ./**/settings*.json) that can name a surface: a surface, or a
+// directory above one below the pattern's literal part (find -name
+// .claude -exec rm -rf {} +), matches it whether it exists or not; for a
+// tree surface (the state directory) the files that exist in it, two
+// levels deep, are asked of Env.Glob — what is not there cannot be
+// deleted — and a listing cut short counts as a match.
+func (e *evalEnv) patternOnSurface(p string, surfaces []Surface) bool {
+	lit := p
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		lit = path.Dir(p[:i] + "x")
+	}
+	last := path.Base(p)
+	for i := range surfaces {
+		q := surfaces[i].Path
+		for a := q; ; a = path.Dir(a) {
+			if _, below := relInside(lit, a); !below || a == lit {
+				break
+			}
+			if ok, _ := doublestar.Match(p, a); ok {
+				return true
+			}
+		}
+		if !surfaces[i].Tree || e.glob == nil {
+			continue
+		}
+		_, inside := relInside(lit, q)
+		_, holds := relInside(q, lit)
+		if !inside && !holds {
+			continue
+		}
+		for _, g := range []string{q + "/" + last, q + "/*/" + last} {
+			found, complete := e.glob(g)
+			for _, f := range found {
+				if e.foldCase {
+					f = strings.ToLower(f)
+				}
+				if ok, _ := doublestar.Match(p, f); ok {
+					return true
+				}
+			}
+			if !complete {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"github.com/toolguard/toolguard/internal/call"
-	"github.com/toolguard/toolguard/internal/jsonw"
 )
 
 // Provider names, as used with --provider and in call.Call.Provider.
@@ -78,30 +77,6 @@ type claudeReply struct {
 	HookSpecificOutput claudeOutput `json:"hookSpecificOutput"`
 	Continue           *bool        `json:"continue,omitempty"`
 	StopReason         string       `json:"stopReason,omitempty"`
-}
-
-// appendJSON writes the reply field by field (jsonReply), in the
-// struct's order and with its omitempty; a reply carrying an edited input
-// (json.RawMessage, which encoding/json compacts) is left to
-// encoding/json. TestClaudeReplyAsEncoder compares the two.
-func (r claudeReply) appendJSON(b []byte) ([]byte, bool) {
-	o := r.HookSpecificOutput
-	if len(o.UpdatedInput) > 0 || len(o.ModifiedInput) > 0 {
-		return nil, false
-	}
-	w := jsonw.Object{B: b}
-	w.Open()
-	w.Nested("hookSpecificOutput", func(h *jsonw.Object) {
-		h.Str("hookEventName", o.HookEventName)
-		h.Str("permissionDecision", o.PermissionDecision)
-		h.StrOmit("permissionDecisionReason", o.PermissionDecisionReason)
-	})
-	if r.Continue != nil {
-		w.Bool("continue", *r.Continue)
-	}
-	w.StrOmit("stopReason", r.StopReason)
-	w.Close()
-	return w.B, true
 }
 
 // Encode: pass → nothing; allow/ask/deny → hookSpecificOutput with that

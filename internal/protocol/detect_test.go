@@ -125,41 +125,40 @@ func TestScenarioPayloads(t *testing.T) {
 	}
 }
 
-// TestDetectSharedPayloads runs Detect over the upstream samples in
-// ../shared/payloads, where the file name says which agent wrote them.
+// TestDetectSharedPayloads runs Detect over the upstream samples the
+// project was specified against (shared/payloads), by their upstream names:
+// the agents' inputs are verbatim in testdata/payloads/<agent>/ (its README
+// says which is which), the rest in testdata/upstream/payloads.
 func TestDetectSharedPayloads(t *testing.T) {
 	t.Parallel()
-	const dir = "../../../shared/payloads"
+	const upstream = "../../testdata/upstream/payloads/"
 	cases := map[string]string{
-		"claude-pretooluse-input-bash.json":                               NameClaude,
-		"claude-pretooluse-input-write-legacy.json":                       NameClaude,
-		"claude-pretooluse-input-write-windows.json":                      NameClaude,
-		"real-claude-deny-bash.json":                                      NameClaude,
-		"real-claude-deny-write.json":                                     NameClaude,
-		"codebuddy-pretooluse-input-write.json":                           NameCodeBuddy,
-		"real-codebuddy-deny-bash.json":                                   NameCodeBuddy,
-		"real-codebuddy-deny-write.json":                                  NameCodeBuddy,
-		"codex-pretooluse-input-bash.CONSTRUCTED.json":                    NameCodex,
-		"codex-permissionrequest-input-bash.json":                         NameCodex,
-		"real-codex-deny-bash.json":                                       NameCodex,
-		"real-codex-deny-write.json":                                      NameCodex,
-		"gemini-beforetool-input-shell.CONSTRUCTED.json":                  NameGemini,
-		"real-gemini-deny-bash.json":                                      NameGemini,
-		"real-gemini-deny-write.json":                                     NameGemini,
-		"cursor-beforeshellexecution-input.json":                          NameCursor,
-		"cursor-beforemcpexecution-input.json":                            NameCursor,
-		"copilot-pretooluse-input-camelcase-docs.json":                    NameCopilot,
-		"copilot-pretooluse-input-camelcase-live-capture.normalized.json": NameCopilot,
-		"cline-pretooluse-input-schema.json":                              NameUniversal,
-		"claude-pretooluse-output-deny.json":                              NameUniversal,
+		payloadDir + "/claude-code/docs-bash.json":           NameClaude,    // claude-pretooluse-input-bash.json
+		payloadDir + "/claude-code/docs-write-legacy.json":   NameClaude,    // claude-pretooluse-input-write-legacy.json
+		payloadDir + "/claude-code/docs-write-windows.json":  NameClaude,    // claude-pretooluse-input-write-windows.json
+		payloadDir + "/claude-code/real-push-force.json":     NameClaude,    // real-claude-deny-bash.json
+		payloadDir + "/claude-code/real-write-workflow.json": NameClaude,    // real-claude-deny-write.json
+		payloadDir + "/codebuddy/docs-write.json":            NameCodeBuddy, // codebuddy-pretooluse-input-write.json
+		payloadDir + "/codebuddy/real-push-force.json":       NameCodeBuddy, // real-codebuddy-deny-bash.json
+		payloadDir + "/codebuddy/real-write-workflow.json":   NameCodeBuddy, // real-codebuddy-deny-write.json
+		payloadDir + "/codex/schema-bash.json":               NameCodex,     // codex-pretooluse-input-bash.CONSTRUCTED.json
+		upstream + "codex-permissionrequest-input-bash.json": NameCodex,
+		payloadDir + "/codex/real-push-force.json":           NameCodex,   // real-codex-deny-bash.json
+		payloadDir + "/codex/real-write-workflow.json":       NameCodex,   // real-codex-deny-write.json
+		payloadDir + "/gemini/schema-shell.json":             NameGemini,  // gemini-beforetool-input-shell.CONSTRUCTED.json
+		payloadDir + "/gemini/real-push-force.json":          NameGemini,  // real-gemini-deny-bash.json
+		payloadDir + "/gemini/real-write-workflow.json":      NameGemini,  // real-gemini-deny-write.json
+		payloadDir + "/cursor/docs-shell.json":               NameCursor,  // cursor-beforeshellexecution-input.json
+		payloadDir + "/cursor/docs-mcp.json":                 NameCursor,  // cursor-beforemcpexecution-input.json
+		payloadDir + "/copilot/docs-toolargs-string.json":    NameCopilot, // copilot-pretooluse-input-camelcase-docs.json
+		payloadDir + "/copilot/capture-powershell.json":      NameCopilot, // copilot-pretooluse-input-camelcase-live-capture.normalized.json
+		upstream + "cline-pretooluse-input-schema.json":      NameUniversal,
+		upstream + "claude-pretooluse-output-deny.json":      NameUniversal, // a reply fed as an input
 	}
 	for file, want := range cases {
 		t.Run(file, func(t *testing.T) {
 			t.Parallel()
-			b, err := os.ReadFile(filepath.Join(dir, file))
-			if os.IsNotExist(err) {
-				t.Skip("shared payloads not present")
-			}
+			b, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}

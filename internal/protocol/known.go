@@ -3,6 +3,8 @@ package protocol
 import (
 	"slices"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/call"
 )
 
 // KnownTool reports whether name is a tool name some supported agent
@@ -31,3 +33,7 @@ func KnownTools() []string {
 	slices.SortFunc(names, strings.Compare)
 	return slices.Compact(names)
 }
+
+// The tool names are the neutral vocabulary's too (call.KnownTool, which
+// the policy's lint asks).
+func init() { call.RegisterTools(KnownTools()...) }

@@ -109,6 +109,9 @@ func TestDecodeMalformedPerDialect(t *testing.T) {
 // caller's, the codec must simply cope.
 func TestDecodeLarge(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: the 10 MiB payloads are left out")
+	}
 	content := strings.Repeat("x", 10<<20)
 	payload := hookJSON("Write", `{"file_path":"big.txt","content":"`+content+`"}`)
 	for _, codec := range []string{NameClaude, NameCodex, NameUniversal} {

@@ -47,13 +47,18 @@ type DecodeOptions struct {
 // DecodeWith decodes payload with c, using o to normalize paths.
 // c.Decode(payload) is DecodeWith(c, payload, DecodeOptions{}). Every
 // decode ends here: an MCP call's input paths are added once the codec
-// has classified it (AddMCPPaths).
+// has classified it (AddMCPPaths), and a tool call lacking what its class
+// needs (a command, a path) is a DecodeError (requireInput).
 func DecodeWith(c Codec, payload []byte, o DecodeOptions) (call.Call, error) {
 	cl, err := c.decode(payload, o)
-	if err == nil {
-		AddMCPPaths(&cl)
+	if err != nil {
+		return cl, err
 	}
-	return cl, err
+	if err := requireInput(cl); err != nil {
+		return call.Call{}, err
+	}
+	AddMCPPaths(&cl)
+	return cl, nil
 }
 
 // EncodeFor encodes v as the reply to the decoded call cl. Prefer it to

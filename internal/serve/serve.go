@@ -29,6 +29,7 @@ import (
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
 )
 
@@ -111,11 +112,11 @@ type DecisionEvent struct {
 type Config struct {
 	// Check answers POST /v1/check with check --json's object. An *Error
 	// it returns sets the status; any other error is a 400 (bad call).
-	Check func(ctx context.Context, req CheckRequest) (any, error)
+	Check func(ctx context.Context, req CheckRequest) (*guard.Report, error)
 	// Validate returns every problem of a policy's text.
 	Validate func(req ValidateRequest) ([]Problem, error)
 	// AuditSummary is `toolguard audit --json` since a time (zero: all).
-	AuditSummary func(since time.Time) (any, error)
+	AuditSummary func(since time.Time) (*audit.Summary, error)
 	// Store is the approval state directory, trusting the keys the hook trusts.
 	Store *approval.Store
 	// Describe returns what a human sees of a call a hook records through

@@ -20,6 +20,9 @@ import (
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/audit"
+	"github.com/toolguard/toolguard/internal/call"
+	"github.com/toolguard/toolguard/internal/guard"
 )
 
 const (
@@ -56,14 +59,14 @@ func newFixture(t *testing.T) *fixture {
 	}
 	f := &fixture{st: st, id: req.ID}
 	f.srv = New(Config{
-		Check: func(_ context.Context, r CheckRequest) (any, error) {
+		Check: func(_ context.Context, r CheckRequest) (*guard.Report, error) {
 			f.mu.Lock()
 			f.checks = append(f.checks, r)
 			f.mu.Unlock()
 			if r.Command == "usage" {
 				return nil, errors.New("a usage problem")
 			}
-			return map[string]any{"decision": "allow", "command": r.Command}, nil
+			return &guard.Report{Decision: call.Allow, Reason: r.Command}, nil
 		},
 		Validate: func(r ValidateRequest) ([]Problem, error) {
 			if strings.Contains(r.Policy, "bad") {
@@ -71,7 +74,7 @@ func newFixture(t *testing.T) *fixture {
 			}
 			return nil, nil
 		},
-		AuditSummary: func(since time.Time) (any, error) { return map[string]any{"total": 0, "since": since}, nil },
+		AuditSummary: func(since time.Time) (*audit.Summary, error) { s := audit.Aggregate(nil, since); return &s, nil },
 		Audit: func(ev DecisionEvent) error {
 			f.mu.Lock()
 			f.audited = append(f.audited, ev)

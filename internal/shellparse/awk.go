@@ -148,42 +148,74 @@ func stmtEnd(s string, i int) int {
 const stmtWindow = 512
 
 // awkFiles adds the files an awk program opens by name: getline < "f"
-// reads, print > "f" and print >> "f" write.
+// reads, print > "f" and print >> "f" write. The scan is forward and
+// knows strings and parentheses: in awk's grammar a > at the top level of
+// a print or printf statement is always a redirection (a comparison there
+// must be parenthesized), anywhere else a comparison. So
+// BEGIN{print "{}" > "f"} writes f and if ($1 > 2) print does not. A
+// target that is not a string literal (print > $2, print > FILENAME
+// ".bak") is a write known only at run time: a Dynamic path.
 func awkFiles(prog field, add pathAdder) {
 	if !prog.lit {
 		return
 	}
 	s := prog.s
+	depth := 0
+	printAt := -1 // the paren depth of the print of the current statement; -1 none
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '#':
+		c := s[i]
+		switch {
+		case c == '#':
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
-		case '"':
+			printAt = -1
+		case c == '"':
 			_, end, ok := readString(s, i, "awk")
 			if !ok {
 				return
 			}
 			i = end - 1
-		case '<', '>':
-			op := call.OpRead
-			stmt := strings.TrimLeft(s[stmtStart(s, i):i], " \t(")
-			if s[i] == '>' {
-				op = call.OpWrite
-				if !strings.HasPrefix(stmt, "print") {
-					continue // a comparison
-				}
-			} else if !getlineBefore(s[:i]) {
-				continue
+		case c == '(':
+			depth++
+		case c == ')':
+			depth = max(0, depth-1)
+		case c == ';' || c == '{' || c == '}' || c == '\n':
+			printAt = -1
+			if c != '\n' {
+				depth = 0
 			}
+		case isIdentStart(c) && c != '$' && (i == 0 || !isIdentChar(s[i-1])):
+			j := i
+			for j < len(s) && isIdentChar(s[j]) {
+				j++
+			}
+			if w := s[i:j]; w == "print" || w == "printf" {
+				printAt = depth
+			}
+			i = j - 1
+		case c == '>' && printAt >= 0 && depth == printAt:
 			k := i + 1
-			if s[i] == '>' && k < len(s) && s[k] == '>' {
+			if k < len(s) && s[k] == '>' {
 				k++
 			}
-			if str, end, ok := readString(s, skipSpace(s, k), "awk"); ok {
+			k = skipSpace(s, k)
+			if str, end, ok := readString(s, k, "awk"); ok && !concatAfter(s, end) {
 				if str != "" && str != "-" && str != "/dev/stdout" && str != "/dev/stderr" {
-					add(litField(str, prog.pos), op)
+					add(litField(str, prog.pos), call.OpWrite)
+				}
+				i = end - 1
+				continue
+			}
+			e := stmtEnd(s, k)
+			if e > k {
+				add(field{s: strings.TrimSpace(s[k:e]), pos: prog.pos}, call.OpWrite)
+			}
+			i = max(e-1, i)
+		case c == '<' && getlineBefore(s[:i]):
+			if str, end, ok := readString(s, skipSpace(s, i+1), "awk"); ok {
+				if str != "" && str != "-" {
+					add(litField(str, prog.pos), call.OpRead)
 				}
 				i = end - 1
 			}

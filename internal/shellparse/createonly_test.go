@@ -30,7 +30,7 @@ func TestCreateOnly(t *testing.T) {
 		{"xargs --arg-file=list rm", []string{"xargs --arg-file=list rm paths=read:/w/list", `rm "{xargs input}" <- xargs paths=delete:{xargs input}*`}},
 		{"xargs grep -a x", []string{"xargs grep -a x", `grep -a x "{xargs input}" <- xargs paths=read:{xargs input}*`}},
 		{"gzip -c .env", []string{"gzip -c .env paths=read:/w/.env"}},
-		{"zstd -T0 -o out.zst big.log", []string{"zstd -T0 -o out.zst big.log paths=read:/w/big.log"}},
+		{"zstd -T0 -o out.zst big.log", []string{"zstd -T0 -o out.zst big.log paths=read:/w/big.log,write:/w/out.zst"}},
 		{"rsync -an --delete src/ /", []string{"rsync -an --delete src/ / paths=read:/w/src"}},
 		{"rsync --list-only src/ /srv", []string{"rsync --list-only src/ /srv paths=read:/w/src"}},
 		{"rsync -a src/ /srv", []string{"rsync -a src/ /srv paths=write:/srv,write:/srv/src,read:/w/src"}},

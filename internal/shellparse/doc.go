@@ -28,6 +28,8 @@
 //	output.go          simulated output: what echo, printf, cat, base64 -d … print
 //	paths.go           path extraction per program (reads, writes, deletes)
 //	writes.go          writes beyond plain operands: destinations, extraction, editors, git
+//	outputs.go         writes by mechanism: compiler/linker outputs, compressors, renamers, sqlite3
+//	container.go       docker/podman run: the container's paths, the host's mounts
 //	createonly.go      copies and guards that only create (cp -n, [ -e P ] ||)
 //	options.go         the option parser (optSpec: values, clusters, prefixes)
 //	opttables.go       option tables shared by several stages (curl, wget, git, tar, rsync, ssh …)
@@ -408,7 +410,9 @@
 // rm/rmdir/unlink/shred/truncate (delete), sed -i and perl -i files,
 // dd of=/if=, chmod/chown/chgrp/chattr/setfacl (the mode or owner
 // skipped), touch, mkdir, sort -o, curl -o/-T/-d @file/-F x=@file and file:// URLs (read), ln's targets (read), sort --files0-from and grep --exclude-from (read), wget
-// -O/--post-file, find's starting points (read, or delete with -delete),
+// -O/--post-file, find's starting points (read; with -delete or -exec rm
+// a delete of START/**/NAME for each -name NAME, a Pattern path, or of
+// START itself when the tests are not names alone — docs/surfaces.md),
 // and the operands of cat, tac, less (not -p PATTERN), more, nl, awk
 // (after the program; -f files; written under gawk -i inplace; the
 // program's getline < "f" read, print > "f" written), head, tail,
@@ -444,6 +448,20 @@
 // Policy rules with op "write" match creates too; "modify" does not.
 //
 // # Writes attributed
+//
+// By mechanism (outputs.go, docs/surfaces.md "Writers by mechanism"):
+// compiler, linker and binary-tool outputs (cc -o, go build -o, GOBIN go
+// install, rustc -o/--out-dir, strip/objcopy, ld/as -o, zig -femit-bin),
+// compressors that replace their input (gzip x writes x.gz and deletes
+// x; gunzip x.gz writes x), tar --remove-files, zip -m, 7z a -sdel,
+// rename/prename, mmv, sqlite3's writefile/readfile and dot commands,
+// awk print > "f" anywhere in a print statement, sed w FILE and s///w
+// FILE, git clone/worktree add/checkout-index/init destinations. A
+// symbolic link's relative target is read from the link's directory. A
+// command word $(which NAME) (command -v, type -p, readlink -f $(which
+// …)) runs NAME. $(mktemp …) has the path mktemp makes as its value.
+// Commands under docker/podman run report only the paths under the host
+// directories mounted into the container, as host paths (container.go).
 //
 // Beyond plain operands (writes.go): a copy, move, link or install to a
 // destination (cp, mv, install, ln, rsync, scp, git mv; -t DIR or the last

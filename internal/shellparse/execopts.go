@@ -660,6 +660,9 @@ func unwrapSed(args []field) []inner {
 	var out []inner
 	for _, sc := range scripts {
 		for _, c := range sedExec(sc.s) {
+			if c.write {
+				continue
+			}
 			if c.pattern {
 				o := opaque(sc, "sed "+c.text)
 				out = append(out, inner{label: "sed e", script: &o})
@@ -675,6 +678,7 @@ func unwrapSed(args []field) []inner {
 type sedCmd struct {
 	text    string
 	pattern bool // runs the pattern space
+	write   bool // text is the file of a w/W command or an s///w flag
 }
 
 // sedExec scans a sed script for e commands and s///e: addresses,
@@ -755,9 +759,31 @@ func sedExec(s string) []sedCmd {
 				if strings.IndexByte(s[start:i], 'e') >= 0 {
 					out = append(out, sedCmd{text: "s" + string(d) + "…" + string(d) + "e", pattern: true})
 				}
+				if i < len(s) && s[i] == 'w' {
+					// s///w FILE: the file is the rest of the line.
+					i++
+					j := strings.IndexByte(s[i:], '\n')
+					if j < 0 {
+						j = len(s) - i
+					}
+					if f := strings.TrimSpace(s[i : i+j]); f != "" {
+						out = append(out, sedCmd{text: f, write: true})
+					}
+					i += j
+				}
 			}
 		case 'a', 'i', 'c', 'r', 'R', 'w', 'W', ':', 'b', 't', 'T', 'q', 'Q', 'l', 'L', 'v', '#':
 			j := strings.IndexByte(s[i:], '\n')
+			if c == 'w' || c == 'W' {
+				// w FILE, W FILE: the file is the rest of the line.
+				end := j
+				if end < 0 {
+					end = len(s) - i
+				}
+				if f := strings.TrimSpace(s[i : i+end]); f != "" {
+					out = append(out, sedCmd{text: f, write: true})
+				}
+			}
 			if c == 'b' || c == 't' || c == 'T' || c == 'q' || c == 'Q' || c == 'l' || c == 'L' || c == 'v' {
 				if k := strings.IndexByte(s[i:], ';'); k >= 0 && (j < 0 || k < j) {
 					j = k

@@ -12,15 +12,16 @@ import (
 
 // field is one argument a word expands to, as far as the analysis can tell.
 type field struct {
-	s     string     // value when lit, else the text with unknown parts kept as source
-	lit   bool       // every part is known
-	glob  bool       // holds an unquoted glob or unexpanded brace: the real value may differ
-	subst bool       // holds a command or process substitution
-	text  bool       // holds known text besides blanks (not only expansions)
-	input bool       // filled in by xargs/parallel from an input the analysis does not know
-	proc  *input     // a word that is one <(…): what it prints (procOutput); nil otherwise
-	srcs  []Source   // sources carried by variables expanded into it
-	pos   syntax.Pos // where the word starts
+	s       string     // value when lit, else the text with unknown parts kept as source
+	lit     bool       // every part is known
+	glob    bool       // holds an unquoted glob or unexpanded brace: the real value may differ
+	subst   bool       // holds a command or process substitution
+	text    bool       // holds known text besides blanks (not only expansions)
+	input   bool       // filled in by xargs/parallel from an input the analysis does not know
+	pattern bool       // a name pattern below a directory (find's selection), PathRef.Pattern
+	proc    *input     // a word that is one <(…): what it prints (procOutput); nil otherwise
+	srcs    []Source   // sources carried by variables expanded into it
+	pos     syntax.Pos // where the word starts
 }
 
 // litField is a known field built by the analysis itself (split strings,

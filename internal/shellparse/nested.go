@@ -113,6 +113,9 @@ func (a *analyzer) nested(idx int, name string, args []field, x runCtx) {
 			wx.sc.cwd = ""
 			wx.sc.cwdUnknown = false
 			wx.sc.setUnknown("HOME", nil)
+			if in.mounts != nil {
+				wx.sc.container = newContainerFS(*in.mounts, in.workdir, x.sc)
+			}
 		}
 		if in.cwd != nil {
 			wx.sc = wx.sc.child()

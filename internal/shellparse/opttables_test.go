@@ -197,7 +197,7 @@ func TestReaderOptions(t *testing.T) {
 	runCases(t, []analyzeCase{
 		{"column -t ~/.aws/credentials", []string{"column -t /home/u/.aws/credentials", "cat -- /home/u/.aws/credentials <- column reads paths=read:/home/u/.aws/credentials"}},
 		{"column -t -s , f", []string{"column -t -s , f", "cat -- f <- column reads paths=read:/w/f"}},
-		{"zip -X out.zip " + k, []string{"zip -X out.zip " + k, "cat -- " + k + " <- zip reads paths=read:" + k}},
+		{"zip -X out.zip " + k, []string{"zip -X out.zip " + k + " paths=write:/w/out.zip", "cat -- " + k + " <- zip reads paths=read:" + k}},
 		{"pr -s " + k, []string{"pr -s " + k, "cat -- " + k + " <- pr reads paths=read:" + k}},
 		{"pr -e8 -h title " + k, []string{"pr -e8 -h title " + k, "cat -- " + k + " <- pr reads paths=read:" + k}},
 		{"diff --color " + k + " /dev/null", []string{"diff --color " + k + " /dev/null", "cat -- " + k + " /dev/null <- diff reads paths=read:" + k + ",read:/dev/null"}},
@@ -252,7 +252,7 @@ func TestPathPrefixes(t *testing.T) {
 	runCases(t, []analyzeCase{
 		{"cp --t /etc/cron.d x", []string{"cp --t /etc/cron.d x paths=write:/etc/cron.d,write:/etc/cron.d/x,read:/w/x"}},
 		{"mv --targ /etc x", []string{"mv --targ /etc x paths=write:/etc,write:/etc/x,delete:/w/x"}},
-		{"ln -s --target /etc/cron.d x", []string{"ln -s --target /etc/cron.d x paths=write:/etc/cron.d,write:/etc/cron.d/x,read:/w/x"}},
+		{"ln -s --target /etc/cron.d x", []string{"ln -s --target /etc/cron.d x paths=write:/etc/cron.d,write:/etc/cron.d/x,read:/w/x,read:/etc/cron.d/x"}},
 		{"install --targ /usr/bin x", []string{"install --targ /usr/bin x paths=write:/usr/bin,write:/usr/bin/x,read:/w/x"}},
 		{"sort --outp ~/.bashrc f", []string{"sort --outp /home/u/.bashrc f paths=write:/home/u/.bashrc,read:/w/f"}},
 		{"sed --in-pl s/a/b/ ~/.bashrc", []string{"sed --in-pl s/a/b/ /home/u/.bashrc paths=write:/home/u/.bashrc"}},

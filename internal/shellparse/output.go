@@ -407,6 +407,9 @@ func (a *analyzer) substValue(p *syntax.CmdSubst, sc *scope, src string) (string
 	if d, ok := pwdValue(p.Stmts[0], sc); ok {
 		return d, true // $(pwd), `pwd`: the directory the analysis tracks
 	}
+	if d, ok := mktempValue(p.Stmts[0], sc); ok {
+		return d, true // $(mktemp -d): a new temporary path
+	}
 	if b, ok := p.Stmts[0].Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.AndStmt && len(p.Stmts[0].Redirs) == 0 {
 		// $(cd DIR && pwd): DIR as the analysis resolves it.
 		if c, ok := b.X.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && c.Args[0].Lit() == "cd" && len(b.X.Redirs) == 0 && len(c.Assigns) == 0 {
@@ -468,4 +471,77 @@ func pwdValue(st *syntax.Stmt, sc *scope) (string, bool) {
 		return "", false
 	}
 	return sc.cwd, true
+}
+
+// mktempValue is the path $(mktemp …) prints: a new file or directory
+// named after its template (tmp.XXXXXXXXXX by default; the X's stay, as
+// the random part is not known) in -p/--tmpdir DIR, else $TMPDIR when the
+// string set it, else /tmp — with -t, or with no template; a template
+// with a directory or without -t is taken as it is, relative to the
+// working directory. What it names did not exist before the call: rm -rf
+// "$d" of it removes only what the string made (trap 'rm -rf "$d"' EXIT).
+// -u (make nothing) and a template or directory that is not literal give
+// no value.
+func mktempValue(st *syntax.Stmt, sc *scope) (string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(st.Redirs) > 0 || st.Negated || len(c.Args) == 0 || c.Args[0].Lit() != "mktemp" {
+		return "", false
+	}
+	dir, tmpl, t := "", "", false
+	words := c.Args[1:]
+	for i := 0; i < len(words); i++ {
+		w := words[i].Lit()
+		switch {
+		case w == "":
+			return "", false // not literal
+		case w == "-d" || w == "--directory" || w == "-q" || w == "--quiet":
+		case w == "-t":
+			t = true
+		case w == "-p" || w == "--tmpdir":
+			if i+1 >= len(words) || words[i+1].Lit() == "" {
+				return "", false
+			}
+			i++
+			dir = words[i].Lit()
+		case strings.HasPrefix(w, "--tmpdir="):
+			dir = strings.TrimPrefix(w, "--tmpdir=")
+		case strings.HasPrefix(w, "-p") && len(w) > 2:
+			dir = w[2:]
+		case w == "--tmpdir":
+		case strings.HasPrefix(w, "--suffix="):
+			tmpl += strings.TrimPrefix(w, "--suffix=")
+		case strings.HasPrefix(w, "-"):
+			if strings.Trim(w[1:], "dqt") != "" {
+				return "", false // -u, or an option not known here
+			}
+			t = t || strings.Contains(w, "t")
+		default:
+			tmpl = w + tmpl
+		}
+	}
+	if tmpl != "" && !t && dir == "" || strings.Contains(tmpl, "/") {
+		if path.IsAbs(tmpl) {
+			return path.Clean(tmpl), true
+		}
+		if sc.cwdUnknown || !path.IsAbs(sc.cwd) {
+			return "", false
+		}
+		return path.Join(sc.cwd, tmpl), true
+	}
+	if tmpl == "" || strings.HasPrefix(tmpl, ".") && !strings.Contains(tmpl, "X") {
+		tmpl = "tmp.XXXXXXXXXX" + tmpl
+	}
+	if dir == "" {
+		dir = "/tmp"
+		if v, ok := sc.lookup("TMPDIR"); ok && v.known && path.IsAbs(v.val) {
+			dir = v.val
+		}
+	}
+	if !path.IsAbs(dir) {
+		if sc.cwdUnknown || !path.IsAbs(sc.cwd) {
+			return "", false
+		}
+		dir = path.Join(sc.cwd, dir)
+	}
+	return path.Join(dir, tmpl), true
 }

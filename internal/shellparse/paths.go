@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/toolguard/toolguard/internal/call"
 	"mvdan.cc/sh/v3/syntax"
@@ -15,6 +16,14 @@ import (
 // relative path after a cd the analysis cannot follow, and a find/xargs
 // placeholder ({}).
 func resolve(f field, op call.Op, sc *scope) (PathRef, bool) {
+	p, ok := resolveHere(f, op, sc)
+	if ok && sc.container != nil {
+		return sc.container.host(p)
+	}
+	return p, ok
+}
+
+func resolveHere(f field, op call.Op, sc *scope) (PathRef, bool) {
 	if f.lit && f.s == "" {
 		return PathRef{}, false
 	}
@@ -93,6 +102,7 @@ func pathsFor(name string, args []field, sc *scope) []PathRef {
 	var out []PathRef
 	rule(args, func(f field, op call.Op) {
 		if p, ok := resolve(f, op, sc); ok {
+			p.Pattern = f.pattern && !p.Dynamic
 			out = append(out, p)
 		}
 		if alt, ok := defaultAlt(f, sc); ok {
@@ -278,10 +288,6 @@ func pathRuleOf(name string) pathRule {
 		return func(args []field, add pathAdder) {
 			optionValues(dateOpts, args, add, "-f", "--file", "-r", "--reference")
 		}
-	case "gzip", "gunzip", "zcat", "gzcat", "pigz", "unpigz", "bzip2", "bunzip2", "bzcat", "pbzip2",
-		"xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat", "zstd", "unzstd", "zstdcat", "pzstd":
-		// Compressors read their operands (gzip -c .env | zcat prints it).
-		return func(args []field, add pathAdder) { operands(compressOpts, call.OpRead, args, add) }
 	}
 	return writeRuleOf(name)
 }
@@ -328,8 +334,14 @@ func tarPaths(args []field, add pathAdder) {
 	archive := call.OpRead
 	if create {
 		archive = call.OpWrite
+		// --remove-files deletes what it archived: tar of the audit log
+		// or of .claude removes them.
+		remove := has(opts, "--remove-files")
 		for _, f := range ops {
 			add(f, call.OpRead)
+			if remove {
+				add(f, call.OpDelete)
+			}
 		}
 	}
 	for _, f := range values(opts, "-f", "--file") {
@@ -467,18 +479,47 @@ func installPaths(args []field, add pathAdder) {
 	copyPaths(spec, call.OpRead, args, add)
 }
 
+// lnPaths: ln writes its link names and reads its targets. A symbolic
+// link's relative target is relative to the link's directory, not the
+// working directory (ln -s settings.local.json .claude/x points at
+// .claude/settings.local.json): both are read, the link's directory
+// being DEST's when DEST is a file and DEST itself when it is a
+// directory. Whether the target exists does not matter: a link onto a
+// surface that is not there yet is that surface once it is written.
 func lnPaths(args []field, add pathAdder) {
 	opts, ops := lnOpts.parse(args)
+	symbolic := has(opts, "-s", "--symbolic")
+	relTargets := func(dir field, srcs []field) {
+		if !symbolic || !dir.lit {
+			return
+		}
+		for _, f := range srcs {
+			if f.lit && f.s != "" && !path.IsAbs(f.s) && !strings.HasPrefix(f.s, "~") {
+				if d := path.Clean(dir.s); d != "." {
+					add(litField(path.Join(d, f.s), f.pos), call.OpRead)
+				}
+			}
+		}
+	}
 	switch t := values(opts, "-t", "--target-directory"); {
 	case len(t) > 0:
 		destWrites(t[len(t)-1], ops, false, add)
 		for _, f := range ops {
 			add(f, call.OpRead)
 		}
+		relTargets(t[len(t)-1], ops)
 	case len(ops) >= 2:
-		destWrites(ops[len(ops)-1], ops[:len(ops)-1], has(opts, "-T", "--no-target-directory"), add)
+		dest := ops[len(ops)-1]
+		noDir := has(opts, "-T", "--no-target-directory")
+		destWrites(dest, ops[:len(ops)-1], noDir, add)
 		for _, f := range ops[:len(ops)-1] {
 			add(f, call.OpRead)
+		}
+		if dest.lit && len(ops) == 2 && !strings.HasSuffix(dest.s, "/") {
+			relTargets(litField(path.Dir(dest.s), dest.pos), ops[:1])
+		}
+		if !noDir {
+			relTargets(dest, ops[:len(ops)-1])
 		}
 	case len(ops) == 1 && ops[0].lit:
 		add(litField(path.Base(ops[0].s), ops[0].pos), call.OpWrite)
@@ -518,7 +559,7 @@ func isRemotePath(s string) bool {
 // is the script unless -e or -f gave one.
 func sedPaths(args []field, add pathAdder) {
 	inPlace, script := false, false
-	var ops []field
+	var ops, scripts []field
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		s := f.s
@@ -540,9 +581,15 @@ func sedPaths(args []field, add pathAdder) {
 				if name == "--file" && eq {
 					add(litField(val, f.pos), call.OpRead)
 				}
+				if name == "--expression" && eq {
+					scripts = append(scripts, litField(val, f.pos))
+				}
 				if !eq {
 					if name == "--file" && i+1 < len(args) {
 						add(args[i+1], call.OpRead)
+					}
+					if name == "--expression" && i+1 < len(args) {
+						scripts = append(scripts, args[i+1])
 					}
 					i++
 				}
@@ -565,7 +612,12 @@ func sedPaths(args []field, add pathAdder) {
 					if s[j] == 'f' && i+1 < len(args) {
 						add(args[i+1], call.OpRead)
 					}
+					if s[j] == 'e' && i+1 < len(args) {
+						scripts = append(scripts, args[i+1])
+					}
 					i++
+				} else if s[j] == 'e' {
+					scripts = append(scripts, litField(s[j+1:], f.pos))
 				}
 				break cluster
 			case 'l':
@@ -577,7 +629,20 @@ func sedPaths(args []field, add pathAdder) {
 		}
 	}
 	if !script && len(ops) > 0 {
+		scripts = append(scripts, ops[0])
 		ops = ops[1:]
+	}
+	// The script's w FILE commands and s///w FILE flags write FILE
+	// (/dev/stdout and /dev/stderr are GNU sed's streams).
+	for _, sc := range scripts {
+		if !sc.lit {
+			continue
+		}
+		for _, c := range sedExec(sc.s) {
+			if c.write && !isStdDevice(c.text) {
+				add(litField(c.text, sc.pos), call.OpWrite)
+			}
+		}
 	}
 	op := call.OpRead
 	if inPlace {
@@ -701,6 +766,7 @@ func findPaths(args []field, add pathAdder) {
 		starts = append(starts, args[i])
 	}
 	op := call.OpRead
+	expr := args[i:]
 	for j := i; j < len(args); j++ {
 		f := args[j]
 		if !f.lit {
@@ -732,9 +798,102 @@ func findPaths(args []field, add pathAdder) {
 	if len(starts) == 0 {
 		starts = []field{litField(".", fieldPos(args))}
 	}
+	if op == call.OpDelete {
+		if names, empty, ok := findSelection(expr); ok {
+			// find deletes what its tests select, not its start point:
+			// START/**/NAME for each name test (a Pattern path), nothing
+			// that can hold a setting for -empty alone. The start is read.
+			for _, f := range starts {
+				add(f, call.OpRead)
+				if !f.lit || empty && len(names) == 0 {
+					continue
+				}
+				for _, n := range names {
+					p := f
+					p.s = strings.TrimRight(f.s, "/") + "/**/" + n
+					if f.s == "/" {
+						p.s = "/**/" + n
+					}
+					p.pattern = true
+					add(p, call.OpDelete)
+				}
+			}
+			return
+		}
+	}
 	for _, f := range starts {
 		add(f, op)
 	}
+}
+
+// findSelection reads what a deleting find's tests select (the words
+// before its first action): the name patterns of its -name and -iname
+// tests (-iname's letters as [xX] classes), and whether it selects only
+// empty files and directories (-empty, which hold no setting and no
+// hook). ok is false when the tests cannot be reduced to that — no name
+// test and no -empty, a negation (!, -not), -prune, a path or regular
+// expression test (-path, -regex, -lname…), an alternative (-o) without
+// a name test of its own, a value that is not literal: then the start
+// point stands for what is deleted, as before.
+func findSelection(expr []field) (names []string, empty, ok bool) {
+	branchHasName := false
+	for j := 0; j < len(expr); j++ {
+		f := expr[j]
+		if !f.lit {
+			return nil, false, false
+		}
+		switch f.s {
+		case "-delete", "-exec", "-execdir", "-ok", "-okdir", "-print", "-print0", "-ls", "-printf", "-fprint", "-fprint0", "-fprintf", "-fls", "-quit":
+			j = len(expr)
+			continue
+		case "!", "-not", "-prune", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-samefile", "-inum", "-links", "-files0-from":
+			return nil, false, false
+		case "-o", "-or", ",":
+			if !branchHasName {
+				return nil, false, false
+			}
+			branchHasName = false
+		case "-name", "-iname":
+			if j+1 >= len(expr) || !expr[j+1].lit || expr[j+1].s == "" || strings.Contains(expr[j+1].s, "/") {
+				return nil, false, false
+			}
+			n := expr[j+1].s
+			if f.s == "-iname" {
+				n = caseless(n)
+			}
+			names = append(names, n)
+			branchHasName = true
+			j++
+		case "-empty":
+			empty = true
+			branchHasName = true // selects nothing that holds a setting
+		default:
+			j += findValues(f.s)
+		}
+	}
+	if !branchHasName || len(names) == 0 && !empty {
+		return nil, false, false
+	}
+	return names, empty, true
+}
+
+// caseless turns a name pattern's letters into [xX] classes (-iname).
+func caseless(n string) string {
+	var b strings.Builder
+	inClass := false
+	for _, r := range n {
+		switch {
+		case r == '[':
+			inClass = true
+		case r == ']':
+			inClass = false
+		case !inClass && unicode.IsLetter(r) && unicode.ToLower(r) != unicode.ToUpper(r):
+			b.WriteString("[" + string(unicode.ToLower(r)) + string(unicode.ToUpper(r)) + "]")
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // findValues are the find primaries that take arguments, and how many.

@@ -2,8 +2,10 @@ package shellparse
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
+	"github.com/toolguard/toolguard/internal/call"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -34,6 +36,12 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 		cmd.Sources = appendSources(cmd.Sources, f.srcs...)
 	}
 	x.pos = cmd.Pos
+	if n, ok := lookedUpProgram(head); ok {
+		// $(which toolguard) uninstall runs toolguard: the program is the
+		// one the lookup names, whatever PATH finds.
+		head = litField(n, head.pos)
+		argv = append([]field{head}, argv[1:]...)
+	}
 	if !head.lit || head.glob || head.s == "" {
 		cmd.Dynamic = true
 		cmd.DynamicText = head.s
@@ -44,6 +52,17 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 	}
 	cmd.Name = progName(head.s)
 	cmd.Paths = a.followLinks(pathsFor(cmd.Name, argv[1:], x.sc))
+	if cmd.Name == "go" {
+		// go install writes into $GOBIN, which the environment names.
+		for _, f := range goInstallPaths(argv[1:], cmd.Env) {
+			if home, ok := x.sc.lookup("HOME"); ok && home.known && home.val != "" && (f.s == "~" || strings.HasPrefix(f.s, "~/")) {
+				f.s = home.val + f.s[1:]
+			}
+			if p, ok := resolve(f, call.OpWrite, x.sc); ok {
+				cmd.Paths = append(cmd.Paths, a.followLinks([]PathRef{p})...)
+			}
+		}
+	}
 	idx := a.emit(cmd)
 	x.srcs = cmd.Sources
 	if x.direct {
@@ -223,3 +242,22 @@ func (x runCtx) with(label string) runCtx {
 	x.depth++
 	return x
 }
+
+// lookedUpProgram is the program a command word finds on PATH by name:
+// $(which NAME), $(command -v NAME), $(type -p NAME), $(type -P NAME),
+// $(hash -t NAME), $(readlink -f
+// $(which NAME)), $(realpath $(which NAME)) and the backquoted forms.
+func lookedUpProgram(f field) (string, bool) {
+	if f.lit || !f.subst {
+		return "", false
+	}
+	m := lookupWord.get().FindStringSubmatch(f.s)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+var lookupWord = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile("^(?:\\$\\(|`)\\s*(?:(?:readlink -f|realpath)\\s+(?:\\$\\(|`)\\s*)?(?:which|command -v|command -V|type -p|type -P|type -fp|hash -t)\\s+([A-Za-z0-9._+-]+)\\s*(?:\\)|`)(?:\\s*(?:\\)|`))?$")
+}}

@@ -33,6 +33,10 @@ type scope struct {
 	cwd        string // "" is Options.Cwd itself when that is empty too
 	cwdUnknown bool   // a cd whose target the analysis cannot know
 	remote     bool   // commands run on another host or container
+	// container is the file system of a docker/podman run container:
+	// its paths are not the host's, but for the host directories mounted
+	// into it (resolve translates them, or drops the path).
+	container *containerFS
 
 	// forgets counts the scripts the analysis cannot read (source FILE)
 	// run in this layer: a variable set in this layer before the last of
@@ -63,7 +67,7 @@ func newScope(opts Options, left *int) *scope {
 
 // child returns a scope whose changes stay out of s until merged.
 func (s *scope) child() *scope {
-	return &scope{parent: s, left: s.left, cwd: s.cwd, cwdUnknown: s.cwdUnknown, remote: s.remote}
+	return &scope{parent: s, left: s.left, cwd: s.cwd, cwdUnknown: s.cwdUnknown, remote: s.remote, container: s.container}
 }
 
 // lookup reports the state of name and whether it is set.

@@ -142,6 +142,11 @@ type PathRef struct {
 	Path    string  // resolved as far as literals allow
 	Op      call.Op // write, delete or read
 	Dynamic bool    // the path is not fully literal
+	// Pattern marks a path that stands for what a program selects by name
+	// below a directory (find . -name '*.orig' -delete deletes
+	// ./**/*.orig), not a shell glob the shell expands: the wildcards
+	// are find's, and ** is any depth.
+	Pattern bool
 }
 
 // Pos is a 1-based line and column.

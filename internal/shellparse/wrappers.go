@@ -19,6 +19,12 @@ type inner struct {
 	stdin  bool     // the script is what the wrapper reads on standard input (at, crontab -)
 	cron   bool     // … and that script is a crontab
 	alt    bool     // the second reading of an option the table cannot place (firstAlt)
+	// mounts: the inner command runs in a new container (docker run)
+	// whose file system is its own but for these host directories; nil
+	// when the analysis cannot tell (the paths are then taken as the
+	// host's, as for ssh).
+	mounts  *[]mount
+	workdir *field // docker run -w DIR
 }
 
 // wrapSpec describes a wrapper of the form: options, a fixed number of
@@ -677,7 +683,11 @@ func unwrapDocker(name string, args []field) []inner {
 	if j+1 >= len(rest) {
 		return nil
 	}
-	return []inner{{label: name + " " + sub, argv: rest[j+1:], remote: true}}
+	in := inner{label: name + " " + sub, argv: rest[j+1:], remote: true}
+	if sub == "run" {
+		in.mounts, in.workdir = containerMounts(rest[:j])
+	}
+	return []inner{in}
 }
 
 // unwrapKubectl handles kubectl exec [options] POD [--] CMD….

@@ -35,7 +35,7 @@ func writeRuleOf(name string) pathRule {
 	case "docker", "podman", "nerdctl", "bun", "deno":
 		return envFileValues
 	}
-	return nil
+	return outputRuleOf(name)
 }
 
 // viewPaths: view is vim -R.
@@ -374,6 +374,8 @@ func gitPaths(args []field, add pathAdder) {
 		for _, f := range ops {
 			in(f, call.OpWrite)
 		}
+	case "clone", "worktree", "checkout-index", "init", "submodule", "archive", "bundle", "format-patch":
+		gitNewTreePaths(sub, rest, in)
 	case "clean", "stash", "reset":
 		if sub == "clean" {
 			for _, f := range args[:i] {
@@ -471,7 +473,8 @@ func gitSubcommand(args []field) string {
 		return ""
 	}
 	switch args[i].s {
-	case "rm", "mv", "checkout", "restore", "clean", "stash", "reset", "add", "blame", "annotate", "diff", "hash-object", "grep":
+	case "rm", "mv", "checkout", "restore", "clean", "stash", "reset", "add", "blame", "annotate", "diff", "hash-object", "grep",
+		"clone", "worktree", "checkout-index", "init", "submodule", "archive", "bundle", "format-patch":
 		return args[i].s
 	}
 	return ""
@@ -544,4 +547,106 @@ func hasDash(args []field) bool {
 		}
 	}
 	return false
+}
+
+// gitNewTreePaths: the git commands that make files outside the index's
+// own bookkeeping. git clone REPO [DIR] writes DIR (by default the
+// repository's base name without .git, in the working directory) and
+// --separate-git-dir; git worktree add PATH writes PATH (move A B: A
+// deleted, B written; remove PATH deleted); git checkout-index writes
+// the files it names, or with -a the whole tree, under --prefix (a
+// prefix ending in / is a directory); git init DIR and git submodule add
+// URL PATH write DIR and PATH; git archive -o, git bundle create FILE and
+// git format-patch -o DIR write their output. So git clone URL ~/.codex
+// writes the directory that holds Codex's hook settings.
+func gitNewTreePaths(sub string, rest []field, in pathAdder) {
+	switch sub {
+	case "clone":
+		opts, ops := optSpec{short: "obucj", long: []string{"--origin", "--branch", "--upload-pack", "--reference",
+			"--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since", "--shallow-exclude", "--config",
+			"--template", "--jobs", "--filter", "--server-option", "--bundle-uri", "--ref-format", "--recurse-submodules"}}.parse(rest)
+		for _, f := range values(opts, "--separate-git-dir") {
+			in(f, call.OpWrite)
+		}
+		switch {
+		case len(ops) >= 2:
+			in(ops[1], call.OpWrite)
+		case len(ops) == 1 && ops[0].lit && !strings.ContainsAny(ops[0].s, " \t"):
+			u := strings.TrimRight(ops[0].s, "/")
+			if i := strings.LastIndexAny(u, "/:"); i >= 0 {
+				u = u[i+1:]
+			}
+			u = strings.TrimSuffix(u, ".git")
+			if u != "" && u != "." && u != ".." {
+				in(litField(u, ops[0].pos), call.OpWrite)
+			}
+		}
+	case "worktree":
+		if len(rest) == 0 || !rest[0].lit {
+			return
+		}
+		_, ops := optSpec{short: "bB", long: []string{"--reason", "--orphan"}}.parse(rest[1:])
+		switch rest[0].s {
+		case "add":
+			if len(ops) > 0 {
+				in(ops[0], call.OpWrite)
+			}
+		case "move":
+			if len(ops) == 2 {
+				in(ops[0], call.OpDelete)
+				in(ops[1], call.OpWrite)
+			}
+		case "remove":
+			for _, f := range ops {
+				in(f, call.OpDelete)
+			}
+		}
+	case "checkout-index":
+		opts, ops := optSpec{long: []string{"--prefix", "--stage"}}.parse(rest)
+		prefix := values(opts, "--prefix")
+		if has(opts, "-a", "--all") || has(opts, "--stdin") {
+			if len(prefix) > 0 {
+				in(prefix[len(prefix)-1], call.OpWrite)
+			} else {
+				in(litField(".", fieldPos(rest)), call.OpWrite)
+			}
+		}
+		for _, f := range ops {
+			if len(prefix) > 0 && prefix[len(prefix)-1].lit {
+				p := prefix[len(prefix)-1]
+				f.s = p.s + f.s // git's prefix is a string prefix
+			}
+			in(f, call.OpWrite)
+		}
+	case "init":
+		_, ops := optSpec{long: []string{"--template", "--separate-git-dir", "--object-format", "--ref-format", "--initial-branch", "--shared"}, short: "b"}.parse(rest)
+		if len(ops) > 0 {
+			in(ops[0], call.OpWrite)
+		}
+	case "submodule":
+		if len(rest) == 0 || !rest[0].lit || rest[0].s != "add" {
+			return
+		}
+		_, ops := optSpec{short: "b", long: []string{"--branch", "--name", "--reference", "--depth"}}.parse(rest[1:])
+		if len(ops) >= 2 {
+			in(ops[1], call.OpWrite)
+		}
+	case "archive":
+		opts, _ := optSpec{short: "o", long: []string{"--output", "--format", "--prefix", "--remote", "--exec", "--add-file", "--add-virtual-file"}}.parse(rest)
+		for _, f := range values(opts, "-o", "--output") {
+			in(f, call.OpWrite)
+		}
+	case "bundle":
+		if len(rest) >= 2 && rest[0].lit && rest[0].s == "create" {
+			_, ops := optSpec{}.parse(rest[1:])
+			if len(ops) > 0 {
+				in(ops[0], call.OpWrite)
+			}
+		}
+	case "format-patch":
+		opts, _ := optSpec{short: "ov", long: []string{"--output-directory", "--output", "--subject-prefix", "--in-reply-to", "--to", "--cc", "--from", "--base", "--interdiff", "--range-diff", "--creation-factor", "--signature", "--signature-file", "--suffix", "--start-number", "--reroll-count"}}.parse(rest)
+		for _, f := range values(opts, "-o", "--output-directory", "--output") {
+			in(f, call.OpWrite)
+		}
+	}
 }

@@ -66,7 +66,7 @@ func TestWrites(t *testing.T) {
 		{"echo $(pwd x)", []string{"pwd x", `echo "$(pwd x)" src=pwd:other:cmdsubst`}},
 		// Links made earlier in the string are followed.
 		{"ln -s ~ h && rm -rf h/", []string{"ln -s /home/u h paths=write:/w/h,write:/w/h/u,read:/home/u", "rm -rf h/ paths=delete:/w/h,delete:/home/u"}},
-		{"ln -s .claude x; echo > x/settings.json", []string{"ln -s .claude x paths=write:/w/x,write:/w/x/.claude,read:/w/.claude", "echo paths=write:/w/x/settings.json,write:/w/.claude/settings.json"}},
+		{"ln -s .claude x; echo > x/settings.json", []string{"ln -s .claude x paths=write:/w/x,write:/w/x/.claude,read:/w/.claude,read:/w/x/.claude", "echo paths=write:/w/x/settings.json,write:/w/.claude/settings.json"}},
 		{"ln .claude/settings.json s; echo x > s", []string{"ln .claude/settings.json s paths=write:/w/s,write:/w/s/settings.json,read:/w/.claude/settings.json", "echo x paths=write:/w/s,write:/w/.claude/settings.json"}},
 		{"(ln -s /etc e); rm -rf e/x", []string{"ln -s /etc e paths=write:/w/e,write:/w/e/etc,read:/etc", "rm -rf e/x paths=delete:/w/e/x,delete:/etc/x"}},
 		{"ln -s /etc e; rm -rf ex", []string{"ln -s /etc e paths=write:/w/e,write:/w/e/etc,read:/etc", "rm -rf ex paths=delete:/w/ex"}},

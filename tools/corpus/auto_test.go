@@ -1,10 +1,10 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/testenv"
 )
 
 // TestAutoAllowCorpus runs the peer corpus with auto_allow = "read-only":
@@ -16,10 +16,10 @@ import (
 // links (Env.Resolve); internal/policy TestAutoAllowPolicy and the
 // cmd/toolguard hook test prove the same command is not allowed there.
 func TestAutoAllowCorpus(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no peer corpus at %s (it lives beside the repository, not in it)", dir)
+	if testing.Short() {
+		t.Skip("-short: the peer corpus run is left out")
 	}
+	dir := testenv.NeedShared(t, "corpus")
 	a, err := autoScoreDir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/testenv"
 )
 
 // floors are the scores the embedded defaults reach on the peer corpus,
@@ -25,10 +25,10 @@ var floors = map[string]struct{ recall, fp float64 }{
 }
 
 func TestCorpusFloors(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no peer corpus at %s (it lives beside the repository, not in it)", dir)
+	if testing.Short() {
+		t.Skip("-short: the peer corpus run is left out")
 	}
+	dir := testenv.NeedShared(t, "corpus")
 	s, err := newScorer()
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 // Command loadgen measures POST /v1/check of `toolguard serve` on loopback:
 // throughput and latency percentiles with 1, 16 and 64 concurrent clients.
 //
-//	go build -tags serve -o /tmp/toolguard ./cmd/toolguard
+//	go build -o /tmp/toolguard ./cmd/toolguard && go build -o /tmp/toolguard-serve ./cmd/toolguard-serve
 //	go run ./tools/loadgen -toolguard /tmp/toolguard -md      # default and 10,000-rule policy
 //	go run ./tools/loadgen -url http://127.0.0.1:8787 -token-file ~/.config/toolguard/serve.tokens
 //
