@@ -219,6 +219,12 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
+			if r, err := st.Get(args[0]); err == nil {
+				// A decision is final once: fail before --amend writes a rule.
+				if err := approval.Undecided(&r, "approve"); err != nil {
+					return err
+				}
+			}
 			if o.session {
 				r, err := st.Get(args[0])
 				if err != nil {

@@ -21,7 +21,7 @@ func TestHookBinaryDeps(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list -deps: %v\n%s", err, out)
 	}
-	banned := []string{"net/http", "crypto/tls", "html/template", "crypto/x509", "go/format", "go/ast", "go/parser"}
+	banned := []string{"net/http", "crypto/tls", "html/template", "crypto/x509", "go/format", "go/ast", "go/parser", "github.com/jackc/pgx/v5"}
 	deps := strings.Fields(string(out))
 	// The hook's remote-approval client speaks HTTP/1.1 over net for this.
 	if !slices.Contains(deps, "github.com/toolguard/toolguard/internal/remote") {
@@ -68,9 +68,12 @@ var importArrows = map[string][]string{
 	"internal/guard": {"internal/approval", "internal/audit", "internal/call", "internal/install", "internal/policy",
 		"internal/protocol", "internal/remote", "internal/shellparse", "internal/workspace"},
 	"internal/hook": {"internal/audit", "internal/call", "internal/guard", "internal/policy", "internal/protocol", "internal/workspace"},
-	"internal/serve": {"internal/approval", "internal/audit", "internal/call", "internal/guard", "internal/policy",
-		"internal/remote", "internal/workspace"},
-	"guard": {"internal/call", "internal/guard", "internal/policy", "internal/workspace"},
+	"internal/serve": {"internal/approval", "internal/approval/pgstore", "internal/audit", "internal/bundle", "internal/call",
+		"internal/guard", "internal/hook", "internal/policy", "internal/protocol", "internal/remote", "internal/workspace"},
+	"internal/approval/pgstore":        {"internal/approval", "internal/audit"},
+	"internal/approval/pgstore/pgtest": {},
+	"internal/bundle":                  {},
+	"guard":                            {"internal/call", "internal/guard", "internal/policy", "internal/workspace"},
 }
 
 // TestImportArrows fails when a package imports a toolguard package its

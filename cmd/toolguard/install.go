@@ -23,6 +23,8 @@ type installOptions struct {
 	preToolOnly bool
 	sys         systemInstallFlags // --system (install_system.go)
 	native      bool               // the policy's locked denies into the agent's own deny list (install_native.go)
+	http        string             // --http URL: Claude Code's HTTP hook at serve (install_http.go)
+	tokenEnv    string
 }
 
 func newInstallCmd(sys *system, uninstall bool) *cobra.Command {
@@ -72,6 +74,8 @@ for files a team commits; see docs/install.md for what that trusts.`,
 		fl.StringVar(&o.command, "command", "", "the toolguard binary to run (default: this one)")
 		fl.BoolVar(&o.portable, "portable", false, "write a bare `toolguard` (found on PATH when the hook runs) instead of an absolute path")
 		fl.BoolVar(&o.preToolOnly, "pre-tool-only", false, "add only the pre-tool hook, not the prompt, session and post-tool ones")
+		fl.StringVar(&o.http, "http", "", "claude-code: write an HTTP hook posting to toolguard serve at `URL` (onFailure block) instead of a command hook")
+		fl.StringVar(&o.tokenEnv, "token-env", "", "with --http: the environment variable holding the node token (default TOOLGUARD_NODE_TOKEN)")
 	}
 	return cmd
 }
@@ -100,6 +104,9 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	dir := sys.env().CurrentProject()
 	if o.dir != "" {
 		dir = workspace.ProjectOf(workspace.ArgPath(o.dir, cwd, sys.home()))
+	}
+	if o.http != "" || o.tokenEnv != "" {
+		return runInstallHTTP(sys, o, codec.Name(), dir)
 	}
 	opts := install.Options{Provider: codec.Name(), Scope: o.scope, Dir: dir, Home: sys.home(),
 		DryRun: o.dryRun, PreToolOnly: o.preToolOnly}
@@ -151,6 +158,8 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		for _, n := range res.Notes {
 			fmt.Fprintf(sys.stdout, "note: %s\n", n)
 		}
+	} else if codec.Name() == protocol.NameClaude {
+		return uninstallHTTP(sys, o, dir) // install_http.go
 	}
 	return nil
 }

@@ -205,15 +205,20 @@ type Outcome struct {
 }
 
 var (
+	// ErrDecided is wrapped by the error of an approve or a reject of a
+	// request a decision already holds (a *DecidedError).
+	ErrDecided = errors.New("approval request already decided")
 	// ErrNotFound is wrapped by errors about an id with no request.
 	ErrNotFound = errors.New("no such approval request")
 	// ErrInvalidID is wrapped by errors about a malformed id.
 	ErrInvalidID = errors.New("invalid approval request id")
 )
 
-// Store is an approval state directory.
+// Store is the approval state: a directory of request files (Open), or
+// another Backend (OpenBackend: PostgreSQL, internal/approval/pgstore).
 type Store struct {
-	dir        string
+	dir        string // the directory of a file store; "" for another backend
+	be         Backend
 	trusted    Keyring
 	grantsDir  string        // see UseGrants
 	pendingTTL time.Duration // see ExpirePending
@@ -235,8 +240,11 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(dir, requestsDir), 0o700); err != nil {
 		return nil, fmt.Errorf("approval store: %v", err)
 	}
-	return &Store{dir: dir}, nil
+	return &Store{dir: dir, be: &fileBackend{dir: dir}}, nil
 }
+
+// OpenBackend returns a store keeping its requests in be.
+func OpenBackend(be Backend) *Store { return &Store{be: be} }
 
 // Trust sets the keys whose signed grants Check honours and List accepts.
 // With none, no grant verifies: every approved request is reported
@@ -295,8 +303,8 @@ func (s *Store) CheckCall(ctx context.Context, key string, now time.Time, rewrit
 	if err := ctx.Err(); err != nil {
 		return out, fmt.Errorf("approval store: %w", err)
 	}
-	err := s.locked(func() error {
-		reqs, _, err := s.load(false)
+	err := s.locked(func(t Tx) error {
+		reqs, _, err := s.load(t, false)
 		if err != nil {
 			return err
 		}
@@ -305,8 +313,8 @@ func (s *Store) CheckCall(ctx context.Context, key string, now time.Time, rewrit
 				s.check(&reqs[i])
 			}
 		}
-		reqs = s.importGrants(reqs, key, now)
-		if err := s.settle(reqs, now); err != nil {
+		reqs = s.importGrants(t, reqs, key, now)
+		if err := s.settle(t, reqs, now); err != nil {
 			return err
 		}
 		var rejected, granted, pending *Request
@@ -346,7 +354,7 @@ func (s *Store) CheckCall(ctx context.Context, key string, now time.Time, rewrit
 			if g.UsesLeft <= 0 {
 				granted.Status = StatusConsumed
 			}
-			if err := s.writeCtx(ctx, *granted); err != nil {
+			if err := t.Write(ctx, *granted); err != nil {
 				return err
 			}
 			out = Outcome{Kind: Granted, ID: granted.ID, UsesLeft: g.UsesLeft, Edit: g.Edit, Rewrite: g.Edit != nil && granted.Key == key}
@@ -376,12 +384,12 @@ func latest(cur, r *Request) *Request {
 // settle marks, in memory and on disk, the approved requests of reqs whose
 // grant has expired at now, or has no use left, and the pending ones that
 // waited past the pending TTL (ExpirePending).
-func (s *Store) settle(reqs []Request, now time.Time) error {
+func (s *Store) settle(t Tx, reqs []Request, now time.Time) error {
 	for i := range reqs {
 		r := &reqs[i]
 		if s.pendingExpired(r, now) {
 			r.Status = StatusExpired
-			if err := s.write(*r); err != nil {
+			if err := t.Write(context.Background(), *r); err != nil {
 				return err
 			}
 			continue
@@ -397,7 +405,7 @@ func (s *Store) settle(reqs []Request, now time.Time) error {
 		default:
 			continue
 		}
-		if err := s.write(*r); err != nil {
+		if err := t.Write(context.Background(), *r); err != nil {
 			return err
 		}
 	}
@@ -413,12 +421,12 @@ func (s *Store) Create(r Request, now time.Time) (Request, error) {
 		return Request{}, errors.New("approval request: empty key")
 	}
 	var out Request
-	err := s.locked(func() error {
-		reqs, _, err := s.loadAll()
+	err := s.locked(func(t Tx) error {
+		reqs, _, err := s.load(t, true)
 		if err != nil {
 			return err
 		}
-		if err := s.settle(reqs, now); err != nil {
+		if err := s.settle(t, reqs, now); err != nil {
 			return err
 		}
 		var pending *Request
@@ -431,7 +439,7 @@ func (s *Store) Create(r Request, now time.Time) (Request, error) {
 			out = *pending
 			return nil
 		}
-		id, err := s.newID()
+		id, err := s.newID(t)
 		if err != nil {
 			return err
 		}
@@ -439,7 +447,7 @@ func (s *Store) Create(r Request, now time.Time) (Request, error) {
 		r.Approve = strings.ReplaceAll(r.Approve, "{id}", id)
 		r.Decided, r.Grant, r.RejectReason = time.Time{}, nil, ""
 		r.Stop, r.StopDelivered, r.Told = false, time.Time{}, time.Time{}
-		if err := s.write(r); err != nil {
+		if err := t.Write(context.Background(), r); err != nil {
 			return err
 		}
 		out = r
@@ -448,11 +456,15 @@ func (s *Store) Create(r Request, now time.Time) (Request, error) {
 	return out, err
 }
 
-// newID returns an id with no request file yet.
-func (s *Store) newID() (string, error) {
+// newID returns an id with no request yet.
+func (s *Store) newID(t Tx) (string, error) {
 	for range 10 {
 		id := idPrefix + strings.ToLower(rand.Text()[:10])
-		if _, err := os.Lstat(s.path(id)); errors.Is(err, fs.ErrNotExist) {
+		exists, err := t.Exists(id)
+		if err != nil {
+			return "", err
+		}
+		if !exists {
 			return id, nil
 		}
 	}
@@ -468,12 +480,12 @@ func (s *Store) newID() (string, error) {
 // temporary files as StatusLeftover. Prune removes those a day old.
 func (s *Store) List(now time.Time) ([]Request, error) {
 	var reqs, bad []Request
-	err := s.locked(func() error {
+	err := s.locked(func(t Tx) error {
 		var err error
-		if reqs, bad, err = s.loadAll(); err != nil {
+		if reqs, bad, err = s.load(t, true); err != nil {
 			return err
 		}
-		return s.settle(reqs, now)
+		return s.settle(t, reqs, now)
 	})
 	if err != nil {
 		return nil, err
@@ -502,10 +514,15 @@ const leftoverAge = time.Minute
 // before Prune removes it.
 const staleAge = 24 * time.Hour
 
-// leftovers lists the temporary files older than leftoverAge.
+// leftovers lists the temporary files older than leftoverAge (a file
+// store's only).
 func (s *Store) leftovers(now time.Time) []Request {
+	fb, ok := s.be.(*fileBackend)
+	if !ok {
+		return nil
+	}
 	var out []Request
-	for _, t := range s.temps(now.Add(-leftoverAge)) {
+	for _, t := range fb.temps(now.Add(-leftoverAge)) {
 		out = append(out, Request{ID: t.name, Created: t.mod, Status: StatusLeftover,
 			Problem: "temporary file left by an interrupted write"})
 	}
@@ -519,7 +536,7 @@ type tempFile struct {
 
 // temps returns the temporary files in requests/ last modified before
 // before.
-func (s *Store) temps(before time.Time) []tempFile {
+func (s *fileBackend) temps(before time.Time) []tempFile {
 	entries, _ := os.ReadDir(filepath.Join(s.dir, requestsDir))
 	var out []tempFile
 	for _, e := range entries {
@@ -542,7 +559,7 @@ func (s *Store) Get(id string) (Request, error) {
 	if err := checkID(id); err != nil {
 		return Request{}, err
 	}
-	r, err := s.read(id)
+	r, err := s.be.Get(id)
 	if err != nil {
 		return Request{}, err
 	}
@@ -561,10 +578,64 @@ func (s *Store) check(r *Request) {
 	}
 }
 
+// DecidedError is the answer to a second decision on a request: a
+// decision is final once. Approve after reject, reject after approve (the
+// grant used or not), and a second approve or reject all get it, naming
+// the decision that won.
+type DecidedError struct {
+	ID      string
+	Action  string // what was asked: "approve" or "reject"
+	Won     Status // the decision that holds: StatusApproved or StatusRejected
+	Decided time.Time
+	// Status is the request's status now (consumed: the grant was used).
+	Status Status
+}
+
+func (e *DecidedError) Error() string {
+	at := ""
+	if !e.Decided.IsZero() {
+		at = " at " + e.Decided.UTC().Format(time.RFC3339)
+	}
+	now := ""
+	if e.Status != e.Won && e.Status != "" {
+		now = ", now " + string(e.Status)
+	}
+	return fmt.Sprintf("cannot %s %s: it was already %s%s%s, and a decision is final", e.Action, e.ID, e.Won, at, now)
+}
+
+func (e *DecidedError) Unwrap() error { return ErrDecided }
+
+// decision is the decision that holds r, if any: rejected, or approved
+// (a grant was signed: approved, consumed, or expired with its grant). A
+// pending request, and one that expired pending (no grant), are undecided.
+func decision(r *Request) (Status, bool) {
+	switch {
+	case r.Status == StatusRejected:
+		return StatusRejected, true
+	case r.Status == StatusApproved || r.Status == StatusConsumed || r.Grant != nil:
+		return StatusApproved, true
+	}
+	return "", false
+}
+
+// Undecided returns a *DecidedError when a decision already holds r (for
+// action, "approve" or "reject"), else nil. Approve and Reject check it
+// under the store lock; a caller may check it early, before work that
+// would be wasted on a decided request (approve --amend).
+func Undecided(r *Request, action string) error {
+	if won, ok := decision(r); ok {
+		return &DecidedError{ID: r.ID, Action: action, Won: won, Decided: r.Decided, Status: r.Status}
+	}
+	return nil
+}
+
 // Approve grants the request id uses calls (at least 1) until now+ttl (ttl
-// positive), signed by signer. It works from any status: it re-arms a
-// consumed or expired request and lifts a rejection. A request file that
-// cannot be read, or is not a private regular file, is not approved.
+// positive), signed by signer. A decision is final once: a request
+// already approved (its grant used, expired or not) or rejected is not
+// approved again — the error is a *DecidedError (ErrDecided) naming the
+// decision that won. A pending request, or one that expired pending, is
+// approved. A request file that cannot be read, or is not a private
+// regular file, is not approved.
 func (s *Store) Approve(id string, ttl time.Duration, uses int, now time.Time, signer Signer) (Request, error) {
 	return s.ApproveEdited(id, ttl, uses, now, signer, nil)
 }
@@ -580,6 +651,9 @@ func (s *Store) ApproveEdited(id string, ttl time.Duration, uses int, now time.T
 		return Request{}, fmt.Errorf("approve %s: %d uses (want at least 1)", id, uses)
 	}
 	return s.update(id, func(r *Request) error {
+		if err := Undecided(r, "approve"); err != nil {
+			return err
+		}
 		gf, err := NewEditedGrant(*r, ttl, uses, now, signer, edit)
 		if err != nil {
 			return err
@@ -594,9 +668,13 @@ func (s *Store) ApproveEdited(id string, ttl time.Duration, uses int, now time.T
 }
 
 // Reject rejects the request id with reason, which reaches the model on
-// every later identical call. It works from any status and revokes a grant.
+// every later identical call. Like Approve it decides an undecided request
+// only: a request already approved or rejected gets a *DecidedError.
 func (s *Store) Reject(id, reason string, now time.Time) (Request, error) {
 	return s.update(id, func(r *Request) error {
+		if err := Undecided(r, "reject"); err != nil {
+			return err
+		}
 		r.Status = StatusRejected
 		r.Decided = now
 		r.RejectReason = reason
@@ -611,8 +689,8 @@ func (s *Store) update(id string, change func(*Request) error) (Request, error) 
 		return Request{}, err
 	}
 	var out Request
-	err := s.locked(func() error {
-		r, err := s.read(id)
+	err := s.locked(func(t Tx) error {
+		r, err := t.Read(id)
 		if err != nil {
 			return err
 		}
@@ -620,7 +698,7 @@ func (s *Store) update(id string, change func(*Request) error) (Request, error) 
 			return err
 		}
 		r.Problem = ""
-		if err := s.write(r); err != nil {
+		if err := t.Write(context.Background(), r); err != nil {
 			return err
 		}
 		out = r
@@ -635,13 +713,7 @@ func (s *Store) Remove(id string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	return s.locked(func() error {
-		err := os.Remove(s.path(id))
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%w: %s", ErrNotFound, id)
-		}
-		return err
-	})
+	return s.locked(func(t Tx) error { return t.Remove(id) })
 }
 
 // Pruned counts what Prune deleted.
@@ -657,24 +729,23 @@ type Pruned struct {
 // and tampered grants are kept.
 func (s *Store) Prune(before, now time.Time) (Pruned, error) {
 	var n Pruned
-	err := s.locked(func() error {
-		reqs, bad, err := s.loadAll()
+	err := s.locked(func(t Tx) error {
+		reqs, bad, err := s.load(t, true)
 		if err != nil {
 			return err
 		}
-		if err := s.settle(reqs, now); err != nil {
+		if err := s.settle(t, reqs, now); err != nil {
 			return err
 		}
-		remove := func(name string) error {
-			err := os.Remove(filepath.Join(s.dir, requestsDir, name))
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		remove := func(id string) error {
+			if err := t.Remove(id); err != nil && !errors.Is(err, ErrNotFound) {
 				return err
 			}
 			return nil
 		}
 		for _, r := range reqs {
 			if (r.Status == StatusConsumed || r.Status == StatusExpired) && r.Created.Before(before) {
-				if err := remove(r.ID + ".json"); err != nil {
+				if err := remove(r.ID); err != nil {
 					return err
 				}
 				n.Finished++
@@ -683,14 +754,18 @@ func (s *Store) Prune(before, now time.Time) (Pruned, error) {
 		stale := now.Add(-staleAge)
 		for _, r := range bad {
 			if r.Created.Before(stale) {
-				if err := remove(r.ID + ".json"); err != nil {
+				if err := remove(r.ID); err != nil {
 					return err
 				}
 				n.Damaged++
 			}
 		}
-		for _, t := range s.temps(stale) {
-			if err := remove(t.name); err != nil {
+		fb, ok := s.be.(*fileBackend)
+		if !ok {
+			return nil
+		}
+		for _, tmp := range fb.temps(stale) {
+			if err := os.Remove(filepath.Join(fb.dir, requestsDir, tmp.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 			n.Temp++
@@ -700,7 +775,7 @@ func (s *Store) Prune(before, now time.Time) (Pruned, error) {
 	return n, err
 }
 
-func (s *Store) path(id string) string {
+func (s *fileBackend) path(id string) string {
 	return filepath.Join(s.dir, requestsDir, id+".json")
 }
 
@@ -709,7 +784,7 @@ const maxRequestFile = 1 << 20
 
 // read loads and validates one request file, which must be a regular file
 // (not a symlink) with no access for group or others.
-func (s *Store) read(id string) (Request, error) {
+func (s *fileBackend) read(id string) (Request, error) {
 	path := s.path(id)
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%s: %s", path, fmt.Sprintf(format, a...))
@@ -758,16 +833,28 @@ func (r *Request) validate(id string) error {
 	return nil
 }
 
-// loadAll reads every request file, and checks the grant of each approved
-// one (Problem). The files that cannot be used are returned in bad as
-// StatusTampered entries; err is set only when the directory cannot be
-// read.
-func (s *Store) loadAll() (reqs, bad []Request, err error) { return s.load(true) }
+// load reads every request of t, and checks the grant of each approved
+// one (Problem) if verify is set: Check checks those of its own key only
+// (an Ed25519 verification is tens of microseconds, and finished requests
+// keep their grants). The requests that cannot be used are returned in
+// bad as StatusTampered entries; err is set only when nothing can be read.
+func (s *Store) load(t Tx, verify bool) (reqs, bad []Request, err error) {
+	reqs, bad, err = t.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	if verify {
+		for i := range reqs {
+			s.check(&reqs[i])
+		}
+	}
+	return reqs, bad, nil
+}
 
-// load is loadAll that checks grants only if verify is set: Check checks
-// those of its own key (an Ed25519 verification is tens of microseconds,
-// and finished requests keep their grants).
-func (s *Store) load(verify bool) (reqs, bad []Request, err error) {
+// loadFiles reads every request file. The files that cannot be used are
+// returned in bad as StatusTampered entries; err is set only when the
+// directory cannot be read.
+func (s *fileBackend) loadFiles() (reqs, bad []Request, err error) {
 	entries, err := os.ReadDir(filepath.Join(s.dir, requestsDir))
 	if err != nil {
 		return nil, nil, fmt.Errorf("approval store: %v", err)
@@ -789,9 +876,6 @@ func (s *Store) load(verify bool) (reqs, bad []Request, err error) {
 			}
 			continue
 		}
-		if verify {
-			s.check(&r)
-		}
 		reqs = append(reqs, r)
 	}
 	return reqs, bad, nil
@@ -801,11 +885,11 @@ func (s *Store) load(verify bool) (reqs, bad []Request, err error) {
 const tmpPrefix = ".tmp-"
 
 // write stores r atomically: temporary file, sync, rename, directory sync.
-func (s *Store) write(r Request) error { return s.writeCtx(context.Background(), r) }
+func (s *fileBackend) write(r Request) error { return s.writeCtx(context.Background(), r) }
 
 // writeCtx is write that gives up, leaving the old file, if ctx is done
 // before the rename.
-func (s *Store) writeCtx(ctx context.Context, r Request) (err error) {
+func (s *fileBackend) writeCtx(ctx context.Context, r Request) (err error) {
 	r.Problem = ""
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
@@ -845,7 +929,7 @@ func (s *Store) writeCtx(ctx context.Context, r Request) (err error) {
 }
 
 // locked runs fn while holding the store's exclusive lock.
-func (s *Store) locked(fn func() error) error {
+func (s *fileBackend) lock(fn func() error) error {
 	f, err := os.OpenFile(filepath.Join(s.dir, lockName), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return fmt.Errorf("approval store: %v", err)

@@ -3,7 +3,6 @@ package approval
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -144,7 +143,7 @@ func (s *Store) UseGrants(dir string) { s.grantsDir = dir }
 
 // importGrants lays the grant files for key over reqs (in memory; Check
 // writes the one it consumes) and returns reqs.
-func (s *Store) importGrants(reqs []Request, key string, now time.Time) []Request {
+func (s *Store) importGrants(t Tx, reqs []Request, key string, now time.Time) []Request {
 	if s.grantsDir == "" {
 		return reqs
 	}
@@ -174,8 +173,8 @@ func (s *Store) importGrants(reqs []Request, key string, now time.Time) []Reques
 			}
 		}
 		if i < 0 {
-			if _, err := os.Lstat(s.path(gf.ID)); !errors.Is(err, os.ErrNotExist) {
-				continue // a request file of that id that could not be read
+			if exists, err := t.Exists(gf.ID); err != nil || exists {
+				continue // a request of that id that could not be read
 			}
 			reqs = append(reqs, Request{ID: gf.ID, Key: gf.Key, Created: g.Approved, Status: StatusApproved,
 				Summary: gf.Summary, Decided: g.Approved, Grant: &g})

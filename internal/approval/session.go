@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -51,12 +52,12 @@ func (s *Store) SessionHold(session string, now time.Time) (Hold, error) {
 	if session == "" {
 		return out, nil
 	}
-	err := s.locked(func() error {
-		reqs, _, err := s.load(false)
+	err := s.locked(func(t Tx) error {
+		reqs, _, err := s.load(t, false)
 		if err != nil {
 			return err
 		}
-		if err := s.settle(reqs, now); err != nil {
+		if err := s.settle(t, reqs, now); err != nil {
 			return err
 		}
 		var stop, pending *Request
@@ -79,7 +80,7 @@ func (s *Store) SessionHold(session string, now time.Time) (Hold, error) {
 		switch {
 		case stop != nil:
 			stop.StopDelivered = now
-			if err := s.write(*stop); err != nil {
+			if err := t.Write(context.Background(), *stop); err != nil {
 				return err
 			}
 			out = Hold{Kind: HoldStop, Request: *stop}
@@ -95,6 +96,9 @@ func (s *Store) SessionHold(session string, now time.Time) (Hold, error) {
 // of the request's session (SessionHold) is answered with a stop.
 func (s *Store) RejectStop(id, reason string, now time.Time) (Request, error) {
 	return s.update(id, func(r *Request) error {
+		if err := Undecided(r, "reject"); err != nil {
+			return err
+		}
 		if r.Session == "" {
 			return errors.New("the request has no session id, so there is no turn to stop")
 		}
@@ -120,8 +124,8 @@ func (s *Store) Told(session string, now time.Time) (decided, pending []Request,
 	if session == "" {
 		return nil, nil, nil
 	}
-	err = s.locked(func() error {
-		reqs, _, err := s.load(false)
+	err = s.locked(func(t Tx) error {
+		reqs, _, err := s.load(t, false)
 		if err != nil {
 			return err
 		}
@@ -130,7 +134,7 @@ func (s *Store) Told(session string, now time.Time) (decided, pending []Request,
 				s.check(&reqs[i])
 			}
 		}
-		if err := s.settle(reqs, now); err != nil {
+		if err := s.settle(t, reqs, now); err != nil {
 			return err
 		}
 		for i := range reqs {
@@ -149,7 +153,7 @@ func (s *Store) Told(session string, now time.Time) (decided, pending []Request,
 				continue
 			}
 			r.Told = now
-			if err := s.write(*r); err != nil {
+			if err := t.Write(context.Background(), *r); err != nil {
 				return err
 			}
 		}
@@ -192,8 +196,8 @@ const maxResults = 20
 // request; ok is false when no use of a grant for key awaits a result (the
 // call was not allowed by an approval, or its result is recorded already).
 func (s *Store) RecordResult(key string, res Result) (r Request, ok bool, err error) {
-	err = s.locked(func() error {
-		reqs, _, err := s.load(false)
+	err = s.locked(func(t Tx) error {
+		reqs, _, err := s.load(t, false)
 		if err != nil {
 			return err
 		}
@@ -220,7 +224,7 @@ func (s *Store) RecordResult(key string, res Result) (r Request, ok bool, err er
 		if len(best.Results) > maxResults {
 			best.Results = best.Results[len(best.Results)-maxResults:]
 		}
-		if err := s.write(*best); err != nil {
+		if err := t.Write(context.Background(), *best); err != nil {
 			return err
 		}
 		r, ok = *best, true

@@ -205,7 +205,7 @@ func TestCheckAfterDeadline(t *testing.T) {
 	}
 	// Cancelled between the decision and the rename: writeCtx gives up.
 	got, _ := s.Get(r.ID)
-	if err := s.writeCtx(ctx, got); err == nil {
+	if err := s.be.(*fileBackend).writeCtx(ctx, got); err == nil {
 		t.Fatal("writeCtx after cancel: no error")
 	}
 	if got, _ := s.Get(r.ID); got.Grant.UsesLeft != 3 {

@@ -15,14 +15,14 @@ import (
 // (workspace.AuditServer; system mode: the hook, which runs as the
 // agent's user, does not write the log, the server's own account does).
 // The caller reports an error on stderr; it never changes a decision.
-func AppendAudit(ctx context.Context, sys workspace.Env, pol *policy.Policy, path string, rec audit.Record) error {
+func AppendAudit(ctx context.Context, sys System, pol *policy.Policy, path string, rec audit.Record) error {
 	if pol == nil || pol.Settings.AuditLog != workspace.AuditServer {
-		return audit.AppendContext(ctx, path, rec)
+		return sys.Append(ctx, path, rec)
 	}
 	if pol.Settings.ApprovalURL == "" {
 		return errors.New(`audit_log = "server" wants settings.approval_url (the toolguard serve socket)`)
 	}
-	c, err := remoteClient(sys, pol)
+	c, err := remoteClient(sys.Env, pol)
 	if err == nil {
 		err = c.Audit(ctx, rec)
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
@@ -23,6 +25,21 @@ type System struct {
 	workspace.Env
 	Now    func() time.Time
 	Stderr io.Writer
+	// Approvals, when set, is the approval store every decision uses
+	// instead of the state directory's (serve --database: PostgreSQL,
+	// one store for every replica).
+	Approvals *approval.Store
+	// AppendAudit, when set, appends audit lines instead of the log file
+	// (serve --database: the database's chain).
+	AppendAudit func(ctx context.Context, path string, rec audit.Record) error
+}
+
+// Append appends rec to the audit log at path, or where AppendAudit says.
+func (s System) Append(ctx context.Context, path string, rec audit.Record) error {
+	if s.AppendAudit != nil {
+		return s.AppendAudit(ctx, path, rec)
+	}
+	return audit.AppendContext(ctx, path, rec)
 }
 
 // Options shape a decision: the policy selection and the flags hook,

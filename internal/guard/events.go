@@ -28,7 +28,7 @@ func TurnContext(sys System, f *Options, ev protocol.TurnEvent) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("the policy does not load: %w", err)
 	}
-	g, err := OpenGate(sys.Env, f.StateDir, ps.Pol) // the local store, or the approval server
+	g, err := sys.openGate(f.StateDir, ps.Pol) // the local store, or the approval server
 	if g == nil {
 		return "", err
 	}
@@ -67,7 +67,7 @@ func RecordResult(sys System, f *Options, provider string, ev protocol.TurnEvent
 	}
 	out := protocol.DecodeToolOutcome(ev, payload)
 	now := sys.Now()
-	g, err := OpenGate(sys.Env, f.StateDir, ps.Pol) // the local store, or the approval server's request
+	g, err := sys.openGate(f.StateDir, ps.Pol) // the local store, or the approval server's request
 	if g == nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func RecordResult(sys System, f *Options, provider string, ev protocol.TurnEvent
 	if out.ExitCode != nil {
 		reason += fmt.Sprintf(", exit code %d", *out.ExitCode)
 	}
-	return AppendAudit(context.Background(), sys.Env, ps.Pol, path, audit.Record{
+	return AppendAudit(context.Background(), sys, ps.Pol, path, audit.Record{
 		Time: now, Event: EventApprovalResult, Provider: c.Provider, Session: c.SessionID,
 		Tool: c.Tool, Kind: c.Kind.String(), Summary: r.Summary, Cwd: c.Cwd,
 		Decision: out.Outcome, Reason: reason, ApprovalID: r.ID,

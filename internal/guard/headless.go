@@ -99,7 +99,7 @@ func contains(l []string, s string) bool {
 func headlessAskWithin(ctx context.Context, sys System, f *Options, o *Outcome) {
 	ask := o.Verdict.Reason
 	deny := func(reason string) { stopForApproval(o, reason) }
-	st, problems, err := OpenStore(sys.Env, f.StateDir, o.Set.Pol, false)
+	st, problems, err := sys.openStore(f.StateDir, o.Set.Pol, false)
 	if errors.Is(err, ErrNoStateDir) {
 		deny(ask + " No human can answer here and no state directory is set, so the call was stopped.")
 		return

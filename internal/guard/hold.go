@@ -50,14 +50,14 @@ func holdSession(ctx context.Context, sys System, f *Options, o *Outcome) {
 		if dir = sys.StateDir(f.StateDir, o.Set.Pol); dir == "" {
 			return
 		}
-		if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, "requests")); errors.Is(err, fs.ErrNotExist) && sys.Approvals == nil {
 			return // no request was ever recorded here; do not create the directory
 		}
 	}
 	if !unattended(o) {
 		return
 	}
-	g, err := OpenGate(sys.Env, f.StateDir, o.Set.Pol) // the local store, or the approval server
+	g, err := sys.openGate(f.StateDir, o.Set.Pol) // the local store, or the approval server
 	if g == nil && err == nil {
 		return
 	}

@@ -65,3 +65,28 @@ func OpenGate(sys workspace.Env, stateFlag string, pol *policy.Policy) (approval
 	}
 	return approval.LocalGate{Store: st}, nil
 }
+
+// openStore is OpenStore for a decision: sys.Approvals when set (serve
+// --database), trusting pol's keys, else the state directory's store.
+func (s System) openStore(stateFlag string, pol *policy.Policy, existing bool) (*approval.Store, []string, error) {
+	if s.Approvals == nil {
+		return OpenStore(s.Env, stateFlag, pol, existing)
+	}
+	trusted, problems := TrustedKeys(s.Env, pol)
+	s.Approvals.Trust(trusted)
+	return s.Approvals, problems, nil
+}
+
+// openGate is OpenGate for a decision: the approval server of
+// settings.approval_url, else sys.Approvals when set, else the state
+// directory's store.
+func (s System) openGate(stateFlag string, pol *policy.Policy) (approval.Gate, error) {
+	if s.Approvals != nil && (pol == nil || pol.Settings.ApprovalURL == "") {
+		st, _, err := s.openStore(stateFlag, pol, true)
+		if err != nil {
+			return nil, err
+		}
+		return approval.LocalGate{Store: st}, nil
+	}
+	return OpenGate(s.Env, stateFlag, pol)
+}

@@ -10,12 +10,12 @@ import (
 	"github.com/toolguard/toolguard/internal/policy"
 )
 
-// recordAudit appends the outcome to the audit log: every decision but
+// RecordAudit appends the outcome to the audit log: every decision but
 // pass, or every call with audit = "all". The hook calls it after its
 // reply is out, with the hook context: the append gives up at the
 // deadline, or after audit.LockTimeout without progress. A failing write is reported on
 // stderr and never changes the decision.
-func recordAudit(ctx context.Context, sys guard.System, f *guard.Options, o *guard.Outcome) {
+func RecordAudit(ctx context.Context, sys guard.System, f *guard.Options, o *guard.Outcome) {
 	var pol *policy.Policy
 	if o.Set != nil {
 		pol = o.Set.Pol
@@ -61,7 +61,7 @@ func recordAudit(ctx context.Context, sys guard.System, f *guard.Options, o *gua
 		rec.Error = audit.Redact(o.Err.Error())
 		rec.Rule = "on_error"
 	}
-	if err := guard.AppendAudit(ctx, sys.Env, pol, path, rec); err != nil { // audit_log = "server": system mode
+	if err := guard.AppendAudit(ctx, sys, pol, path, rec); err != nil { // audit_log = "server": system mode
 		fmt.Fprintf(sys.Stderr, "toolguard: %v; the decision (%s) stands, its audit line is missing\n", err, rec.Decision)
 	}
 }

@@ -118,7 +118,7 @@ func run(ctx context.Context, sys IO, o *Options, codec protocol.Codec) (int, er
 		return code, err
 	}
 	if ours {
-		recordAudit(g.ctx, sys.System, &o.Options, out)
+		RecordAudit(g.ctx, sys.System, &o.Options, out)
 	}
 	return code, nil
 }

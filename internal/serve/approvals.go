@@ -161,7 +161,7 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request, _ Role) error {
 	}
 	out, err := s.cfg.Store.Approve(req.ID, ttl, uses, s.cfg.Now(), s.cfg.Signer)
 	if err != nil {
-		return err
+		return decidedConflict(err)
 	}
 	s.audit(r, out, "approve")
 	writeJSON(w, http.StatusOK, out)
@@ -186,7 +186,7 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request, _ Role) error {
 	}
 	out, err := s.cfg.Store.Reject(req.ID, b.Reason, s.cfg.Now())
 	if err != nil {
-		return err
+		return decidedConflict(err)
 	}
 	s.audit(r, out, "reject")
 	writeJSON(w, http.StatusOK, out)
@@ -236,4 +236,13 @@ func (s *Server) auditSummary(w http.ResponseWriter, r *http.Request, _ Role) er
 	}
 	writeJSON(w, http.StatusOK, sum)
 	return nil
+}
+
+// decidedConflict turns a second decision on a request (a decision is
+// final once) into a 409 naming the decision that won.
+func decidedConflict(err error) error {
+	if errors.Is(err, approval.ErrDecided) {
+		return Errorf(http.StatusConflict, "%v", err)
+	}
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"github.com/toolguard/toolguard/internal/audit"
 	"io/fs"
 	"net"
 	"net/http"
@@ -43,7 +44,10 @@ type Options struct {
 	notifyJSON, notifySlack []string
 	notifyEvents            []string
 	publicURL               string
-	system                  serveSystemFlags // serve_system.go
+	system                  serveSystemFlags               // serve_system.go
+	nodeTokens              string                         // --node-tokens: POST /v1/hooks/{agent} (serve_hooks.go)
+	database                string                         // --database: approvals in PostgreSQL (serve_db.go)
+	readAudit               func() ([]audit.Record, error) // the audit chain in the database (nil: the file)
 }
 
 // NewCommand is the `serve` command (cmd/toolguard-serve). sys is the
@@ -84,6 +88,8 @@ gracefully.`,
 	fl.StringArrayVar(&o.notifyJSON, "notify", nil, "POST each event as JSON to this webhook `URL` (repeatable)")
 	fl.StringArrayVar(&o.notifySlack, "notify-slack", nil, "POST each event to this Slack incoming-webhook `URL` (repeatable)")
 	fl.StringSliceVar(&o.notifyEvents, "notify-events", []string{"approval.request"}, "events to notify: approval.request, approval.decision, approval.result")
+	fl.StringVar(&o.database, "database", "", "keep approval requests in PostgreSQL at this postgres:// `URL` (shared by every replica) instead of the state directory")
+	fl.StringVar(&o.nodeTokens, "node-tokens", "", "answer the agents' hooks at POST /v1/hooks/{agent} for the nodes in this `FILE` (NAME:TOKEN a line, mode 0600)")
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	guard.PolicyFlags(fl, &o.Selection)
 	guard.DecideFlags(fl, &o.Options)
@@ -140,7 +146,13 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		return err
 	}
 	dir := sys.StateDir(o.StateDir, ps.Pol)
-	st, problems, err := guard.OpenStore(sys.Env, o.StateDir, ps.Pol, false)
+	if dir == "" {
+		return errors.New("no state directory: set --state-dir, settings.state_dir or HOME")
+	}
+	st, changes, where, closeDB, problems, err := openStore(ctx, &sys, o, ps, dir) // db.go
+	if err == nil {
+		defer closeDB()
+	}
 	for _, p := range problems {
 		fmt.Fprintf(sys.Stderr, "toolguard serve: warning: %s\n", p)
 	}
@@ -173,6 +185,10 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 	if err != nil {
 		return err
 	}
+	nodes, err := nodeTokensFile(sys, o.nodeTokens)
+	if err != nil {
+		return err
+	}
 
 	var ln net.Listener
 	base := ""
@@ -198,7 +214,7 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 	if publicURL == "" && o.socket == "" {
 		publicURL = base
 	}
-	e := &Engine{Sys: sys, Options: o.Options, Set: ps}
+	e := &Engine{Sys: sys, Options: o.Options, Set: ps, ReadAudit: o.readAudit}
 	srv := New(Config{
 		Check:        e.Check,
 		Validate:     e.Validate,
@@ -216,6 +232,9 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		Logf:         func(f string, a ...any) { fmt.Fprintf(sys.Stderr, f+"\n", a...) },
 		PeerRole:     peerRole,
 		AppendAudit:  appendAuditFunc(sys, o, ps),
+		Hook:         e.Hook,
+		NodeTokens:   nodes,
+		Changes:      changes,
 	})
 	defer srv.Close()
 	hs := &http.Server{
@@ -239,7 +258,7 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		ln = tls.NewListener(ln, hs.TLSConfig)
 	}
 	pub := signer.Key.Public().(ed25519.PublicKey)
-	fmt.Fprintf(sys.Stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.Pol.Hash(), ps.Pol.RuleCount(), dir)
+	fmt.Fprintf(sys.Stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.Pol.Hash(), ps.Pol.RuleCount(), where)
 	fmt.Fprintf(sys.Stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
 	if o.socket == "" {
 		announceLogin(sys, base+"/login?t="+login, tokenPath)

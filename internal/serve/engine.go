@@ -26,6 +26,9 @@ type Engine struct {
 	Sys     guard.System
 	Options guard.Options
 	Set     *workspace.Set
+	// ReadAudit reads the audit chain when it is not the log file (serve
+	// --database); nil reads the file.
+	ReadAudit func() ([]audit.Record, error)
 }
 
 // Check answers POST /v1/check with guard.Check, the function behind
@@ -136,6 +139,14 @@ func (e *Engine) AuditSummary(since time.Time) (*audit.Summary, error) {
 	path := e.Sys.AuditPath(e.Options.AuditLog, e.Options.StateDir, e.Set.Pol)
 	if path == "" {
 		return nil, Errorf(http.StatusNotFound, "auditing is off (settings.audit = \"off\")")
+	}
+	if e.ReadAudit != nil { // serve --database: the database's chain
+		recs, err := e.ReadAudit()
+		if err != nil {
+			return nil, err
+		}
+		sum := audit.Aggregate(recs, since)
+		return &sum, nil
 	}
 	fh, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -45,8 +45,9 @@ func eventName(st approval.Status, isNew bool) string {
 // before it is dropped (it reconnects and lists again).
 const subBuffer = 64
 
-// watch polls the store and publishes every change to the subscribers
-// and the notifiers, until Close. Requests that exist when it starts are
+// watch looks at the store on each Config.Changes signal and every Poll,
+// and publishes every change to the subscribers and the notifiers, until
+// Close. Requests that exist when it starts are
 // not announced.
 func (s *Server) watch() {
 	seen := map[string]approval.Status{}
@@ -63,6 +64,7 @@ func (s *Server) watch() {
 		case <-s.done:
 			return
 		case <-tick.C:
+		case <-s.cfg.Changes: // nil without Changes: never ready
 		}
 		reqs, err := s.cfg.Store.List(s.cfg.Now())
 		if err != nil {

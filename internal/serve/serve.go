@@ -28,6 +28,7 @@ import (
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/audit"
+	"github.com/toolguard/toolguard/internal/bundle"
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
@@ -133,8 +134,13 @@ type Config struct {
 	Audit func(DecisionEvent) error
 	// Secure marks the session cookie Secure (the server runs TLS).
 	Secure bool
-	// Poll is how often the server looks at the store for events (default 250ms).
+	// Poll is how often the server looks at the store for events (default
+	// 250ms; with Changes, 10s: a safety net).
 	Poll time.Duration
+	// Changes, if set, signals each change of the store made by anyone
+	// (PostgreSQL's LISTEN/NOTIFY, pgstore.DB.Listen): the server looks
+	// at the store on each signal instead of polling for events.
+	Changes <-chan struct{}
 	// Notify are the webhooks events are posted to; BaseURL, if set, is the
 	// page's address for the links in them. NotifyBackoff is the first
 	// pause before a retry (default 1s; it doubles).
@@ -152,6 +158,17 @@ type Config struct {
 	// AppendAudit, if set, appends an audit line a hook sends (POST
 	// /v1/audit; audit.go): the server keeps the hash-chained log.
 	AppendAudit func(audit.Record) error
+
+	// Hook decides a hook payload of POST /v1/hooks/{agent} by the
+	// process hook's decision path (hooks.go); nil: no hook endpoint.
+	Hook func(ctx context.Context, hc HookCall) HookAnswer
+	// NodeTokens are the bearer tokens of the nodes that may call it.
+	NodeTokens []NodeToken
+	// HookTimeout bounds one hook decision (default DefaultHookTimeout).
+	HookTimeout time.Duration
+	// Bundle is the signed policy bundle GET /v1/policy/bundle serves to
+	// the nodes (bundle.go); nil: none.
+	Bundle *bundle.Bundle
 }
 
 // Server is the toolguard HTTP handler.
@@ -166,6 +183,7 @@ type Server struct {
 	subMu     sync.Mutex
 	subs      map[chan Event]struct{}
 	notifiers []*notifier
+	nodes     nodeTokens // Config.NodeTokens, digested
 
 	mu       sync.Mutex
 	logins   map[string]time.Time // unused one-time login tokens -> expiry (zero: none)
@@ -190,13 +208,16 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = 250 * time.Millisecond
+		if cfg.Changes != nil {
+			cfg.Poll = 10 * time.Second
+		}
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), done: make(chan struct{}),
 		logins: map[string]time.Time{}, sessions: map[string]session{},
-		ready: make(chan struct{}), subs: map[chan Event]struct{}{}}
+		ready: make(chan struct{}), subs: map[chan Event]struct{}{}, nodes: digestTokens(cfg.NodeTokens)}
 	if cfg.LoginToken != "" {
 		s.logins[cfg.LoginToken] = time.Time{}
 	}
@@ -314,6 +335,8 @@ func (s *Server) routes() {
 	s.route("/v1/events", RoleApprover, false, s.events, "GET")
 	s.route("/v1/audit/summary", RoleApprover, false, s.auditSummary, "GET")
 	s.route("/v1/login-links", RoleApprover, true, s.newLoginLink, "POST")
+	s.hookRoutes()
+	s.bundleRoutes()
 	s.mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		if _, err := s.authorize(r, RoleHook, false); err != nil {
 			writeError(w, err)

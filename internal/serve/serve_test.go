@@ -244,17 +244,41 @@ func TestDecisions(t *testing.T) {
 	if err != nil || out.Kind != approval.Granted {
 		t.Fatalf("the grant does not allow the call: %+v %v", out, err)
 	}
+	// A decision is final once: a reject after the approve is a 409 naming
+	// the approval, and the grant stands.
 	w = f.do(t, "POST", "/v1/approvals/"+f.id+"/reject", approverTok, `{"reason":"use a branch"}`)
+	if w.Code != 409 || !strings.Contains(errorOf(t, w), "already approved") {
+		t.Fatalf("reject after approve: %d %s", w.Code, w.Body)
+	}
+	out, _ = f.st.Check(context.Background(), "key-1", time.Now())
+	if out.Kind != approval.Granted || out.UsesLeft != 1 {
+		t.Fatalf("after the refused reject: %+v", out)
+	}
+
+	r2, err := f.st.Create(approval.Request{Key: "key-2", Summary: "git tag v2", Session: "s1"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = f.do(t, "POST", "/v1/approvals/"+r2.ID+"/reject", approverTok, `{"reason":"use a branch"}`)
 	if w.Code != 200 {
 		t.Fatalf("reject: %d %s", w.Code, w.Body)
 	}
-	out, _ = f.st.Check(context.Background(), "key-1", time.Now())
+	out, _ = f.st.Check(context.Background(), "key-2", time.Now())
 	if out.Kind != approval.Rejected || out.Reason != "use a branch" {
 		t.Fatalf("after reject: %+v", out)
 	}
+	for _, body := range []string{`{}`, `{"uses":5}`} {
+		w = f.do(t, "POST", "/v1/approvals/"+r2.ID+"/approve", approverTok, body)
+		if w.Code != 409 || !strings.Contains(errorOf(t, w), "cannot approve "+r2.ID+": it was already rejected") {
+			t.Fatalf("approve after reject: %d %s", w.Code, w.Body)
+		}
+	}
+	if out, _ = f.st.Check(context.Background(), "key-2", time.Now()); out.Kind != approval.Rejected {
+		t.Fatalf("after the refused approve: %+v", out)
+	}
 	if len(f.audited) != 2 || f.audited[0].Action != "approve" || f.audited[1].Action != "reject" ||
 		f.audited[1].Approver.Fingerprint == "" || f.audited[1].Approver.User != "alice" || f.audited[0].Via != "token" {
-		t.Fatalf("audited: %+v", f.audited)
+		t.Fatalf("audited (refused decisions are not audited): %+v", f.audited)
 	}
 }
 

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -161,8 +162,9 @@ func writePrivate(path string, data []byte) error {
 // directory's audit.jsonl here).
 func appendAuditFunc(sys guard.System, o *Options, ps *workspace.Set) func(audit.Record) error {
 	path := sys.AuditPath(o.AuditLog, o.StateDir, ps.Pol)
-	if path == "" {
+	if path == "" && sys.AppendAudit == nil {
 		return nil
 	}
-	return func(rec audit.Record) error { return audit.Append(path, rec) }
+	// sys.Append: the log file, or the database's chain (serve --database).
+	return func(rec audit.Record) error { return sys.Append(context.Background(), path, rec) }
 }
