@@ -21,8 +21,9 @@ type installOptions struct {
 	command     string
 	portable    bool
 	preToolOnly bool
-	native      bool   // the policy's locked denies into the agent's own deny list (install_native.go)
-	http        string // --http URL: Claude Code's HTTP hook at serve (install_http.go)
+	sys         systemInstallFlags // --system (install_system.go)
+	native      bool               // the policy's locked denies into the agent's own deny list (install_native.go)
+	http        string             // --http URL: Claude Code's HTTP hook at serve (install_http.go)
 	tokenEnv    string
 }
 
@@ -64,6 +65,7 @@ for files a team commits; see docs/install.md for what that trusts.`,
 	fl.StringVar(&o.scope, "scope", install.ScopeProject, "project or user")
 	fl.StringVar(&o.dir, "dir", "", "project directory (default: the git top level of the current directory)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "show what would change; write nothing")
+	o.sys.register(cmd, uninstall)
 	fl.BoolVar(&o.native, "native", false, "claude-code: write (uninstall: remove) the locked deny rules Claude Code can express into its permissions.deny")
 	if uninstall {
 		fl.StringVar(&o.command, "command", "", "also remove hooks running this binary when it is not named toolguard (default: this one)")
@@ -79,6 +81,9 @@ for files a team commits; see docs/install.md for what that trusts.`,
 }
 
 func runInstall(sys *system, o *installOptions, uninstall bool) error {
+	if o.sys.on {
+		return runSystemInstall(sys, o, uninstall)
+	}
 	if o.provider == "" {
 		return usagef("--provider is required (one of %s)", strings.Join(protocol.Names(), ", "))
 	}

@@ -83,7 +83,7 @@ func RecordResult(sys System, f *Options, provider string, ev protocol.TurnEvent
 	if out.ExitCode != nil {
 		reason += fmt.Sprintf(", exit code %d", *out.ExitCode)
 	}
-	return sys.Append(context.Background(), path, audit.Record{
+	return AppendAudit(context.Background(), sys, ps.Pol, path, audit.Record{
 		Time: now, Event: EventApprovalResult, Provider: c.Provider, Session: c.SessionID,
 		Tool: c.Tool, Kind: c.Kind.String(), Summary: r.Summary, Cwd: c.Cwd,
 		Decision: out.Outcome, Reason: reason, ApprovalID: r.ID,

@@ -151,6 +151,11 @@ func Surfaces(sys workspace.Env, f *Options, ps *workspace.Set, ws, project stri
 	// serve's bearer tokens: a hook token read by the agent is no
 	// approval, but an approver line added by hand would be.
 	add(sys.TokenPath(), false, true)
+	// serve's one-time sign-in link when its stderr is not a terminal
+	// (internal/serve/system.go): an approver's session for whoever reads it.
+	if tp := sys.TokenPath(); tp != "" {
+		add(filepath.Join(filepath.Dir(tp), "serve.login"), false, true)
+	}
 	// State: requests, grants, trust records, lock, audit log — where the
 	// flags or settings put them (StateDir, AuditPath; they look up the
 	// working directory, so only when they are set) and where they are by

@@ -61,7 +61,7 @@ func RecordAudit(ctx context.Context, sys guard.System, f *guard.Options, o *gua
 		rec.Error = audit.Redact(o.Err.Error())
 		rec.Rule = "on_error"
 	}
-	if err := sys.Append(ctx, path, rec); err != nil {
+	if err := guard.AppendAudit(ctx, sys, pol, path, rec); err != nil { // audit_log = "server": system mode
 		fmt.Fprintf(sys.Stderr, "toolguard: %v; the decision (%s) stands, its audit line is missing\n", err, rec.Decision)
 	}
 }

@@ -44,6 +44,7 @@ type Options struct {
 	notifyJSON, notifySlack []string
 	notifyEvents            []string
 	publicURL               string
+	system                  serveSystemFlags               // serve_system.go
 	nodeTokens              string                         // --node-tokens: POST /v1/hooks/{agent} (serve_hooks.go)
 	database                string                         // --database: approvals in PostgreSQL (serve_db.go)
 	readAudit               func() ([]audit.Record, error) // the audit chain in the database (nil: the file)
@@ -92,6 +93,7 @@ gracefully.`,
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	guard.PolicyFlags(fl, &o.Selection)
 	guard.DecideFlags(fl, &o.Options)
+	o.system.register(cmd)
 	_ = fl.MarkHidden("grants-dir") // checks are dry runs: no grant is read
 	return cmd
 }
@@ -119,6 +121,13 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		return workspace.Usagef("--tls-cert and --tls-key go together")
 	}
 	useTLS := o.tlsCert != ""
+	if err := o.system.check(o.socket); err != nil {
+		return err
+	}
+	peerRole, err := o.system.peerRole()
+	if err != nil {
+		return err
+	}
 	if o.socket == "" {
 		host, _, err := net.SplitHostPort(o.addr)
 		if err != nil {
@@ -185,15 +194,8 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 	base := ""
 	if o.socket != "" {
 		path := sys.Path(o.socket)
-		if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSocket != 0 {
-			_ = os.Remove(path) // a socket left by an earlier run
-		}
-		ln, err = net.Listen("unix", path)
+		ln, err = listenUnix(sys, path, peerRole != nil) // system.go
 		if err != nil {
-			return err
-		}
-		if err := os.Chmod(path, 0o600); err != nil {
-			ln.Close()
 			return err
 		}
 		base = "unix:" + path
@@ -228,6 +230,8 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		BaseURL:      publicURL,
 		Now:          sys.Now,
 		Logf:         func(f string, a ...any) { fmt.Fprintf(sys.Stderr, f+"\n", a...) },
+		PeerRole:     peerRole,
+		AppendAudit:  appendAuditFunc(sys, o, ps),
 		Hook:         e.Hook,
 		NodeTokens:   nodes,
 		Changes:      changes,
@@ -241,6 +245,9 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		MaxHeaderBytes:    64 << 10,
 	}
 	hs.RegisterOnShutdown(srv.Close)
+	if peerRole != nil {
+		hs.ConnContext = PeerConnContext
+	}
 	if useTLS {
 		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
 		if err != nil {
@@ -254,9 +261,9 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 	fmt.Fprintf(sys.Stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.Pol.Hash(), ps.Pol.RuleCount(), where)
 	fmt.Fprintf(sys.Stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
 	if o.socket == "" {
-		fmt.Fprintf(sys.Stderr, "toolguard serve: sign in once at %s/login?t=%s\n", base, login)
+		announceLogin(sys, base+"/login?t="+login, tokenPath)
 	} else {
-		fmt.Fprintf(sys.Stderr, "toolguard serve: sign in once at /login?t=%s\n", login)
+		announceLogin(sys, "/login?t="+login, tokenPath)
 	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

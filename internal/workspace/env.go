@@ -136,6 +136,12 @@ func (e Env) StateDir(flag string, pol *policy.Policy) string {
 	return e.DefaultStateDir()
 }
 
+// AuditServer is the settings.audit_log value of system mode: the hook
+// sends each audit line to the approval server (settings.approval_url,
+// POST /v1/audit), whose own account keeps the hash-chained log; for the
+// server itself it means the state directory's audit.jsonl.
+const AuditServer = "server"
+
 // AuditPath is the audit log file, or "" when auditing is off: the flag,
 // settings.audit_log, else audit.jsonl in the state directory.
 func (e Env) AuditPath(flag, stateFlag string, pol *policy.Policy) string {
@@ -145,7 +151,7 @@ func (e Env) AuditPath(flag, stateFlag string, pol *policy.Policy) string {
 	if pol != nil && pol.Settings.Audit == "off" {
 		return ""
 	}
-	if pol != nil && pol.Settings.AuditLog != "" {
+	if pol != nil && pol.Settings.AuditLog != "" && pol.Settings.AuditLog != AuditServer {
 		return e.Path(pol.Settings.AuditLog)
 	}
 	dir := e.StateDir(stateFlag, pol)
