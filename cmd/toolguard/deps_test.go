@@ -64,7 +64,7 @@ var importArrows = map[string][]string{
 	"internal/protocol":            {"internal/call"},
 	"internal/approval":            {"internal/call", "internal/filelock"},
 	"internal/audit":               {"internal/call", "internal/filelock"},
-	"internal/remote":              {"internal/approval", "internal/call"},
+	"internal/remote":              {"internal/approval", "internal/audit", "internal/call"},
 	"internal/install":             {"internal/policy", "internal/protocol", "internal/shellparse"}, // policy: install --native reads the locked denies
 	"internal/importer":            {"internal/call", "internal/policy", "internal/protocol"},
 	"internal/workspace":           {"internal/call", "internal/policy", "internal/shellparse"},
