@@ -38,12 +38,22 @@ type fakeScript struct {
 	// Next, when set, is a second shell command: the answer to the turn's FIRST tool result
 	// is this call instead of the final text (pending-hold: the call after a held one).
 	Next string `json:"next,omitempty"`
-	Cwd  string `json:"cwd"` // the project directory (absolute file paths are built from it)
+	// Seq, when set, is the whole turn's list of shell commands: the first call is Seq[0]
+	// (Shell is ignored), the answer to the turn's n-th tool result is Seq[n], and after the
+	// last one the final text (system_test.go batches tamper attempts this way).
+	Seq []string `json:"seq,omitempty"`
+	Cwd string   `json:"cwd"` // the project directory (absolute file paths are built from it)
 }
 
 // followUp is the call that answers the n-th tool result of a turn: the Next command after
 // the first one, else nothing (the final text).
 func (s fakeScript) followUp(n int) (fakeScript, bool) {
+	if len(s.Seq) > 0 {
+		if n < 1 || n >= len(s.Seq) {
+			return fakeScript{}, false
+		}
+		return fakeScript{Shell: s.Seq[n], Cwd: s.Cwd}, true
+	}
 	if n != 1 || s.Next == "" {
 		return fakeScript{}, false
 	}
@@ -68,11 +78,19 @@ type fakeLLM struct {
 	// the earlier run, and a repeated id confuses the CLI ("[Tool use interrupted]").
 	run string
 
-	mu  sync.Mutex
-	seq int
+	// onResult, when set, runs after each tool result is recorded and before the answer
+	// (system_test.go: the surfaces' hashes and the audit chain between two calls).
+	onResult func(n int, text string)
+
+	mu      sync.Mutex
+	seq     int
+	results int
 }
 
 func newFakeLLM(script fakeScript, logDir string) *fakeLLM {
+	if len(script.Seq) > 0 {
+		script.Shell = script.Seq[0]
+	}
 	return &fakeLLM{script: script, logDir: logDir, run: strconv.FormatInt(time.Now().UnixNano()%1e9, 36)}
 }
 
@@ -109,6 +127,10 @@ func (f *fakeLLM) saveToolResult(seq int, flavour, text string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.appendJSONL("toolresults.jsonl", toolResult{Seq: seq, Flavour: flavour, Text: text})
+	f.results++
+	if f.onResult != nil {
+		f.onResult(f.results, text)
+	}
 }
 
 func flatHeaders(h http.Header) map[string]string {
