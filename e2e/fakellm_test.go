@@ -133,6 +133,43 @@ func (f *fakeLLM) saveToolResult(seq int, flavour, text string) {
 	}
 }
 
+// nestedPrefix marks the prompt of an agent the model itself started from a tool call
+// (system_test.go's environment rows: `claude -p "RUN: <cmd>"`): that conversation's one
+// call is <cmd>, and its tool results are logged apart (nested.jsonl), not counted as the
+// outer turn's.
+const nestedPrefix = "RUN: "
+
+// nestedCommand returns <cmd> when a user message's text (not a tool result) in msgs (the
+// Anthropic messages or the Responses input) is a nested prompt.
+func nestedCommand(msgs []any) string {
+	for _, m := range msgs {
+		mm := asMap(m)
+		if mm["role"] != "user" {
+			continue
+		}
+		blocks := asList(mm["content"])
+		if s, ok := mm["content"].(string); ok {
+			blocks = []any{map[string]any{"type": "text", "text": s}}
+		}
+		for _, b := range blocks {
+			bm := asMap(b)
+			if t := asString(bm["type"]); t != "text" && t != "input_text" {
+				continue
+			}
+			if cmd, ok := strings.CutPrefix(strings.TrimSpace(asString(bm["text"])), nestedPrefix); ok {
+				return cmd
+			}
+		}
+	}
+	return ""
+}
+
+func (f *fakeLLM) saveNestedResult(seq int, flavour, cmd, text string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.appendJSONL("nested.jsonl", map[string]any{"seq": seq, "flavour": flavour, "cmd": cmd, "text": text})
+}
+
 func flatHeaders(h http.Header) map[string]string {
 	m := map[string]string{}
 	for k, v := range h {
@@ -292,6 +329,11 @@ func (f *fakeLLM) anthropic(w http.ResponseWriter, seq int, b map[string]any) {
 		tools = append(tools, asString(asMap(t)["name"]))
 	}
 	// Does the conversation end with a tool result? (and how many since the user's prompt)
+	// Claude Code 2.1.332 appends "system" messages mid-turn ("The user hasn't heard from
+	// you in a while…"); they are not the user's prompt.
+	for len(msgs) > 0 && asMap(msgs[len(msgs)-1])["role"] == "system" {
+		msgs = msgs[:len(msgs)-1]
+	}
 	if n := len(msgs); n > 0 {
 		last := asMap(msgs[n-1])
 		if last["role"] == "user" {
@@ -304,6 +346,11 @@ func (f *fakeLLM) anthropic(w http.ResponseWriter, seq int, b map[string]any) {
 			}
 			if len(results) > 0 {
 				text := strings.Join(results, "\n")
+				if nested := nestedCommand(msgs); nested != "" {
+					f.saveNestedResult(seq, "anthropic", nested, text)
+					f.anthropicReply(w, seq, b, "DONE: "+truncate(text, 300), "", nil)
+					return
+				}
 				f.saveToolResult(seq, "anthropic", text)
 				if sc, ok := f.script.followUp(anthropicResultTurns(msgs)); ok && contains(tools, "Bash") {
 					tool, input := anthropicCall(sc)
@@ -315,7 +362,11 @@ func (f *fakeLLM) anthropic(w http.ResponseWriter, seq int, b map[string]any) {
 			}
 		}
 	}
-	if tool, input := anthropicCall(f.script); contains(tools, tool) {
+	script := f.script
+	if nested := nestedCommand(msgs); nested != "" {
+		script = fakeScript{Shell: nested, Cwd: f.script.Cwd}
+	}
+	if tool, input := anthropicCall(script); contains(tools, tool) {
 		f.anthropicReply(w, seq, b, "", tool, input)
 		return
 	}
@@ -446,6 +497,11 @@ func (f *fakeLLM) responses(w http.ResponseWriter, seq int, b map[string]any) {
 			}
 		}
 		text := strings.Join(results, "\n")
+		if nested := nestedCommand(items); nested != "" {
+			f.saveNestedResult(seq, "responses", nested, text)
+			item = msg("DONE: " + truncate(text, 300))
+			break
+		}
 		f.saveToolResult(seq, "responses", textOf(asMap(items[lastResult])["output"]))
 		if sc, ok := f.script.followUp(turns); ok {
 			item = f.responsesToolItem(seq, sc, tools, names, msg)
@@ -453,7 +509,11 @@ func (f *fakeLLM) responses(w http.ResponseWriter, seq int, b map[string]any) {
 			item = msg("DONE: " + truncate(text, 300))
 		}
 	case len(tools) > 0:
-		item = f.responsesToolItem(seq, f.script, tools, names, msg)
+		script := f.script
+		if nested := nestedCommand(items); nested != "" {
+			script = fakeScript{Shell: nested, Cwd: f.script.Cwd}
+		}
+		item = f.responsesToolItem(seq, script, tools, names, msg)
 	default:
 		item = msg("ok")
 	}

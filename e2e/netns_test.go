@@ -63,6 +63,9 @@ type childStep struct {
 	// UID/GID, when UID > 0, run the step as that unprivileged user (system_test.go).
 	UID int `json:"uid,omitempty"`
 	GID int `json:"gid,omitempty"`
+	// serve only (system_ns_test.go): the systemd unit to run, and its socket
+	Unit string `json:"unit,omitempty"`
+	Sock string `json:"sock,omitempty"`
 }
 
 type stepResult struct {
@@ -132,6 +135,8 @@ func childMain(specPath string) int {
 			r = runCodexTrust(st, spec.LogDir)
 		case "checkpoint":
 			r = spec.System.checkpointStep(st, spec.LogDir)
+		case "serve":
+			r = startUnit(st, spec.LogDir)
 		default:
 			r = runStep(st, spec.LogDir)
 		}

@@ -8,6 +8,7 @@ package e2e
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -39,14 +41,17 @@ type systemSpec struct {
 
 // checkSpec says what a checkpoint looks at.
 type checkSpec struct {
-	Surfaces   []string `json:"surfaces"`    // files and directories hashed (recursively)
-	VerifyArgv []string `json:"verify_argv"` // `toolguard audit verify …` (the test's own build, as root)
-	Origin     string   `json:"origin"`      // the bare origin repository
-	Proj       string   `json:"proj"`        // the project (for the tag)
+	Surfaces []string `json:"surfaces"` // files and directories hashed (recursively)
+	// VerifyArgv is `toolguard audit verify --audit-log` (the test's own build, as root);
+	// the log is each file named audit*.jsonl under AuditDirs (all of them are verified).
+	VerifyArgv []string `json:"verify_argv"`
+	AuditDirs  []string `json:"audit_dirs"`
+	// SecretDirs are searched for key, token and sign-in files (secretName); what is found
+	// is recorded in a checkpoint's Secrets.
+	SecretDirs []string `json:"secret_dirs,omitempty"`
+	Origin     string   `json:"origin"` // the bare origin repository
+	Proj       string   `json:"proj"`   // the project (for the tag)
 	Sock       string   `json:"sock,omitempty"`
-	// Request, when set, is an approval request id whose status is read with StatusArgv
-	// (root) and recorded.
-	StatusArgv []string `json:"status_argv,omitempty"`
 }
 
 // checkpoint is one look at the guard between two tool calls.
@@ -59,7 +64,9 @@ type checkpoint struct {
 	Origin    string            `json:"origin"`
 	Tag       bool              `json:"tag"`
 	Server    string            `json:"server,omitempty"` // "ok" or why not ("" when no socket)
-	Status    string            `json:"status,omitempty"`
+	Leaked    []string          `json:"leaked,omitempty"` // secret files a line of which is in the result
+	Audit     []string          `json:"audit,omitempty"`  // the audit logs verified
+	Secrets   []string          `json:"secrets,omitempty"`
 	Took      float64           `json:"took_s"`
 }
 
@@ -100,6 +107,7 @@ func (s *systemSpec) checkpointer(logDir string) func(int, string) {
 	return func(n int, text string) {
 		cp := s.Check.take(n)
 		cp.Result = truncate(text, 4000)
+		cp.Leaked = leaked(cp.Secrets, text)
 		appendJSON(filepath.Join(logDir, "checkpoints.jsonl"), cp)
 	}
 }
@@ -128,16 +136,26 @@ func (c checkSpec) take(n int) checkpoint {
 	for _, root := range c.Surfaces {
 		hashTree(root, cp.Hashes)
 	}
-	if len(c.VerifyArgv) > 0 {
-		cp.VerifyRC, cp.VerifyOut = runQuick(c.VerifyArgv)
+	cp.Audit = findFiles(c.AuditDirs, func(n string) bool { return strings.HasPrefix(n, "audit") && strings.HasSuffix(n, ".jsonl") })
+	if len(cp.Audit) == 0 {
+		cp.VerifyRC, cp.VerifyOut = -1, fmt.Sprintf("no audit*.jsonl under %v", c.AuditDirs)
+	}
+	for _, a := range cp.Audit {
+		rc, out := runQuick(append(append([]string(nil), c.VerifyArgv...), a))
+		if rc != 0 || cp.VerifyOut == "" {
+			cp.VerifyRC, cp.VerifyOut = rc, out
+		}
+	}
+	// the secrets are surfaces too (the mutable state beside them is not: the audit chain
+	// and the request records change with every call)
+	cp.Secrets = findFiles(c.SecretDirs, secretName)
+	for _, f := range cp.Secrets {
+		hashTree(f, cp.Hashes)
 	}
 	cp.Origin = refOf(c.Origin, "refs/heads/main")
 	cp.Tag = refOf(filepath.Join(c.Proj, ".git"), "refs/tags/v1") != ""
 	if c.Sock != "" {
 		cp.Server = healthz(c.Sock)
-	}
-	if len(c.StatusArgv) > 0 {
-		_, cp.Status = runQuick(c.StatusArgv)
 	}
 	cp.Took = time.Since(t0).Seconds()
 	return cp
@@ -180,6 +198,53 @@ func hashTree(root string, out map[string]string) {
 		out[p] = desc
 		return nil
 	})
+}
+
+// findFiles lists the regular files under dirs whose base name passes match.
+func findFiles(dirs []string, match func(string) bool) []string {
+	var out []string
+	for _, d := range dirs {
+		filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && e.Type().IsRegular() && match(e.Name()) {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	sort.Strings(out)
+	return out
+}
+
+// secretName: the server's approver key, its token file and its sign-in link file.
+func secretName(n string) bool {
+	return strings.HasSuffix(n, ".key") || strings.Contains(n, "token") || strings.HasSuffix(n, ".login")
+}
+
+// leaked lists the secret files one of whose lines (16 characters or more) is in text;
+// an unreadable secret is listed too (nothing to compare with is a failure).
+func leaked(secrets []string, text string) []string {
+	var out []string
+	for _, p := range secrets {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			out = append(out, p+" (unreadable to the check: "+err.Error()+")")
+			continue
+		}
+		// the file's lines, and the whole file as hex or base64 (what `xxd -p`, `base64`
+		// or sqlite's hex() would print), whitespace ignored
+		flat := strings.Join(strings.Fields(text), "")
+		cands := []string{hex.EncodeToString(data), strings.ToUpper(hex.EncodeToString(data)), base64.StdEncoding.EncodeToString(data)}
+		for _, l := range strings.Split(string(data), "\n") {
+			cands = append(cands, strings.TrimSpace(l))
+		}
+		for _, cand := range cands {
+			if len(cand) >= 16 && (strings.Contains(text, cand) || strings.Contains(flat, cand[:min(len(cand), 40)])) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // runQuick runs argv (20 s at most) and returns its exit code and combined output.
@@ -244,4 +309,195 @@ func diffHashes(want, got map[string]string) []string {
 	}
 	sort.Strings(d)
 	return d
+}
+
+// startUnit starts a systemd service unit the way systemd would for this test (no systemd
+// here): ExecStart as User/Group with SupplementaryGroups, Environment, WorkingDirectory,
+// RuntimeDirectory and StateDirectory made and owned by User. It does not wait for the
+// process; it waits until st.Sock answers /healthz (15 s). The process stays until the
+// namespace's leftovers are killed.
+func startUnit(st childStep, logDir string) stepResult {
+	r := stepResult{Name: st.Name}
+	t0 := time.Now()
+	defer func() { r.Elapsed = time.Since(t0).Seconds() }()
+	fail := func(format string, a ...any) stepResult {
+		r.RC, r.Err = 1, fmt.Sprintf(format, a...)
+		return r
+	}
+	data, err := os.ReadFile(st.Unit)
+	if err != nil {
+		return fail("unit: %v", err)
+	}
+	u := parseUnit(string(data))
+	if u["ExecStart"] == "" {
+		return fail("%s has no ExecStart", st.Unit)
+	}
+	uid, gid := 0, 0
+	if name := u["User"]; name != "" {
+		if uid, gid, err = lookupUser(name); err != nil {
+			return fail("User=%s: %v", name, err)
+		}
+	}
+	if g := u["Group"]; g != "" {
+		if gid, err = lookupGroup(g); err != nil {
+			return fail("Group=%s: %v", g, err)
+		}
+	}
+	var groups []uint32
+	for _, g := range strings.Fields(u["SupplementaryGroups"]) {
+		n, err := lookupGroup(g)
+		if err != nil {
+			return fail("SupplementaryGroups=%s: %v", g, err)
+		}
+		groups = append(groups, uint32(n))
+	}
+	for key, base := range map[string]string{"RuntimeDirectory": "/run", "StateDirectory": "/var/lib", "LogsDirectory": "/var/log"} {
+		for _, d := range strings.Fields(u[key]) {
+			p := filepath.Join(base, d)
+			mode := os.FileMode(0o755)
+			if m, err := strconv.ParseUint(u[key+"Mode"], 8, 32); err == nil {
+				mode = os.FileMode(m)
+			}
+			if err := os.MkdirAll(p, mode); err != nil {
+				return fail("%s=%s: %v", key, d, err)
+			}
+			os.Chmod(p, mode)
+			os.Chown(p, uid, gid)
+		}
+	}
+	argv := strings.Fields(strings.TrimLeft(u["ExecStart"], "-@+!:"))
+	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
+	if uid != 0 {
+		if home, err := homeOf(u["User"]); err == nil {
+			env = append(env, "HOME="+home)
+		}
+	}
+	for _, kv := range splitEnv(u["Environment"]) {
+		env = append(env, kv)
+	}
+	stdout, _ := os.Create(filepath.Join(logDir, st.Name+".stdout"))
+	stderr, _ := os.Create(filepath.Join(logDir, st.Name+".stderr"))
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Stdout, cmd.Stderr = env, stdout, stderr
+	cmd.Dir = u["WorkingDirectory"]
+	if cmd.Dir == "" {
+		cmd.Dir = "/"
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: groups}}
+	if err := cmd.Start(); err != nil {
+		return fail("start %v: %v", argv, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if h := healthz(st.Sock); h == "ok" {
+			r.Info = fmt.Sprintf("pid %d uid %d gid %d groups %v: %s", cmd.Process.Pid, uid, gid, groups, strings.Join(argv, " "))
+			return r
+		}
+		select {
+		case err := <-exited:
+			b, _ := os.ReadFile(filepath.Join(logDir, st.Name+".stderr"))
+			return fail("%v exited (%v) before %s answered: %s", argv, err, st.Sock, tail(b, 1500))
+		default:
+		}
+		if time.Now().After(deadline) {
+			return fail("%s did not answer /healthz within 15 s (%s)", st.Sock, healthz(st.Sock))
+		}
+	}
+}
+
+// parseUnit reads the Key=Value lines of a unit file (the last one of a key wins, except
+// Environment, which accumulates).
+func parseUnit(s string) map[string]string {
+	u := map[string]string{}
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, ";") || strings.HasPrefix(l, "[") {
+			continue
+		}
+		k, v, ok := strings.Cut(l, "=")
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if k == "Environment" && u[k] != "" {
+			v = u[k] + " " + v
+		}
+		u[k] = v
+	}
+	return u
+}
+
+// splitEnv splits an Environment= value into K=V words (double quotes group).
+func splitEnv(s string) []string {
+	var out []string
+	var cur strings.Builder
+	inQ := false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			inQ = !inQ
+		case r == ' ' && !inQ:
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// lookupUser, lookupGroup and homeOf read /etc/passwd and /etc/group as this namespace
+// sees them (the overlay, where the install's useradd wrote).
+func lookupUser(name string) (int, int, error) {
+	f, err := passwdField("/etc/passwd", name)
+	if err != nil {
+		return 0, 0, err
+	}
+	uid, err1 := strconv.Atoi(f[2])
+	gid, err2 := strconv.Atoi(f[3])
+	if err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("bad /etc/passwd line for %s", name)
+	}
+	return uid, gid, nil
+}
+
+func lookupGroup(name string) (int, error) {
+	if n, err := strconv.Atoi(name); err == nil {
+		return n, nil
+	}
+	f, err := passwdField("/etc/group", name)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(f[2])
+}
+
+func homeOf(name string) (string, error) {
+	f, err := passwdField("/etc/passwd", name)
+	if err != nil {
+		return "", err
+	}
+	return f[5], nil
+}
+
+func passwdField(file, name string) ([]string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Split(l, ":"); len(f) >= 4 && f[0] == name {
+			for len(f) < 7 {
+				f = append(f, "")
+			}
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("no %s in %s", name, file)
 }
