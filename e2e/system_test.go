@@ -686,14 +686,15 @@ func first(cps []checkpoint) string {
 // reason, as Claude Code or Codex relays it), the OS (an errno's text), or nobody ("ran":
 // the command ran; the checks after it say whether it changed anything).
 func outcome(res string) string {
-	switch l := strings.ToLower(res); {
-	case strings.HasPrefix(res, "DONE: "): // a nested agent's final text (the fake model's)
-		return "ran"
-	case strings.Contains(l, "toolguard: denied") || strings.Contains(l, "toolguard: approval required") ||
-		strings.Contains(l, "pretooluse:bash hook error") || strings.Contains(l, "blocked by pretooluse hook"):
-		return "hook"
-	case strings.Contains(l, "permission denied") || strings.Contains(l, "operation not permitted") ||
-		strings.Contains(l, "read-only file system") || strings.Contains(l, "eacces") || strings.Contains(l, "eperm"):
+	r := strings.TrimSpace(res)
+	for _, p := range []string{"<tool_use_error>PreToolUse:", "Command blocked by PreToolUse hook", "toolguard: "} {
+		if strings.HasPrefix(r, p) {
+			return "hook"
+		}
+	}
+	l := strings.ToLower(r)
+	if strings.Contains(l, "permission denied") || strings.Contains(l, "operation not permitted") ||
+		strings.Contains(l, "read-only file system") || strings.Contains(l, "eacces") || strings.Contains(l, "eperm") {
 		return "os"
 	}
 	return "ran"
