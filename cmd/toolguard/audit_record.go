@@ -44,7 +44,7 @@ func auditPath(sys *system, f *decideFlags, pol *policy.Policy) string {
 	if pol != nil && pol.Settings.Audit == "off" {
 		return ""
 	}
-	if pol != nil && pol.Settings.AuditLog != "" {
+	if pol != nil && pol.Settings.AuditLog != "" && pol.Settings.AuditLog != auditServer { // audit_server.go
 		return argPath(pol.Settings.AuditLog, cwd, home)
 	}
 	dir := stateDir(sys, f.stateDir, pol)
@@ -105,7 +105,7 @@ func recordAudit(ctx context.Context, sys *system, f *decideFlags, o *outcome) {
 		rec.Error = audit.Redact(o.err.Error())
 		rec.Rule = "on_error"
 	}
-	if err := audit.AppendContext(ctx, path, rec); err != nil {
+	if err := appendAudit(ctx, sys, pol, path, rec); err != nil {
 		fmt.Fprintf(sys.stderr, "toolguard: %v; the decision (%s) stands, its audit line is missing\n", err, rec.Decision)
 	}
 }

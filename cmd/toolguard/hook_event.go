@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -141,7 +142,7 @@ func recordResult(sys *system, o *hookOptions, ev protocol.TurnEvent, payload []
 	if out.ExitCode != nil {
 		reason += fmt.Sprintf(", exit code %d", *out.ExitCode)
 	}
-	return audit.Append(path, audit.Record{
+	return appendAudit(context.Background(), sys, ps.pol, path, audit.Record{
 		Time: now, Event: eventApprovalResult, Provider: c.Provider, Session: c.SessionID,
 		Tool: c.Tool, Kind: c.Kind.String(), Summary: r.Summary, Cwd: c.Cwd,
 		Decision: out.Outcome, Reason: reason, ApprovalID: r.ID,

@@ -20,6 +20,7 @@ type installOptions struct {
 	command     string
 	portable    bool
 	preToolOnly bool
+	sys         systemInstallFlags // --system (install_system.go)
 }
 
 func newInstallCmd(sys *system, uninstall bool) *cobra.Command {
@@ -60,6 +61,7 @@ for files a team commits; see docs/install.md for what that trusts.`,
 	fl.StringVar(&o.scope, "scope", install.ScopeProject, "project or user")
 	fl.StringVar(&o.dir, "dir", "", "project directory (default: the git top level of the current directory)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "show what would change; write nothing")
+	o.sys.register(cmd, uninstall)
 	if uninstall {
 		fl.StringVar(&o.command, "command", "", "also remove hooks running this binary when it is not named toolguard (default: this one)")
 	} else {
@@ -72,6 +74,9 @@ for files a team commits; see docs/install.md for what that trusts.`,
 }
 
 func runInstall(sys *system, o *installOptions, uninstall bool) error {
+	if o.sys.on {
+		return runSystemInstall(sys, o, uninstall)
+	}
 	if o.provider == "" {
 		return usagef("--provider is required (one of %s)", strings.Join(protocol.Names(), ", "))
 	}

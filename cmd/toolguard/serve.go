@@ -43,6 +43,7 @@ type serveOptions struct {
 	notifyJSON, notifySlack []string
 	notifyEvents            []string
 	publicURL               string
+	system                  serveSystemFlags // serve_system.go
 }
 
 func newServeCmd(sys *system) *cobra.Command {
@@ -79,6 +80,7 @@ gracefully.`,
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	o.register(cmd)
 	o.registerDecide(fl)
+	o.system.register(cmd)
 	_ = fl.MarkHidden("grants-dir") // checks are dry runs: no grant is read
 	return cmd
 }
@@ -105,6 +107,13 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		return usagef("--tls-cert and --tls-key go together")
 	}
 	useTLS := o.tlsCert != ""
+	if err := o.system.check(o.socket); err != nil {
+		return err
+	}
+	peerRole, err := o.system.peerRole()
+	if err != nil {
+		return err
+	}
 	if o.socket == "" {
 		host, _, err := net.SplitHostPort(o.addr)
 		if err != nil {
@@ -166,15 +175,8 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	base := ""
 	if o.socket != "" {
 		path := argPath(o.socket, mustWd(sys), sys.home())
-		if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSocket != 0 {
-			_ = os.Remove(path) // a socket left by an earlier run
-		}
-		ln, err = net.Listen("unix", path)
+		ln, err = listenUnix(sys, path, peerRole != nil) // serve_system.go
 		if err != nil {
-			return err
-		}
-		if err := os.Chmod(path, 0o600); err != nil {
-			ln.Close()
 			return err
 		}
 		base = "unix:" + path
@@ -208,6 +210,8 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		BaseURL:      publicURL,
 		Now:          sys.now,
 		Logf:         func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) },
+		PeerRole:     peerRole,
+		AppendAudit:  serveAppendAudit(sys, o, ps),
 	})
 	defer srv.Close()
 	hs := &http.Server{
@@ -218,6 +222,9 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		MaxHeaderBytes:    64 << 10,
 	}
 	hs.RegisterOnShutdown(srv.Close)
+	if peerRole != nil {
+		hs.ConnContext = serve.PeerConnContext
+	}
 	if useTLS {
 		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
 		if err != nil {
@@ -231,9 +238,9 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 	fmt.Fprintf(sys.stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.pol.Hash(), ps.pol.RuleCount(), dir)
 	fmt.Fprintf(sys.stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
 	if o.socket == "" {
-		fmt.Fprintf(sys.stderr, "toolguard serve: sign in once at %s/login?t=%s\n", base, login)
+		announceLogin(sys, base+"/login?t="+login, tokenPath)
 	} else {
-		fmt.Fprintf(sys.stderr, "toolguard serve: sign in once at /login?t=%s\n", login)
+		announceLogin(sys, "/login?t="+login, tokenPath)
 	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

@@ -155,6 +155,9 @@ func surfaces(sys *system, f *decideFlags, ps *policySet, workspace, project str
 		// serve's bearer tokens: a hook token read by the agent is no
 		// approval, but an approver line added by hand would be.
 		add(filepath.Join(cfg, "toolguard", "serve.tokens"), false, true)
+		// serve's one-time sign-in link when its stderr is not a terminal
+		// (serve_system.go): an approver's session for whoever reads it.
+		add(filepath.Join(cfg, "toolguard", "serve.login"), false, true)
 	}
 	// State: requests, grants, trust records, lock, audit log — where the
 	// flags or settings put them (stateDir, auditPath; they look up the

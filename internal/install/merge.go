@@ -34,6 +34,9 @@ type Options struct {
 	// PreToolOnly installs only the pre-tool events, not the prompt,
 	// session and post-tool ones (agent.extra).
 	PreToolOnly bool
+	// File, if set, is the settings file to edit instead of the scope's
+	// (a system settings file: system.go).
+	File string
 }
 
 // ours reports whether a hook command line is toolguard's: one
@@ -98,6 +101,9 @@ func Install(o Options) (Result, error) {
 		return Result{}, fmt.Errorf("hook command %q does not run `toolguard hook` (no word of it is a program named toolguard, or Options.Program, followed by \"hook\")", o.Command)
 	}
 	file, err := a.path(o.Scope, o.Dir, o.Home)
+	if o.File != "" {
+		file, err = o.File, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -194,6 +200,9 @@ func Uninstall(o Options) (Result, error) {
 		return Result{}, err
 	}
 	file, err := a.path(o.Scope, o.Dir, o.Home)
+	if o.File != "" {
+		file, err = o.File, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/call"
 )
 
@@ -66,7 +67,9 @@ func New(rawURL, token string) (*Client, error) {
 	default:
 		return nil, fmt.Errorf("approval_url %q: want unix:///path/to/socket or http://host:port", rawURL)
 	}
-	if token == "" {
+	if token == "" && c.network != "unix" {
+		// Over a Unix socket the server may know the caller by its peer
+		// credentials (toolguard serve --socket in system mode): no token.
 		return nil, errors.New("no approval token (settings.approval_token_file or $TOOLGUARD_APPROVAL_TOKEN)")
 	}
 	if strings.ContainsAny(token, "\r\n") {
@@ -109,6 +112,11 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 		_ = json.Unmarshal(data, &e)
 		if len(e.Error) > 500 {
 			e.Error = e.Error[:500]
+		}
+		if status == 401 && c.token == "" {
+			// Tokenless over a socket whose server wants a token.
+			e.Error = "no approval token (settings.approval_token_file or $TOOLGUARD_APPROVAL_TOKEN), and the server " +
+				"does not take this caller by its peer credentials (toolguard serve --peer-credentials): " + e.Error
 		}
 		return &StatusError{Code: status, Msg: e.Error}
 	}
@@ -158,8 +166,11 @@ func (c *Client) exchange(ctx context.Context, method, path string, body []byte)
 	defer stop()
 
 	var req bytes.Buffer
-	fmt.Fprintf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: toolguard-hook\r\nAuthorization: Bearer %s\r\n"+
-		"Accept: application/json\r\nConnection: close\r\n", method, path, c.host, c.token)
+	fmt.Fprintf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: toolguard-hook\r\n", method, path, c.host)
+	if c.token != "" {
+		fmt.Fprintf(&req, "Authorization: Bearer %s\r\n", c.token)
+	}
+	req.WriteString("Accept: application/json\r\nConnection: close\r\n")
 	if body != nil {
 		fmt.Fprintf(&req, "Content-Type: application/json\r\nContent-Length: %d\r\n", len(body))
 	}
@@ -380,4 +391,11 @@ func (c *Client) SessionHold(ctx context.Context, session string) (Hold, error) 
 	var h Hold
 	err := c.Do(ctx, "POST", "/v1/sessions/hold", HoldRequest{Session: session}, &h)
 	return h, err
+}
+
+// Audit sends one audit line for the server to append to its
+// hash-chained log (POST /v1/audit, system mode: the hook cannot write the
+// log itself).
+func (c *Client) Audit(ctx context.Context, rec audit.Record) error {
+	return c.Do(ctx, "POST", "/v1/audit", rec, nil)
 }

@@ -73,7 +73,9 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, _ Role) error {
 	if k := approval.Key(b.Call); k != b.Key {
 		// Different versions of toolguard, or a request made up to show
 		// one call and grant another: either way nothing is recorded.
-		return Errorf(http.StatusBadRequest, "field \"key\" is not the key of field \"call\" (the server computes %s)", k)
+		// The error names no key: a call key is what a grant is bound to,
+		// and an answer must not hand one to whoever sent a made-up call.
+		return Errorf(http.StatusBadRequest, "field \"key\" is not the key of field \"call\" (this toolguard and the server's differ, or the call was changed)")
 	}
 	for name, v := range map[string]string{"reason": b.Reason, "call.session_id": b.Call.SessionID,
 		"call.provider": b.Call.Provider, "call.tool": b.Call.Tool} {

@@ -159,6 +159,11 @@ func TestRemoteCreateDerived(t *testing.T) {
 			if w.Code != tc.status || !strings.Contains(errorOf(t, w), tc.want) {
 				t.Fatalf("%d %s, want %d %q", w.Code, w.Body, tc.status, tc.want)
 			}
+			for _, k := range []string{approval.Key(bad), approval.Key(shown)} {
+				if strings.Contains(w.Body.String(), k) {
+					t.Fatalf("the answer discloses a call key: %s", w.Body)
+				}
+			}
 			if reqs, _ := f.st.List(time.Now()); len(reqs) != 1 {
 				t.Fatalf("a refused request reached the store (%d requests)", len(reqs))
 			}

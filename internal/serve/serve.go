@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/policy"
 )
@@ -143,6 +144,13 @@ type Config struct {
 	Now func() time.Time
 	// Logf reports what the server could not tell a client (default: nothing).
 	Logf func(format string, args ...any)
+	// PeerRole, if set, gives a request with neither token nor cookie the
+	// role of its connection's peer credentials (a Unix socket whose
+	// http.Server has PeerConnContext; peer.go).
+	PeerRole func(Peer) Role
+	// AppendAudit, if set, appends an audit line a hook sends (POST
+	// /v1/audit; audit.go): the server keeps the hash-chained log.
+	AppendAudit func(audit.Record) error
 }
 
 // Server is the toolguard HTTP handler.
@@ -298,6 +306,7 @@ func (s *Server) routes() {
 	s.route("/v1/sessions/hold", RoleHook, true, s.sessionHold, "POST")
 	s.route("/v1/sessions/told", RoleHook, true, s.sessionTold, "POST")
 	s.route("/v1/results", RoleHook, true, s.result, "POST")
+	s.route("/v1/audit", RoleHook, true, s.appendAudit, "POST")
 	s.route("/v1/approvals/{id}", RoleHook, false, s.get, "GET")
 	s.route("/v1/approvals/{id}/approve", RoleApprover, true, s.approve, "POST")
 	s.route("/v1/approvals/{id}/reject", RoleApprover, true, s.reject, "POST")
@@ -337,6 +346,11 @@ func (s *Server) authorize(r *http.Request, need Role, mutates bool) (Role, erro
 			return RoleNone, Errorf(http.StatusForbidden, "missing or wrong X-CSRF-Token for this session")
 		}
 		role = RoleApprover
+	} else if pr, err := s.peerRole(r); err != nil || pr != RoleNone {
+		if err != nil {
+			return RoleNone, err
+		}
+		role = pr // peer credentials (peer.go); never a cookie's CSRF-less session
 	} else {
 		return RoleNone, Errorf(http.StatusUnauthorized, "no token: send Authorization: Bearer TOKEN")
 	}
