@@ -64,8 +64,9 @@ type childStep struct {
 	UID int `json:"uid,omitempty"`
 	GID int `json:"gid,omitempty"`
 	// serve only (system_ns_test.go): the systemd unit to run, and its socket
-	Unit string `json:"unit,omitempty"`
-	Sock string `json:"sock,omitempty"`
+	Unit       string `json:"unit,omitempty"`
+	SocketUnit string `json:"socket_unit,omitempty"` // its .socket unit: the listener is passed as systemd would (fd 3)
+	Sock       string `json:"sock,omitempty"`
 }
 
 type stepResult struct {

@@ -377,14 +377,34 @@ func startUnit(st childStep, logDir string) stepResult {
 	}
 	stdout, _ := os.Create(filepath.Join(logDir, st.Name+".stdout"))
 	stderr, _ := os.Create(filepath.Join(logDir, st.Name+".stderr"))
+	var extra []*os.File
+	if st.SocketUnit != "" {
+		// socket activation: the listener made as the .socket unit says, passed as fd 3
+		// with LISTEN_FDS=1 and LISTEN_PID set to the server's pid (by the shell that
+		// execs it, as systemd sets it between fork and exec)
+		f, err := activationSocket(st.SocketUnit)
+		if err != nil {
+			return fail("%s: %v", st.SocketUnit, err)
+		}
+		defer f.Close()
+		extra = []*os.File{f}
+		argv = append([]string{"/bin/sh", "-c", `LISTEN_PID=$$ LISTEN_FDS=1 LISTEN_FDNAMES=toolguard.socket exec "$0" "$@"`}, argv...)
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env, cmd.Stdout, cmd.Stderr = env, stdout, stderr
+	cmd.Env, cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = env, stdout, stderr, extra
 	cmd.Dir = u["WorkingDirectory"]
 	if cmd.Dir == "" {
 		cmd.Dir = "/"
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: groups}}
-	if err := cmd.Start(); err != nil {
+	if m, err := strconv.ParseUint(u["UMask"], 8, 32); err == nil {
+		old := syscall.Umask(int(m))
+		err = cmd.Start()
+		syscall.Umask(old)
+		if err != nil {
+			return fail("start %v: %v", argv, err)
+		}
+	} else if err := cmd.Start(); err != nil {
 		return fail("start %v: %v", argv, err)
 	}
 	exited := make(chan error, 1)
@@ -404,6 +424,58 @@ func startUnit(st childStep, logDir string) stepResult {
 			return fail("%s did not answer /healthz within 15 s (%s)", st.Sock, healthz(st.Sock))
 		}
 	}
+}
+
+// activationSocket listens on a .socket unit's ListenStream path (its directory made with
+// DirectoryMode, root's), with SocketUser, SocketGroup and SocketMode, and returns the
+// listener's file.
+func activationSocket(unit string) (*os.File, error) {
+	data, err := os.ReadFile(unit)
+	if err != nil {
+		return nil, err
+	}
+	u := parseUnit(string(data))
+	path := u["ListenStream"]
+	if !strings.HasPrefix(path, "/") {
+		return nil, fmt.Errorf("ListenStream=%q is not a path", path)
+	}
+	dmode := os.FileMode(0o755)
+	if m, err := strconv.ParseUint(u["DirectoryMode"], 8, 32); err == nil {
+		dmode = os.FileMode(m)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), dmode); err != nil {
+		return nil, err
+	}
+	os.Remove(path) // a socket left by an earlier run
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	uid, gid := 0, 0
+	if n := u["SocketUser"]; n != "" {
+		if uid, gid, err = lookupUser(n); err != nil {
+			return nil, err
+		}
+	}
+	if g := u["SocketGroup"]; g != "" {
+		if gid, err = lookupGroup(g); err != nil {
+			return nil, err
+		}
+	}
+	mode := os.FileMode(0o666)
+	if m, err := strconv.ParseUint(u["SocketMode"], 8, 32); err == nil {
+		mode = os.FileMode(m)
+	}
+	if err := os.Chown(path, uid, gid); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		return nil, err
+	}
+	f, err := ln.(*net.UnixListener).File()
+	ln.Close()
+	return f, err
 }
 
 // parseUnit reads the Key=Value lines of a unit file (the last one of a key wins, except

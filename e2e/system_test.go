@@ -358,7 +358,11 @@ func (sy *sysEnv) install(t *testing.T) {
 		steps = append(steps, root("install", "sh", "-c", sy.manualInstall()))
 		check.AuditDirs, check.SecretDirs = []string{c.StateDir}, []string{"/etc/toolguard"}
 	} else {
+		// without systemd, install --system --serve prints the account steps instead of
+		// running them (cmd/toolguard/install_system.go serveSetup); the test runs them
 		steps = append(steps, root("install", sy.s.toolguard, "install", "--system", "--serve"),
+			root("serve-account", "sh", "-c", "set -e; getent group toolguard-approvers || groupadd --system toolguard-approvers; "+
+				"getent passwd toolguard || useradd --system --home-dir /var/lib/toolguard --shell /usr/sbin/nologin toolguard"),
 			root("policy", "sh", "-c", sy.policyTweak()),
 			root("validate", sy.s.toolguard, "validate", sysPolicy),
 			sy.serveStep())
@@ -419,7 +423,7 @@ func (sy *sysEnv) install(t *testing.T) {
 
 // serveStep starts the approval server from its unit, as the account the unit names.
 func (sy *sysEnv) serveStep() childStep {
-	return childStep{Name: "serve", Kind: "serve", Unit: serveUnit, Sock: serveSock, Timeout: 20}
+	return childStep{Name: "serve", Kind: "serve", Unit: serveUnit, SocketUnit: strings.TrimSuffix(serveUnit, ".service") + ".socket", Sock: serveSock, Timeout: 20}
 }
 
 // policyTweak adapts the platform policy the install wrote, as an admin would: interactive
