@@ -363,6 +363,11 @@ func (sy *sysEnv) install(t *testing.T) {
 		steps = append(steps, root("install", sy.s.toolguard, "install", "--system", "--serve"),
 			root("serve-account", "sh", "-c", "set -e; getent group toolguard-approvers || groupadd --system toolguard-approvers; "+
 				"getent passwd toolguard || useradd --system --home-dir /var/lib/toolguard --shell /usr/sbin/nologin toolguard"),
+			// the unit's ExecStart passes --key, which must exist (serve refuses to start
+			// without it, 2026-12-04): made as the error message says, by the account
+			root("serve-key", "sh", "-c", "set -e; key=$(sed -n 's/.*--key \\([^ ]*\\).*/\\1/p' "+serveUnit+"); test -n \"$key\"; "+
+				"install -d -m 0700 -o toolguard -g toolguard \"$(dirname \"$key\")\"; test -e \"$key\" || "+
+				"setpriv --reuid toolguard --regid toolguard --init-groups "+sysBin+" approvals key --generate --key \"$key\""),
 			root("policy", "sh", "-c", sy.policyTweak()),
 			root("validate", sy.s.toolguard, "validate", sysPolicy),
 			sy.serveStep())
