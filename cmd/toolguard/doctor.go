@@ -17,6 +17,7 @@ type doctorOptions struct {
 	agent   string
 	noProbe bool
 	dir     string
+	sys     doctorSystemFlags // --system (doctor_system.go)
 }
 
 func newDoctorCmd(sys *system) *cobra.Command {
@@ -41,10 +42,14 @@ An agent is guarded when a hook proved itself and nothing switches it off.
 	cmd.Flags().BoolVar(&o.noProbe, "no-probe", false, "read the settings only; do not run the hooks (nothing is proved)")
 	cmd.Flags().StringVar(&o.dir, "dir", "", "project directory (default: the current git top level)")
 	o.register(cmd)
+	o.sys.register(cmd)
 	return cmd
 }
 
 func runDoctor(sys *system, o *doctorOptions) error {
+	if o.sys.on || o.sys.probe {
+		return runDoctorSystem(sys, o)
+	}
 	project := o.dir
 	cwd, _ := sys.getwd()
 	if project == "" {

@@ -102,8 +102,9 @@ type SystemDoctorOptions struct {
 	User  string // for messages
 	UID   uint32
 	Probe func(paths []string) (map[string]Access, error)
-	// StateDir holds the server's keys, tokens and audit log
-	// (/var/lib/toolguard).
+	// StateDir is the server's state directory (/var/lib/toolguard): its
+	// audit log, and in toolguard/ (its XDG_CONFIG_HOME in the unit) the
+	// approver key, tokens and sign-in link.
 	StateDir string
 	// ServerCheck, if set, says whether the server at a socket answers
 	// and runs as another account than the user ("" = fine).
@@ -204,6 +205,18 @@ func SystemDoctor(o SystemDoctorOptions) (checked []string, findings []SystemFin
 			if strings.HasSuffix(f, ".toml") && p != "codex" {
 				continue // Gemini admin policies: rules, not hooks
 			}
+			if p == "claude-code" || p == "qwen" || p == "copilot" {
+				// Another managed file of the same tier switching every hook
+				// off (Claude merges its drop-ins; the last word may be it).
+				if root, perr := parseSettings(p, data); perr == nil {
+					if v, ok := getPath(root, "disableAllHooks"); ok && v == true {
+						add(SystemFinding{"hook", f, "disableAllHooks is true in a system settings file: the managed hook does not run", "remove disableAllHooks from " + f})
+					}
+					if v, ok := getPath(root, "allowManagedHooksOnly"); ok && v == false && p == "claude-code" {
+						add(SystemFinding{"hook", f, "allowManagedHooksOnly is false in a managed file: user and project hooks may rewrite approved calls", "remove allowManagedHooksOnly from " + f})
+					}
+				}
+			}
 			cmds, xerr := ExtractCommands(p, data)
 			if xerr != nil {
 				add(SystemFinding{"settings", f, "does not parse: " + xerr.Error(), "fix the file or reinstall: toolguard install --system"})
@@ -237,7 +250,7 @@ func SystemDoctor(o SystemDoctorOptions) (checked []string, findings []SystemFin
 		push(surface{"socket", socket, false, false})
 		push(surface{"state", o.StateDir, false, true})
 		for _, f := range []string{"approver.key", "serve.tokens", "serve.login"} {
-			push(surface{"secret", filepath.Join(o.StateDir, f), true, false})
+			push(surface{"secret", filepath.Join(o.StateDir, "toolguard", f), true, false})
 		}
 		push(surface{"state", filepath.Join(o.StateDir, "audit.jsonl"), false, false})
 		if o.ServerCheck != nil {
@@ -296,6 +309,10 @@ func SystemDoctor(o SystemDoctorOptions) (checked []string, findings []SystemFin
 				if _, err := os.Lstat(real); err != nil { // missing for root too
 					add(SystemFinding{s.kind, shown(real), "missing", "toolguard install --system"})
 				}
+			case a.Write && s.kind == "socket":
+				// Connecting needs write permission on the socket: every
+				// local account may reach the server; what it may do there
+				// is the server's (peer credentials). Its directory counts.
 			case a.Write:
 				add(SystemFinding{s.kind, shown(real), fmt.Sprintf("writable by %s", o.User), fixWrite(shown(real), s)})
 			case s.secret && a.Read:

@@ -3,6 +3,7 @@ package install
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,12 +57,26 @@ func goodInstall(t *testing.T) string {
 	state := filepath.Join(root, "var/lib/toolguard")
 	os.MkdirAll(filepath.Dir(state), 0o755)
 	os.Mkdir(state, 0o700)
-	for _, f := range []string{"approver.key", "serve.tokens", "serve.login", "audit.jsonl"} {
+	os.Mkdir(filepath.Join(state, "toolguard"), 0o700)
+	os.Chown(filepath.Join(state, "toolguard"), serverUID, serverUID)
+	for _, f := range []string{"toolguard/approver.key", "toolguard/serve.tokens", "toolguard/serve.login", "audit.jsonl"} {
 		os.WriteFile(filepath.Join(state, f), []byte("x\n"), 0o600)
 		os.Chown(filepath.Join(state, f), serverUID, serverUID)
 	}
 	os.Chown(state, serverUID, serverUID)
 	os.Chmod(state, 0o700)
+	// The socket, as systemd's toolguard.socket makes it: 0666 in a 0755
+	// directory.
+	run := filepath.Join(root, "run", "toolguard")
+	os.MkdirAll(run, 0o755)
+	os.Chmod(filepath.Join(root, "run"), 0o755)
+	ln, err := net.Listen("unix", filepath.Join(run, "serve.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	os.Chmod(filepath.Join(run, "serve.sock"), 0o666)
+	os.Chown(filepath.Join(run, "serve.sock"), serverUID, serverUID)
 	return root
 }
 
@@ -114,7 +129,7 @@ func TestSystemDoctor(t *testing.T) {
 		t.Fatalf("good install: %v", f)
 	}
 	for _, want := range []string{SystemBinary, SystemServeBinary, SystemPolicy, systemFiles["claude-code"], systemFiles["codex"],
-		systemFiles["gemini"], systemFiles["qwen"], systemFiles["copilot"], SystemSocket, "/var/lib/toolguard/approver.key"} {
+		systemFiles["gemini"], systemFiles["qwen"], systemFiles["copilot"], SystemSocket, "/var/lib/toolguard/toolguard/approver.key"} {
 		found := false
 		for _, c := range checked {
 			found = found || c == want
@@ -147,19 +162,25 @@ func TestSystemDoctor(t *testing.T) {
 			os.Chmod(in(r, systemFiles["qwen"]), 0o664)
 		}},
 		{"copilot policy writable", "settings", systemFiles["copilot"], func(r string) { os.Chmod(in(r, systemFiles["copilot"]), 0o666) }},
-		{"approver key readable", "secret", "/var/lib/toolguard/approver.key", func(r string) {
+		{"approver key readable", "secret", "/var/lib/toolguard/toolguard/approver.key", func(r string) {
 			os.Chmod(in(r, "/var/lib/toolguard"), 0o755)
-			os.Chmod(in(r, "/var/lib/toolguard/approver.key"), 0o644)
+			os.Chmod(in(r, "/var/lib/toolguard/toolguard"), 0o755)
+			os.Chmod(in(r, "/var/lib/toolguard/toolguard/approver.key"), 0o644)
 		}},
-		{"tokens readable", "secret", "/var/lib/toolguard/serve.tokens", func(r string) {
+		{"tokens readable", "secret", "/var/lib/toolguard/toolguard/serve.tokens", func(r string) {
 			os.Chmod(in(r, "/var/lib/toolguard"), 0o711)
-			os.Chmod(in(r, "/var/lib/toolguard/serve.tokens"), 0o604)
+			os.Chmod(in(r, "/var/lib/toolguard/toolguard"), 0o711)
+			os.Chmod(in(r, "/var/lib/toolguard/toolguard/serve.tokens"), 0o604)
 		}},
 		{"audit log writable", "state", "/var/lib/toolguard/audit.jsonl", func(r string) {
 			os.Chmod(in(r, "/var/lib/toolguard"), 0o711)
 			os.Chmod(in(r, "/var/lib/toolguard/audit.jsonl"), 0o606)
 		}},
+		{"socket directory writable", "socket", "/run/toolguard", func(r string) { os.Chmod(in(r, "/run/toolguard"), 0o777) }},
 		{"state directory writable", "state", "/var/lib/toolguard", func(r string) { os.Chmod(in(r, "/var/lib/toolguard"), 0o777) }},
+		{"another drop-in switches hooks off", "hook", "/etc/claude-code/managed-settings.d/zz-off.json", func(r string) {
+			os.WriteFile(in(r, "/etc/claude-code/managed-settings.d/zz-off.json"), []byte(`{"disableAllHooks": true}`), 0o644)
+		}},
 		{"claude onFailure gone", "hook", systemFiles["claude-code"], func(r string) {
 			p := in(r, systemFiles["claude-code"])
 			data, _ := os.ReadFile(p)

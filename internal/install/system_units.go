@@ -16,12 +16,13 @@ After=toolguard.socket
 Type=simple
 User=toolguard
 Group=toolguard
-# /var/lib/toolguard (0700, the toolguard account's): requests, grants, the
-# approver key, the tokens, the sign-in link and the audit log.
+# /var/lib/toolguard (0700, the toolguard account's): requests, grants and the
+# audit log; toolguard/ in it (XDG_CONFIG_HOME) the approver key, created on
+# first start, the tokens (serve.tokens) and the sign-in link (serve.login).
 StateDirectory=toolguard
 StateDirectoryMode=0700
 Environment=HOME=/var/lib/toolguard XDG_CONFIG_HOME=/var/lib/toolguard XDG_STATE_HOME=/var/lib/toolguard
-ExecStart=/usr/local/lib/toolguard/toolguard-serve serve --socket /run/toolguard/serve.sock --peer-credentials --approver-group toolguard-approvers --policy /etc/toolguard/policy.toml --state-dir /var/lib/toolguard --key /var/lib/toolguard/approver.key --token-file /var/lib/toolguard/serve.tokens
+ExecStart=/usr/local/lib/toolguard/toolguard-serve serve --socket /run/toolguard/serve.sock --peer-credentials --approver-group toolguard-approvers --policy /etc/toolguard/policy.toml --state-dir /var/lib/toolguard
 Restart=on-failure
 UMask=0077
 NoNewPrivileges=yes

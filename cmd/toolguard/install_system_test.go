@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolguard/toolguard/internal/install"
+)
+
+// TestInstallSystemCommand: install --system through the command line —
+// refused for a non-root user on the live system (nothing written), into
+// --root as anyone, idempotent, reversed by uninstall --system; flags of
+// the user-scope install are refused with it; the user-scope install is
+// untouched by the flag's existence.
+func TestInstallSystemCommand(t *testing.T) {
+	old := geteuid
+	defer func() { geteuid = old }()
+	bin := filepath.Join(t.TempDir(), "toolguard")
+	fakeToolguard(t, bin)
+	f, sys := newFake(t, nil, nil)
+	sys.executable = func() (string, error) { return bin, nil }
+
+	geteuid = func() int { return 1000 }
+	if code := run(context.Background(), []string{"install", "--system"}, sys); code == 0 || !strings.Contains(f.stderr.String(), "run it as root") {
+		t.Fatalf("non-root install --system: exit %d, %s", code, f.stderr.String())
+	}
+	f.stderr.Reset()
+	if code := run(context.Background(), []string{"install", "--system", "--scope", "user"}, sys); code == 0 || !strings.Contains(f.stderr.String(), "--system goes with") {
+		t.Fatalf("--system --scope user: exit %d, %s", code, f.stderr.String())
+	}
+
+	root := t.TempDir()
+	f.stderr.Reset()
+	args := []string{"install", "--system", "--root", root, "--provider", "claude-code,codex", "--sandbox"}
+	if code := run(context.Background(), args, sys); code != 0 {
+		t.Fatalf("install --system --root: exit %d: %s", code, f.stderr.String())
+	}
+	drop, err := os.ReadFile(filepath.Join(root, "etc/claude-code/managed-settings.d/toolguard.json"))
+	if err != nil || !strings.Contains(string(drop), install.SystemCommand("claude-code")) || !strings.Contains(string(drop), `"onFailure": "block"`) ||
+		!strings.Contains(string(drop), `"allowManagedHooksOnly": true`) || !strings.Contains(string(drop), `"failIfUnavailable": true`) {
+		t.Fatalf("drop-in: %v\n%s", err, drop)
+	}
+	if _, err := os.Stat(filepath.Join(root, "etc/gemini-cli")); err == nil {
+		t.Error("gemini written although --provider named claude-code,codex")
+	}
+	f.stdout.Reset()
+	if code := run(context.Background(), args, sys); code != 0 || !strings.Contains(f.stdout.String(), "unchanged") || strings.Contains(f.stdout.String(), "create") {
+		t.Fatalf("second install: exit %d: %s", code, f.stdout.String())
+	}
+	if code := run(context.Background(), []string{"uninstall", "--system", "--root", root}, sys); code != 0 {
+		t.Fatalf("uninstall --system: exit %d: %s", code, f.stderr.String())
+	}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			t.Errorf("uninstall left %s", p)
+		}
+		return nil
+	})
+
+	// --serve wants the server binary beside this one.
+	f.stderr.Reset()
+	if code := run(context.Background(), []string{"install", "--system", "--root", root, "--serve"}, sys); code == 0 || !strings.Contains(f.stderr.String(), "toolguard-serve") {
+		t.Fatalf("--serve without toolguard-serve: exit %d: %s", code, f.stderr.String())
+	}
+}
