@@ -46,6 +46,14 @@
 // CODEX_HOME/COPILOT_HOME overrides. Probe runs hook commands (sh -c) with
 // the environment its caller passes.
 //
+// System mode (system.go, system_codex.go, system_doctor.go): SystemInstall
+// writes the root-owned binary, the platform policy and each agent's
+// managed or system settings (under SystemOptions.Root), recording every
+// change in a manifest that SystemUninstall reverses; SystemDoctor proves
+// such an install for one user by running a probe with that user's
+// credentials (ProbeAs, ProbeAccess). It refuses symlinked files and
+// directories others can write; it runs no shell and reads no environment.
+//
 // opencode has no hook file: Install writes toolguard's own plugin
 // (opencode.go; .opencode/plugins/toolguard.js or
 // ~/.config/opencode/plugins/toolguard.js) holding the command, refuses to

@@ -111,7 +111,9 @@ func codexRequirements(old []byte, sandbox bool) ([]byte, error) {
 		if matcher != "" {
 			fmt.Fprintf(&tail, "matcher = %q\n", matcher)
 		}
-		fmt.Fprintf(&tail, "[[hooks.%s.hooks]]\ntype = \"command\"\ncommand = %q\ntimeout = %d\n", event, SystemCommand("codex"), timeoutSeconds)
+		// The form PROTOCOLS §11.2 ran live: no timeout key (toolguard
+		// answers within its own 10 s deadline).
+		fmt.Fprintf(&tail, "[[hooks.%s.hooks]]\ntype = \"command\"\ncommand = %q\n", event, SystemCommand("codex"))
 	}
 	hook("PreToolUse", "*")
 	for _, ev := range []string{"PostToolUse", "UserPromptSubmit", "SessionStart"} {
