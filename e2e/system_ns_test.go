@@ -1,6 +1,6 @@
 package e2e
 
-// The namespace side of TestSystemMode (system_test.go): the mounts that give a run its own
+// The namespace side of TestSystemMode (system_test.go): the overlays that give a run its own
 // /etc, /usr/local, /var/lib, /var/log and /run without touching the host's, and the
 // checkpoint the fake model takes between two tool calls (the guard's surfaces hashed, the
 // audit chain verified, the origin's branch, the tag, the approval server's health).
@@ -32,11 +32,8 @@ type systemSpec struct {
 	// Upper/<name>/upper: what `install --system` and useradd write there stays across the
 	// runs of one test and never reaches the host.
 	Overlays []string `json:"overlays"`
-	Upper    string   `json:"upper"`
-	// Tmpfs are directories given a fresh tmpfs in every run (e.g. /run/toolguard made by
-	// the install; listed only when it must not persist).
-	Tmpfs []string  `json:"tmpfs,omitempty"`
-	Check checkSpec `json:"check"`
+	Upper    string    `json:"upper"`
+	Check    checkSpec `json:"check"`
 }
 
 // checkSpec says what a checkpoint looks at.
@@ -75,8 +72,8 @@ func overlayDirs(upper, dir string) (string, string) {
 	return filepath.Join(base, "upper"), filepath.Join(base, "work")
 }
 
-// mount lays the overlays and tmpfs mounts (the child runs under unshare -m, whose mounts
-// are private: nothing propagates to the host).
+// mount lays the overlays (the child runs under unshare -m, whose mounts are private:
+// nothing propagates to the host).
 func (s *systemSpec) mount() error {
 	for _, d := range s.Overlays {
 		up, work := overlayDirs(s.Upper, d)
@@ -88,14 +85,6 @@ func (s *systemSpec) mount() error {
 		opts := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", d, up, work)
 		if err := syscall.Mount("overlay", d, "overlay", 0, opts); err != nil {
 			return fmt.Errorf("overlay on %s (%s): %w", d, opts, err)
-		}
-	}
-	for _, d := range s.Tmpfs {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-		if err := syscall.Mount("tmpfs", d, "tmpfs", 0, "mode=0755"); err != nil {
-			return fmt.Errorf("tmpfs on %s: %w", d, err)
 		}
 	}
 	return nil
