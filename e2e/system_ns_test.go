@@ -31,7 +31,7 @@ type systemSpec struct {
 	// Overlays are host directories each run sees through an overlay whose upper layer is
 	// Upper/<name>/upper: what `install --system` and useradd write there stays across the
 	// runs of one test and never reaches the host.
-	Overlays []string `json:"overlays"`
+	Overlays []string  `json:"overlays"`
 	Upper    string    `json:"upper"`
 	Check    checkSpec `json:"check"`
 }
