@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -98,8 +97,7 @@ func runDoctorSystem(sys *system, o *doctorOptions) error {
 		Probe: install.ProbeAs(prog, []string{"doctor", "--access-probe"}, uint32(uid), uint32(gid), groups),
 		ServerCheck: func(sock string) string {
 			path := filepath.Join(f.root, sock)
-			var st syscall.Stat_t
-			if err := syscall.Stat(path, &st); err == nil && st.Uid == uint32(uid) {
+			if owner, ok := install.FileOwner(path); ok && owner == uint32(uid) {
 				return fmt.Sprintf("the socket belongs to %s: the agent's user runs the server it trusts", u.Username)
 			}
 			c, err := remote.New("unix://"+path, "")

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/BurntSushi/toml"
 )
@@ -46,8 +45,8 @@ func ProbeAccess(paths []string) map[string]Access {
 			continue
 		}
 		if a.Exists {
-			a.Read = syscall.Access(p, 4) == nil  // R_OK
-			a.Write = syscall.Access(p, 2) == nil // W_OK
+			a.Read = accessible(p, 4)  // R_OK
+			a.Write = accessible(p, 2) // W_OK
 		}
 		out[p] = a
 	}
@@ -77,7 +76,9 @@ func probeAs(prog string, args, env []string, uid, gid uint32, groups []uint32, 
 		cmd.Dir = "/"
 		// Groups as given: the user's supplementary groups count (an
 		// empty list is no supplementary group, not the caller's).
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: gid, Groups: groups}}
+		if err := runAs(cmd, uid, gid, groups); err != nil {
+			return nil, err
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -369,15 +370,6 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 func sticky(d string) bool {
 	fi, err := os.Stat(d)
 	return err == nil && fi.Mode()&fs.ModeSticky != 0
-}
-
-func ownedBy(p string, uid uint32) bool {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return false
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && st.Uid == uid
 }
 
 func (s sysfs) glob(pattern string) []string {
