@@ -38,12 +38,22 @@ type fakeScript struct {
 	// Next, when set, is a second shell command: the answer to the turn's FIRST tool result
 	// is this call instead of the final text (pending-hold: the call after a held one).
 	Next string `json:"next,omitempty"`
-	Cwd  string `json:"cwd"` // the project directory (absolute file paths are built from it)
+	// Seq, when set, is the whole turn's list of shell commands: the first call is Seq[0]
+	// (Shell is ignored), the answer to the turn's n-th tool result is Seq[n], and after the
+	// last one the final text (system_test.go batches tamper attempts this way).
+	Seq []string `json:"seq,omitempty"`
+	Cwd string   `json:"cwd"` // the project directory (absolute file paths are built from it)
 }
 
 // followUp is the call that answers the n-th tool result of a turn: the Next command after
 // the first one, else nothing (the final text).
 func (s fakeScript) followUp(n int) (fakeScript, bool) {
+	if len(s.Seq) > 0 {
+		if n < 1 || n >= len(s.Seq) {
+			return fakeScript{}, false
+		}
+		return fakeScript{Shell: s.Seq[n], Cwd: s.Cwd}, true
+	}
 	if n != 1 || s.Next == "" {
 		return fakeScript{}, false
 	}
@@ -68,11 +78,19 @@ type fakeLLM struct {
 	// the earlier run, and a repeated id confuses the CLI ("[Tool use interrupted]").
 	run string
 
-	mu  sync.Mutex
-	seq int
+	// onResult, when set, runs after each tool result is recorded and before the answer
+	// (system_test.go: the surfaces' hashes and the audit chain between two calls).
+	onResult func(n int, text string)
+
+	mu      sync.Mutex
+	seq     int
+	results int
 }
 
 func newFakeLLM(script fakeScript, logDir string) *fakeLLM {
+	if len(script.Seq) > 0 {
+		script.Shell = script.Seq[0]
+	}
 	return &fakeLLM{script: script, logDir: logDir, run: strconv.FormatInt(time.Now().UnixNano()%1e9, 36)}
 }
 
@@ -109,6 +127,47 @@ func (f *fakeLLM) saveToolResult(seq int, flavour, text string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.appendJSONL("toolresults.jsonl", toolResult{Seq: seq, Flavour: flavour, Text: text})
+	f.results++
+	if f.onResult != nil {
+		f.onResult(f.results, text)
+	}
+}
+
+// nestedPrefix marks the prompt of an agent the model itself started from a tool call
+// (system_test.go's environment rows: `claude -p "RUN: <cmd>"`): that conversation's one
+// call is <cmd>, and its tool results are logged apart (nested.jsonl), not counted as the
+// outer turn's.
+const nestedPrefix = "RUN: "
+
+// nestedCommand returns <cmd> when a user message's text (not a tool result) in msgs (the
+// Anthropic messages or the Responses input) is a nested prompt.
+func nestedCommand(msgs []any) string {
+	for _, m := range msgs {
+		mm := asMap(m)
+		if mm["role"] != "user" {
+			continue
+		}
+		blocks := asList(mm["content"])
+		if s, ok := mm["content"].(string); ok {
+			blocks = []any{map[string]any{"type": "text", "text": s}}
+		}
+		for _, b := range blocks {
+			bm := asMap(b)
+			if t := asString(bm["type"]); t != "text" && t != "input_text" {
+				continue
+			}
+			if cmd, ok := strings.CutPrefix(strings.TrimSpace(asString(bm["text"])), nestedPrefix); ok {
+				return cmd
+			}
+		}
+	}
+	return ""
+}
+
+func (f *fakeLLM) saveNestedResult(seq int, flavour, cmd, text string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.appendJSONL("nested.jsonl", map[string]any{"seq": seq, "flavour": flavour, "cmd": cmd, "text": text})
 }
 
 func flatHeaders(h http.Header) map[string]string {
@@ -270,6 +329,11 @@ func (f *fakeLLM) anthropic(w http.ResponseWriter, seq int, b map[string]any) {
 		tools = append(tools, asString(asMap(t)["name"]))
 	}
 	// Does the conversation end with a tool result? (and how many since the user's prompt)
+	// Claude Code 2.1.332 appends "system" messages mid-turn ("The user hasn't heard from
+	// you in a while…"); they are not the user's prompt.
+	for len(msgs) > 0 && asMap(msgs[len(msgs)-1])["role"] == "system" {
+		msgs = msgs[:len(msgs)-1]
+	}
 	if n := len(msgs); n > 0 {
 		last := asMap(msgs[n-1])
 		if last["role"] == "user" {
@@ -282,6 +346,11 @@ func (f *fakeLLM) anthropic(w http.ResponseWriter, seq int, b map[string]any) {
 			}
 			if len(results) > 0 {
 				text := strings.Join(results, "\n")
+				if nested := nestedCommand(msgs); nested != "" {
+					f.saveNestedResult(seq, "anthropic", nested, text)
+					f.anthropicReply(w, seq, b, "DONE: "+truncate(text, 300), "", nil)
+					return
+				}
 				f.saveToolResult(seq, "anthropic", text)
 				if sc, ok := f.script.followUp(anthropicResultTurns(msgs)); ok && contains(tools, "Bash") {
 					tool, input := anthropicCall(sc)
@@ -293,7 +362,11 @@ func (f *fakeLLM) anthropic(w http.ResponseWriter, seq int, b map[string]any) {
 			}
 		}
 	}
-	if tool, input := anthropicCall(f.script); contains(tools, tool) {
+	script := f.script
+	if nested := nestedCommand(msgs); nested != "" {
+		script = fakeScript{Shell: nested, Cwd: f.script.Cwd}
+	}
+	if tool, input := anthropicCall(script); contains(tools, tool) {
 		f.anthropicReply(w, seq, b, "", tool, input)
 		return
 	}
@@ -424,6 +497,11 @@ func (f *fakeLLM) responses(w http.ResponseWriter, seq int, b map[string]any) {
 			}
 		}
 		text := strings.Join(results, "\n")
+		if nested := nestedCommand(items); nested != "" {
+			f.saveNestedResult(seq, "responses", nested, text)
+			item = msg("DONE: " + truncate(text, 300))
+			break
+		}
 		f.saveToolResult(seq, "responses", textOf(asMap(items[lastResult])["output"]))
 		if sc, ok := f.script.followUp(turns); ok {
 			item = f.responsesToolItem(seq, sc, tools, names, msg)
@@ -431,7 +509,11 @@ func (f *fakeLLM) responses(w http.ResponseWriter, seq int, b map[string]any) {
 			item = msg("DONE: " + truncate(text, 300))
 		}
 	case len(tools) > 0:
-		item = f.responsesToolItem(seq, f.script, tools, names, msg)
+		script := f.script
+		if nested := nestedCommand(items); nested != "" {
+			script = fakeScript{Shell: nested, Cwd: f.script.Cwd}
+		}
+		item = f.responsesToolItem(seq, script, tools, names, msg)
 	default:
 		item = msg("ok")
 	}

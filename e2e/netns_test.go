@@ -45,6 +45,9 @@ type childSpec struct {
 	Resolv string      `json:"resolv"` // file bind-mounted over /etc/resolv.conf
 	Script fakeScript  `json:"script"`
 	Steps  []childStep `json:"steps"`
+	// System, when set, lays the system-mode mounts over /etc etc. before anything else
+	// and checks the surfaces after each tool result (system_ns_test.go).
+	System *systemSpec `json:"system,omitempty"`
 }
 
 type childStep struct {
@@ -57,6 +60,13 @@ type childStep struct {
 	Strace  bool     `json:"strace"`
 	// codex-trust only
 	CodexHome string `json:"codex_home,omitempty"`
+	// UID/GID, when UID > 0, run the step as that unprivileged user (system_test.go).
+	UID int `json:"uid,omitempty"`
+	GID int `json:"gid,omitempty"`
+	// serve only (system_ns_test.go): the systemd unit to run, and its socket
+	Unit       string `json:"unit,omitempty"`
+	SocketUnit string `json:"socket_unit,omitempty"` // its .socket unit: the listener is passed as systemd would (fd 3)
+	Sock       string `json:"sock,omitempty"`
 }
 
 type stepResult struct {
@@ -90,6 +100,13 @@ func childMain(specPath string) int {
 		b, _ := json.MarshalIndent(res, "", " ")
 		os.WriteFile(filepath.Join(spec.LogDir, "result.json"), b, 0o644)
 	}()
+	if spec.System != nil {
+		if err := spec.System.mount(); err != nil {
+			res.SetupErr = "system mounts: " + err.Error()
+			fmt.Fprintln(os.Stderr, "e2e child:", err)
+			return 3
+		}
+	}
 	if err := sandboxNet(spec.Resolv); err != nil {
 		res.SetupErr = err.Error()
 		fmt.Fprintln(os.Stderr, "e2e child:", err)
@@ -105,7 +122,11 @@ func childMain(specPath string) int {
 		res.SetupErr = "fake model listen: " + err.Error()
 		return 3
 	}
-	srv := &http.Server{Handler: newFakeLLM(spec.Script, spec.LogDir), ReadHeaderTimeout: 10 * time.Second}
+	fake := newFakeLLM(spec.Script, spec.LogDir)
+	if spec.System != nil {
+		fake.onResult = spec.System.checkpointer(spec.LogDir)
+	}
+	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 
 	for _, st := range spec.Steps {
@@ -113,6 +134,10 @@ func childMain(specPath string) int {
 		switch st.Kind {
 		case "codex-trust":
 			r = runCodexTrust(st, spec.LogDir)
+		case "checkpoint":
+			r = spec.System.checkpointStep(st, spec.LogDir)
+		case "serve":
+			r = startUnit(st, spec.LogDir)
 		default:
 			r = runStep(st, spec.LogDir)
 		}
@@ -265,6 +290,9 @@ func runStep(st childStep, logDir string) stepResult {
 	cmd := exec.Command(lookPathIn(st.Env, argv[0]), argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = st.Dir, st.Env, stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if st.UID > 0 {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(st.UID), Gid: uint32(st.GID)}
+	}
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		r.RC, r.Err = -1, err.Error()

@@ -102,6 +102,7 @@ type suite struct {
 	timeout   float64
 	resolv    string
 	testBin   string
+	system    *systemSpec // TestSystemMode: every namespace gets these mounts (system_ns_test.go)
 }
 
 func envOr(k, def string) string {
@@ -200,6 +201,11 @@ func major(v string) int {
 // npmInstall installs the pinned packages into dir unless they are already there at those
 // versions. A file lock keeps concurrent test processes from installing twice.
 func npmInstall(t *testing.T, dir string) error {
+	return npmInstallPkgs(t, dir, pinnedPackages)
+}
+
+// npmInstallPkgs installs pkgs ({name, version}) into dir (see npmInstall).
+func npmInstallPkgs(t *testing.T, dir string, pkgs [][2]string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -214,7 +220,7 @@ func npmInstall(t *testing.T, dir string) error {
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 	var args []string
 	var stale []string
-	for _, p := range pinnedPackages {
+	for _, p := range pkgs {
 		args = append(args, p[0]+"@"+p[1])
 		var pj struct{ Version string }
 		data, err := os.ReadFile(filepath.Join(dir, "node_modules", p[0], "package.json"))
@@ -467,7 +473,7 @@ func (s *suite) inNetns(logDir string, script fakeScript, steps []childStep) (ch
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
 		return res, err
 	}
-	spec := childSpec{LogDir: logDir, Resolv: s.resolv, Script: script, Steps: steps}
+	spec := childSpec{LogDir: logDir, Resolv: s.resolv, Script: script, Steps: steps, System: s.system}
 	data, _ := json.MarshalIndent(spec, "", " ")
 	specPath := filepath.Join(logDir, "spec.json")
 	if err := os.WriteFile(specPath, data, 0o644); err != nil {
