@@ -46,6 +46,7 @@ type serveOptions struct {
 	notifyJSON, notifySlack []string
 	notifyEvents            []string
 	publicURL               string
+	bundleKey               string // serve_bundle.go
 }
 
 func newServeCmd(sys *system) *cobra.Command {
@@ -80,6 +81,7 @@ gracefully.`,
 	fl.StringArrayVar(&o.notifySlack, "notify-slack", nil, "POST each event to this Slack incoming-webhook `URL` (repeatable)")
 	fl.StringSliceVar(&o.notifyEvents, "notify-events", []string{"approval.request"}, "events to notify: approval.request, approval.decision, approval.result")
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
+	fl.StringVar(&o.bundleKey, "bundle-key", "", "sign the policy as a bundle at GET /v1/policy/bundle with this private key `FILE` (created on first use)")
 	o.register(cmd)
 	o.registerDecide(fl)
 	_ = fl.MarkHidden("grants-dir") // checks are dry runs: no grant is read
@@ -118,6 +120,10 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		}
 	}
 	ps, err := o.load(sys, sys.env().CurrentProject())
+	if err != nil {
+		return err
+	}
+	policyBundle, err := serveBundle(sys, o, sys.env().CurrentProject())
 	if err != nil {
 		return err
 	}
@@ -213,6 +219,7 @@ func runServe(ctx context.Context, sys *system, o *serveOptions) error {
 		BaseURL:    publicURL,
 		Now:        sys.now,
 		Logf:       func(f string, a ...any) { fmt.Fprintf(sys.stderr, f+"\n", a...) },
+		Bundle:     policyBundle,
 	})
 	defer srv.Close()
 	hs := &http.Server{

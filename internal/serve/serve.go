@@ -143,6 +143,9 @@ type Config struct {
 	Now func() time.Time
 	// Logf reports what the server could not tell a client (default: nothing).
 	Logf func(format string, args ...any)
+	// Bundle is the signed policy bundle GET /v1/policy/bundle serves
+	// (bundle.go); nil: none (404).
+	Bundle []byte
 }
 
 // Server is the toolguard HTTP handler.
@@ -304,6 +307,7 @@ func (s *Server) routes() {
 	s.route("/v1/events", RoleApprover, false, s.events, "GET")
 	s.route("/v1/audit/summary", RoleApprover, false, s.auditSummary, "GET")
 	s.route("/v1/login-links", RoleApprover, true, s.newLoginLink, "POST")
+	s.route("/v1/policy/bundle", RoleHook, false, s.bundle, "GET") // bundle.go
 	s.mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		if _, err := s.authorize(r, RoleHook, false); err != nil {
 			writeError(w, err)
