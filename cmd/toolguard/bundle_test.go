@@ -323,6 +323,11 @@ func TestBundleHookCannotLoosen(t *testing.T) {
 				r := e.hook(agent, e.project, c.cmd)
 				wantDecision(t, c.cmd, r, c.want)
 			}
+			// check answers as the hook does: with the bundle.
+			if out, _ := e.cli(e.project, "check", "terraform", "destroy"); !strings.Contains(out, "fleet-no-terraform") ||
+				strings.Contains(out, "toolguard trust bundle:") || !strings.Contains(out, "managed policy bundle only tightens") {
+				t.Errorf("check does not apply the bundle, or says to trust it: %s", out)
+			}
 			out, _ := e.cli(e.project, "doctor", "--no-probe", "--json")
 			var rep struct {
 				Policy struct {

@@ -129,7 +129,7 @@ func Check(sys System, f Options, set *workspace.Set, q CheckRequest) (*Report, 
 	}
 	project := sys.Project(&c)
 	if set == nil {
-		if set, err = sys.Load(f.Selection, project); err != nil {
+		if set, err = LoadPolicy(context.Background(), sys, &f, project); err != nil { // as the hook: with the managed bundle
 			return nil, err
 		}
 	}
