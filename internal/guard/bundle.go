@@ -114,7 +114,7 @@ func withBundle(ctx context.Context, sys System, f *Options, ps *workspace.Set, 
 	case fetched != nil:
 		got, err := load(fetched)
 		if err == nil {
-			if cache != "" {
+			if cache != "" && (last == nil || last.Hash != fetched.Hash) {
 				if werr := writeBundleFile(cache, fetched.Raw); werr != nil {
 					fmt.Fprintf(sys.Stderr, "toolguard: policy bundle: keeping it: %v\n", werr)
 				}
