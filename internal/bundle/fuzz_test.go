@@ -2,7 +2,11 @@ package bundle
 
 import (
 	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
 	"testing"
+
+	"github.com/toolguard/toolguard/internal/approval"
 )
 
 // fuzzSeed is a fixed key: the committed corpus holds bundles it signed.
@@ -33,5 +37,30 @@ func FuzzVerify(f *testing.F) {
 			t.Fatal("hash is not of the bytes")
 		}
 		_ = b.Sources()
+	})
+}
+
+// FuzzBody reaches past the signature: any body bytes, signed with the
+// pinned key, are checked without a panic, and what verifies loads its
+// layers as untrusted sources.
+func FuzzBody(f *testing.F) {
+	k := ed25519.NewKeyFromSeed(fuzzSeed)
+	good, _ := json.Marshal(body())
+	f.Add(good)
+	f.Add([]byte(`{"created":"2026-12-04T17:00:00Z","layers":[{"name":"m","path":"x.json","data":"{\"materialized\":{}}"}]}`))
+	f.Add([]byte(`{"created":"2026-12-04T17:00:00Z","layers":null}`))
+	f.Add([]byte(`{"created":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		env, _ := json.Marshal(envelope{Version: Version, Key: approval.PublicText(k.Public().(ed25519.PublicKey)),
+			Body: base64.StdEncoding.EncodeToString(b), Sig: base64.StdEncoding.EncodeToString(ed25519.Sign(k, signed(b)))})
+		got, err := Verify(env, k.Public().(ed25519.PublicKey))
+		if err != nil {
+			return
+		}
+		for _, s := range got.Sources() {
+			if !s.Untrusted {
+				t.Fatal("a bundle layer that is trusted")
+			}
+		}
 	})
 }
