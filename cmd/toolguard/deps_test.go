@@ -68,14 +68,13 @@ var importArrows = map[string][]string{
 	"internal/install":             {"internal/policy", "internal/protocol", "internal/shellparse"}, // policy: install --native reads the locked denies
 	"internal/importer":            {"internal/call", "internal/policy", "internal/protocol"},
 	"internal/workspace":           {"internal/call", "internal/policy", "internal/shellparse"},
-	"internal/guard": {"internal/approval", "internal/audit", "internal/call", "internal/install", "internal/policy",
-		"internal/protocol", "internal/remote", "internal/shellparse", "internal/workspace"},
-	"internal/hook": {"internal/audit", "internal/call", "internal/guard", "internal/policy", "internal/protocol", "internal/workspace"},
+	"internal/guard":               {"internal/approval", "internal/audit", "internal/bundle", "internal/call", "internal/install", "internal/policy", "internal/protocol", "internal/remote", "internal/shellparse", "internal/workspace"},
+	"internal/hook":                {"internal/audit", "internal/call", "internal/guard", "internal/policy", "internal/protocol", "internal/workspace"},
 	"internal/serve": {"internal/approval", "internal/approval/pgstore", "internal/audit", "internal/bundle", "internal/call",
 		"internal/guard", "internal/hook", "internal/policy", "internal/protocol", "internal/remote", "internal/workspace"},
 	"internal/approval/pgstore":        {"internal/approval", "internal/audit"},
 	"internal/approval/pgstore/pgtest": {},
-	"internal/bundle":                  {},
+	"internal/bundle":                  {"internal/approval", "internal/policy"},
 	"guard":                            {"internal/call", "internal/guard", "internal/policy", "internal/workspace"},
 }
 

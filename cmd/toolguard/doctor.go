@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/workspace"
@@ -66,9 +68,11 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		}
 	}
 	rep := doctorReport{Policy: &doctorPolicy{}, Unguarded: []string{}}
-	if ps, err := o.load(sys, project); err != nil {
+	// As the hook loads it: with the managed bundle (docs/bundles.md).
+	if ps, err := guard.LoadPolicy(context.Background(), sys.guardSys(), &guard.Options{Selection: o.Selection}, project); err != nil {
 		rep.Policy.Error = err.Error()
 	} else {
+		rep.Policy.Bundle = ps.Bundle
 		rep.Policy.Layers = ps.Pol.Layers
 		rep.Policy.Hash, rep.Policy.Rules = ps.Pol.Hash(), ps.Pol.RuleCount()
 		rep.Policy.Ignored = sys.env().IgnoredParts(ps.Pol)
@@ -177,6 +181,9 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 		fmt.Fprintf(w, "policy: does not load: %s\n", rep.Policy.Error)
 	} else {
 		fmt.Fprintf(w, "policy: %d rules, %s\n", rep.Policy.Rules, rep.Policy.Hash)
+		if rep.Policy.Bundle != "" {
+			fmt.Fprintf(w, "policy bundle: %s (managed, tighten-only)\n", rep.Policy.Bundle)
+		}
 		for _, l := range rep.Policy.Layers {
 			trust := ""
 			if l.Untrusted {

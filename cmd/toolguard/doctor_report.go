@@ -59,6 +59,7 @@ type hookPolicy struct {
 type doctorPolicy struct {
 	Layers []policy.Layer `json:"layers"`
 	Hash   string         `json:"hash"`
+	Bundle string         `json:"bundle,omitempty"` // the managed policy bundle in effect (docs/bundles.md)
 	Rules  int            `json:"rules"`
 	Error  string         `json:"error,omitempty"`
 	// Ignored: what an untrusted project policy could not do (trust_ignored.go).

@@ -67,6 +67,7 @@
 //	reason       string  the reason given to the agent, "" for allow
 //	approval_id  string  approval request id (omitted when none)
 //	policy_hash  string  hash of the policy in force
+//	bundle       string  hash of the managed policy bundle in force (omitted when none; docs/bundles.md)
 //	duration_ms  number  time spent deciding, in milliseconds
 //	mode         string  interactive or headless
 //	error        string  internal error text (omitted when none)
@@ -84,6 +85,10 @@
 //	call_key      string  the key of the approved call
 //	uses          number  uses granted (approve)
 //	expires       string  RFC 3339, when the grant expires (approve)
+//
+// A "policy.bundle" record ([EventBundle]) is written when the hook
+// refuses a managed policy bundle: decision "refuse", bundle the refused
+// bytes' hash, error why, policy_hash the node's own policy.
 //
 // Example:
 //

@@ -24,6 +24,9 @@ const (
 	// EventApproval is a human's decision on an approval request
 	// (approvals approve or reject).
 	EventApproval = "approval.decision"
+	// EventBundle is a managed policy bundle the hook refused (its
+	// reason in Error; docs/bundles.md).
+	EventBundle = "policy.bundle"
 )
 
 // Record is one line of the audit log. See the package documentation for the
@@ -45,6 +48,7 @@ type Record struct {
 	Reason     string    `json:"reason"`
 	ApprovalID string    `json:"approval_id,omitempty"`
 	PolicyHash string    `json:"policy_hash"`
+	Bundle     string    `json:"bundle,omitempty"` // the managed policy bundle in effect (its hash; docs/bundles.md)
 	DurationMS float64   `json:"duration_ms"`
 	Mode       string    `json:"mode"`
 	Error      string    `json:"error,omitempty"`

@@ -3,134 +3,161 @@ package bundle
 import (
 	"bytes"
 	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolguard/toolguard/internal/policy"
 )
 
-var (
-	t0      = time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
-	key     = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{3}, ed25519.SeedSize))
-	pub     = key.Public().(ed25519.PublicKey)
-	other   = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{4}, ed25519.SeedSize))
-	policy1 = "version = 1\n[[rule]]\nid = \"no-push\"\ndecision = \"deny\"\ncommand = \"git push\"\n"
-)
-
-func mustSign(t *testing.T, text string, k ed25519.PrivateKey) Bundle {
+func key(t testing.TB) ed25519.PrivateKey {
 	t.Helper()
-	b, err := Sign("policy.toml", text, k, t0)
+	_, k, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return k
 }
 
-func TestVerify(t *testing.T) {
-	b := mustSign(t, policy1, key)
-	got, err := Verify(b.Encode(), []ed25519.PublicKey{pub})
-	if err != nil || got.Policy != policy1 || got.ETag() != `"sha256:`+b.Hash+`"` || len(b.Hash) != 64 {
-		t.Fatalf("Verify = %+v, %v", got, err)
+func body() Body {
+	return Body{Created: time.Date(2026, 12, 4, 17, 0, 0, 0, time.UTC), Server: "srv-1", Layers: []Layer{
+		{Name: "system", Path: "/etc/toolguard/policy.toml", Data: "version = 1\n[[rule]]\nid = \"no-curl\"\ndecision = \"deny\"\ncommand = \"curl\"\njustification = \"fleet: no curl\"\n"},
+	}}
+}
+
+func pub(k ed25519.PrivateKey) ed25519.PublicKey { return k.Public().(ed25519.PublicKey) }
+
+func TestSignVerify(t *testing.T) {
+	k := key(t)
+	raw, err := Sign(body(), k)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The same text, the same hash (the ETag is the content's).
-	if again := mustSign(t, policy1, key); again.Hash != b.Hash {
-		t.Error("the hash depends on more than the content")
+	b, err := Verify(raw, pub(k))
+	if err != nil {
+		t.Fatal(err)
 	}
-	tamper := func(f func(*Bundle)) []byte {
-		c := b
-		f(&c)
-		return c.Encode()
+	if b.Hash != Hash(raw) || len(b.Hash) != 64 || b.Server != "srv-1" || len(b.Layers) != 1 || b.Layers[0].Data != body().Layers[0].Data {
+		t.Fatalf("verified bundle = %+v", b.Body)
 	}
-	for _, tc := range []struct {
+	if got := ETag(b.Hash); got != `"`+b.Hash+`"` {
+		t.Fatalf("ETag = %s", got)
+	}
+	// Signing again (same body, same key) gives the same bytes: ed25519
+	// is deterministic, so the ETag is stable for an unchanged policy.
+	raw2, _ := Sign(body(), k)
+	if !bytes.Equal(raw, raw2) {
+		t.Fatal("two signatures of one body differ")
+	}
+	// The layers load through the normal road, untrusted.
+	srcs := b.Sources()
+	if len(srcs) != 1 || !srcs[0].Untrusted || srcs[0].Layer != "bundle" || !strings.HasPrefix(srcs[0].Path, "bundle:"+b.Hash[:12]+"/") {
+		t.Fatalf("Sources = %+v", srcs)
+	}
+	if _, err := policy.Load(srcs, policy.LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Every way a bundle can be wrong is refused with an error naming it.
+func TestVerifyRefuses(t *testing.T) {
+	k, other := key(t), key(t)
+	raw, err := Sign(body(), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		t.Fatal(err)
+	}
+	reenvelope := func(f func(*envelope)) []byte {
+		e := env
+		f(&e)
+		out, _ := json.Marshal(e)
+		return out
+	}
+	// A body changed under the same signature.
+	bodyBytes, _ := base64.StdEncoding.DecodeString(env.Body)
+	altered := bytes.Replace(bodyBytes, []byte(`\"deny\"`), []byte(`\"allow\"`), 1)
+	if bytes.Equal(altered, bodyBytes) {
+		t.Fatal("test setup: nothing altered")
+	}
+	otherSigned, _ := Sign(body(), other)
+	badBody := func(b Body) []byte {
+		bb, _ := json.Marshal(b)
+		return reenvelope(func(e *envelope) {
+			e.Body = base64.StdEncoding.EncodeToString(bb)
+			e.Sig = base64.StdEncoding.EncodeToString(ed25519.Sign(k, signed(bb)))
+		})
+	}
+	noCreated := body()
+	noCreated.Created = time.Time{}
+	materialized := body()
+	materialized.Layers = []Layer{{Name: "m", Path: "/etc/toolguard/policy.json", Data: `{"version":1,"materialized":{"hash":"x"}}`}}
+	tests := []struct {
 		name string
-		data []byte
-		keys []ed25519.PublicKey
+		raw  []byte
 		want string
 	}{
-		{"text changed", tamper(func(c *Bundle) { c.Policy = strings.Replace(c.Policy, "deny", "allow", 1) }), []ed25519.PublicKey{pub}, "tampered"},
-		{"name changed", tamper(func(c *Bundle) { c.Name = "policy.json" }), []ed25519.PublicKey{pub}, "tampered"},
-		{"text and hash changed", tamper(func(c *Bundle) {
-			c.Policy = strings.Replace(c.Policy, "deny", "allow", 1)
-			c.Hash = hashOf(c.Name, c.Policy)
-		}), []ed25519.PublicKey{pub}, "not signed by a pinned key"},
-		{"another key", mustSign(t, policy1, other).Encode(), []ed25519.PublicKey{pub}, "not signed by a pinned key"},
-		{"no pinned key", b.Encode(), nil, "no pinned key"},
-		{"no signature", tamper(func(c *Bundle) { c.Signature = "" }), []ed25519.PublicKey{pub}, "no signature"},
-		{"version", tamper(func(c *Bundle) { c.Version = "toolguard-bundle/0" }), []ed25519.PublicKey{pub}, "version"},
-		{"trailing", append(b.Encode(), []byte("{}")...), []ed25519.PublicKey{pub}, "data after"},
-		{"unknown field", []byte(strings.Replace(string(b.Encode()), `{"version"`, `{"allow_all":true,"version"`, 1)), []ed25519.PublicKey{pub}, "unknown field"},
-		{"not json", []byte("version = 1"), []ed25519.PublicKey{pub}, "not a bundle"},
-	} {
-		if _, err := Verify(tc.data, tc.keys); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
-		}
+		{"empty", nil, "envelope: empty"},
+		{"not JSON", []byte("{\"toolguard_bundle\": 1,,}"), "envelope: byte 24"},
+		{"trailing data", append(bytes.Clone(raw), []byte("{}")...), "data after the object"},
+		{"unknown field", reenvelopeExtra(t, raw), "unknown field"},
+		{"version", reenvelope(func(e *envelope) { e.Version = 2 }), "toolguard_bundle = 2, want 1"},
+		{"wrong key", otherSigned, "not by the pinned key"},
+		{"key swapped to pinned, other's signature", reenvelope(func(e *envelope) {
+			var o envelope
+			_ = json.Unmarshal(otherSigned, &o)
+			e.Sig = o.Sig
+		}), "does not verify"},
+		{"body altered", reenvelope(func(e *envelope) { e.Body = base64.StdEncoding.EncodeToString(altered) }), "does not verify"},
+		{"body not base64", reenvelope(func(e *envelope) { e.Body = "%%%" }), "body: not base64"},
+		{"sig short", reenvelope(func(e *envelope) { e.Sig = "AAAA" }), "sig: want the base64 of 64 bytes"},
+		{"key not a key", reenvelope(func(e *envelope) { e.Key = "rsa:xyz" }), "envelope: key"},
+		{"signed body without created", badBody(noCreated), "created: missing"},
+		{"materialized layer", badBody(materialized), "materialized policy cannot be a bundle layer"},
+		{"oversized", bytes.Repeat([]byte(" "), MaxSize+1), "larger than"},
 	}
-	// Another pinned key beside the signer's is fine.
-	if _, err := Verify(b.Encode(), []ed25519.PublicKey{other.Public().(ed25519.PublicKey), pub}); err != nil {
-		t.Errorf("two pinned keys: %v", err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := Verify(tt.raw, pub(k))
+			if err == nil || b != nil {
+				t.Fatalf("Verify accepted it: %+v", b)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %q does not say %q", err, tt.want)
+			}
+			var be *Error
+			if !errors.As(err, &be) || (len(tt.raw) > 0 && be.Hash != Hash(tt.raw)) {
+				t.Fatalf("error %v is not a *Error naming the bundle's hash", err)
+			}
+		})
+	}
+	// One flipped byte anywhere in the body's base64 is refused.
+	i := bytes.Index(raw, []byte(env.Body)) + len(env.Body)/2
+	flipped := bytes.Clone(raw)
+	flipped[i] ^= 0x01
+	if _, err := Verify(flipped, pub(k)); err == nil {
+		t.Fatal("a flipped byte verified")
+	}
+	if _, err := Verify(raw, nil); err == nil {
+		t.Fatal("verified without a pinned key")
 	}
 }
 
-// TestNode: none -> deny; a good bundle is cached; a tampered one is
-// refused and the last good one stays; a tampered cache is no bundle.
-func TestNode(t *testing.T) {
-	n := &Node{Pinned: []ed25519.PublicKey{pub}, Cache: filepath.Join(t.TempDir(), "bundle", "policy.bundle")}
-	if _, err := n.Current(); !errors.Is(err, ErrNoBundle) {
-		t.Fatalf("Current with nothing cached: %v", err)
-	}
-	good := mustSign(t, policy1, key)
-	serve := func(b []byte) Fetch {
-		return func(etag string) ([]byte, bool, error) {
-			if etag == `"sha256:`+hashOf("policy.toml", policy1)+`"` && bytes.Equal(b, good.Encode()) {
-				return nil, true, nil
-			}
-			return b, false, nil
-		}
-	}
-	// The server down and nothing cached: deny.
-	if _, err := n.Refresh(func(string) ([]byte, bool, error) { return nil, false, errors.New("connection refused") }); !errors.Is(err, ErrNoBundle) {
-		t.Fatalf("Refresh with the server down and no cache: %v", err)
-	}
-	// A tampered bundle and nothing cached: deny.
-	bad := good
-	bad.Policy = strings.Replace(bad.Policy, "deny", "allow", 1)
-	if _, err := n.Refresh(serve(bad.Encode())); !errors.Is(err, ErrNoBundle) || !strings.Contains(err.Error(), "tampered") {
-		t.Fatalf("Refresh of a tampered bundle, nothing cached: %v", err)
-	}
-	b, err := n.Refresh(serve(good.Encode()))
-	if err != nil || b.Hash != good.Hash {
-		t.Fatalf("Refresh = %+v, %v", b, err)
-	}
-	if fi, err := os.Stat(n.Cache); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("cache: %v %v", fi, err)
-	}
-	// Not modified: the cached one.
-	if b, err := n.Refresh(serve(good.Encode())); err != nil || b.Hash != good.Hash {
-		t.Fatalf("not modified: %+v, %v", b, err)
-	}
-	// Tampered: refused, the last good one answers, and stays cached.
-	b, err = n.Refresh(serve(bad.Encode()))
-	if err == nil || !strings.Contains(err.Error(), "tampered") || b.Hash != good.Hash {
-		t.Fatalf("tampered refresh = %+v, %v", b, err)
-	}
-	if cur, err := n.Current(); err != nil || cur.Policy != policy1 {
-		t.Fatalf("the cache after a refused bundle: %+v, %v", cur, err)
-	}
-	// Signed by another key: refused the same way.
-	if b, err := n.Refresh(serve(mustSign(t, "version = 1\n", other).Encode())); err == nil || b.Hash != good.Hash {
-		t.Fatalf("foreign refresh = %+v, %v", b, err)
-	}
-	// A newer good bundle replaces it.
-	newer := mustSign(t, policy1+"# v2\n", key)
-	if b, err := n.Refresh(serve(newer.Encode())); err != nil || b.Hash != newer.Hash {
-		t.Fatalf("newer = %+v, %v", b, err)
-	}
-	// The cache edited on disk: no bundle (deny), not the edited policy.
-	data, _ := os.ReadFile(n.Cache)
-	os.WriteFile(n.Cache, bytes.Replace(data, []byte("deny"), []byte("allow"), 1), 0o600)
-	if _, err := n.Current(); !errors.Is(err, ErrNoBundle) || !strings.Contains(err.Error(), "tampered") {
-		t.Fatalf("tampered cache: %v", err)
+func reenvelopeExtra(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	return append([]byte(`{"extra":1,`), raw[1:]...)
+}
+
+func TestSignRefusesBadBody(t *testing.T) {
+	b := body()
+	b.Layers[0].Name = ""
+	if _, err := Sign(b, key(t)); err == nil || !strings.Contains(err.Error(), "layers[0].name") {
+		t.Fatalf("Sign = %v", err)
 	}
 }

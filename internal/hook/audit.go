@@ -53,6 +53,7 @@ func RecordAudit(ctx context.Context, sys guard.System, f *guard.Options, o *gua
 	}
 	if pol != nil {
 		rec.PolicyHash = pol.Hash()
+		rec.Bundle = o.Set.Bundle
 		for _, p := range sys.IgnoredParts(pol) {
 			rec.Ignored = append(rec.Ignored, p.String())
 		}

@@ -181,7 +181,9 @@ func outcome(ctx context.Context, sys IO, o *Options, g *watchdog, codec protoco
 	}
 	project := sys.Project(&c)
 	o.Lazy = true // a materialized policy's rules are decoded as calls reach them
-	ps, err := sys.Load(o.Selection, project)
+	// The managed policy bundle, if a trusted layer pins one, is laid
+	// over the node's layers here (internal/guard/bundle.go).
+	ps, err := guard.LoadPolicy(ctx, sys.System, &o.Options, project)
 	if err != nil {
 		return guard.Failed(sys.Now(), codec, &workspace.Set{}, call.Deny, fmt.Errorf("the policy does not load: %w", err))
 	}

@@ -62,6 +62,11 @@ type fileSettings struct {
 	// ApprovalTokenFile: a file holding the hook token for ApprovalURL
 	// (else $TOOLGUARD_APPROVAL_TOKEN). Trusted layers only.
 	ApprovalTokenFile *string `toml:"approval_token_file" json:"approval_token_file,omitempty"`
+	// PolicyPubkey: the pinned public key ("ed25519:<base64>") of the
+	// policy bundle the hook fetches from ApprovalURL's server and lays
+	// over its own layers, tighten-only (docs/bundles.md). Trusted layers
+	// only.
+	PolicyPubkey *string `toml:"policy_pubkey" json:"policy_pubkey,omitempty"`
 	// Notify: webhooks toolguard serve posts approval events to. Trusted
 	// layers only (an event carries the request's contents).
 	Notify []fileNotify `toml:"notify" json:"notify,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -334,6 +335,12 @@ func checkSettings(ld *layerDoc) []Problem {
 				fmt.Sprintf("approval_token_file: %q: want an absolute path (or ~/…)", p)))
 		}
 	}
+	if s.PolicyPubkey != nil {
+		if b64, ok := strings.CutPrefix(strings.TrimSpace(*s.PolicyPubkey), "ed25519:"); !ok || !validKey32(b64) {
+			probs = append(probs, ld.problem("settings.policy_pubkey", "",
+				fmt.Sprintf("policy_pubkey: %q: want ed25519:<base64 of 32 bytes> (toolguard serve prints it)", *s.PolicyPubkey)))
+		}
+	}
 	for i, n := range s.Notify {
 		key := fmt.Sprintf("settings.notify.%d", i)
 		if msg := checkNotify(n); msg != "" {
@@ -384,7 +391,7 @@ var lockableSetting = map[string]bool{
 	"on_unparsable": true, "on_dynamic": true, "disable": true, "audit_log": true,
 	"audit": true, "state_dir": true, "workspace": true, "safe_prefixes": true,
 	"approvers": true, "hold_session_on_pending": true, "pending_ttl": true, "auto_allow": true,
-	"approval_url": true, "approval_token_file": true, "notify": true,
+	"approval_url": true, "approval_token_file": true, "notify": true, "policy_pubkey": true,
 	"ask_fallback": true, "ask_fallback_for": true,
 }
 
@@ -401,6 +408,12 @@ func validProviderKey(k string) bool {
 		}
 	}
 	return true
+}
+
+// validKey32 reports whether b64 is the standard base64 of 32 bytes.
+func validKey32(b64 string) bool {
+	b, err := base64.StdEncoding.DecodeString(b64)
+	return err == nil && len(b) == 32
 }
 
 // checkApprovalURL says what is wrong with a settings.approval_url, or "".
@@ -580,6 +593,9 @@ func mergeSettings(dst *Settings, ld *layerDoc, locked map[string]string, ignore
 	// every request to itself.
 	str("approval_url", s.ApprovalURL != nil, func() { dst.ApprovalURL = *s.ApprovalURL })
 	str("approval_token_file", s.ApprovalTokenFile != nil, func() { dst.ApprovalTokenFile = *s.ApprovalTokenFile })
+	// The key a managed bundle must be signed by: a bundle cannot name
+	// its own.
+	str("policy_pubkey", s.PolicyPubkey != nil, func() { dst.PolicyPubkey = *s.PolicyPubkey })
 	str("notify", s.Notify != nil, func() {
 		dst.Notify = nil
 		for _, n := range s.Notify {

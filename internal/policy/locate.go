@@ -36,7 +36,7 @@ var schema = sync.OnceValue(func() map[string]map[string]bool {
 			"on_unparsable", "on_dynamic", "disable", "audit_log", "audit", "state_dir",
 			"workspace", "safe_prefixes", "approvers", "hold_session_on_pending", "pending_ttl", "locked",
 			"case_insensitive_paths", "require_enforcement", "auto_allow",
-			"shell_fields", "approval_url", "approval_token_file", "notify", "ask_fallback", "ask_fallback_for"),
+			"shell_fields", "approval_url", "approval_token_file", "policy_pubkey", "notify", "ask_fallback", "ask_fallback_for"),
 		"settings.notify":           set("url", "events", "format"),
 		"settings.default_for":      nil, // free-form kind names, checked on decode
 		"settings.shell_fields":     nil, // free-form tool globs, checked on decode

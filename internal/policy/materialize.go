@@ -53,6 +53,9 @@ func settingsDoc(s Settings) fileSettings {
 	if s.ApprovalTokenFile != "" {
 		fs.ApprovalTokenFile = str(s.ApprovalTokenFile)
 	}
+	if s.PolicyPubkey != "" {
+		fs.PolicyPubkey = str(s.PolicyPubkey)
+	}
 	for _, n := range s.Notify {
 		fs.Notify = append(fs.Notify, fileNotify{URL: n.URL, Events: n.Events, Format: n.Format})
 	}

@@ -77,6 +77,9 @@ type Settings struct {
 	// the hook token ("" : $TOOLGUARD_APPROVAL_TOKEN).
 	ApprovalURL       string
 	ApprovalTokenFile string
+	// PolicyPubkey pins the key of the managed policy bundle
+	// (docs/bundles.md); "" for none.
+	PolicyPubkey string
 	// Notify are the webhooks toolguard serve posts events to.
 	Notify []Notify
 	// AskFallback is settings.ask_fallback ("*") and ask_fallback_for (by

@@ -123,6 +123,7 @@ var schemaDocs = sync.OnceValue(func() map[string]string {
 		// remote approvals and notifications (docs/approvals.md, docs/api.md)
 		"settings.approval_url":        "toolguard serve for headless asks and grants: unix:///path or http://host:port (trusted layers only)",
 		"settings.approval_token_file": "file holding the hook token for approval_url (default: $TOOLGUARD_APPROVAL_TOKEN)",
+		"settings.policy_pubkey":       "pinned ed25519 key of the policy bundle fetched from approval_url; tighten-only (trusted layers only)",
 		"settings.notify":              "webhooks toolguard serve posts approval events to (trusted layers only)",
 		"settings.notify.url":          "webhook URL, http:// or https://",
 		"settings.notify.events":       "approval.request, approval.decision, approval.result (default: approval.request)",

@@ -101,7 +101,7 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 			return err
 		}
 	}
-	status, data, err := c.roundTrip(ctx, method, path, body)
+	status, data, err := c.roundTrip(ctx, method, path, "", body)
 	if err != nil {
 		return fmt.Errorf("approval server %s: %w", c.addr, err)
 	}
@@ -129,14 +129,28 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 	return nil
 }
 
-func (c *Client) roundTrip(ctx context.Context, method, path string, body []byte) (int, []byte, error) {
+// errorOf is the server's {"error": …} in data, bounded, or "".
+func errorOf(data []byte) string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	_ = json.Unmarshal(data, &e)
+	if len(e.Error) > 500 {
+		e.Error = e.Error[:500]
+	}
+	return e.Error
+}
+
+// roundTrip sends one request; hdr is extra header lines, each ending in
+// "\r\n".
+func (c *Client) roundTrip(ctx context.Context, method, path, hdr string, body []byte) (int, []byte, error) {
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	status, data, err := c.exchange(ctx, method, path, body)
+	status, data, err := c.exchange(ctx, method, path, hdr, body)
 	if err != nil {
 		var ne net.Error
 		switch {
@@ -149,7 +163,7 @@ func (c *Client) roundTrip(ctx context.Context, method, path string, body []byte
 	return status, data, err
 }
 
-func (c *Client) exchange(ctx context.Context, method, path string, body []byte) (int, []byte, error) {
+func (c *Client) exchange(ctx context.Context, method, path, hdr string, body []byte) (int, []byte, error) {
 	d := net.Dialer{}
 	conn, err := d.DialContext(ctx, c.network, c.addr)
 	if err != nil {
@@ -170,7 +184,7 @@ func (c *Client) exchange(ctx context.Context, method, path string, body []byte)
 	if c.token != "" {
 		fmt.Fprintf(&req, "Authorization: Bearer %s\r\n", c.token)
 	}
-	req.WriteString("Accept: application/json\r\nConnection: close\r\n")
+	fmt.Fprintf(&req, "Accept: application/json\r\nConnection: close\r\n%s", hdr)
 	if body != nil {
 		fmt.Fprintf(&req, "Content-Type: application/json\r\nContent-Length: %d\r\n", len(body))
 	}
@@ -204,6 +218,9 @@ func ReadResponse(r *bufio.Reader) (int, []byte, error) {
 	hdr, err := tp.ReadMIMEHeader()
 	if err != nil {
 		return 0, nil, fmt.Errorf("reading the headers: %w", eofIsUnexpected(err, head))
+	}
+	if status == 304 {
+		return status, nil, nil // Not Modified has no body (RFC 9110, 15.4.5)
 	}
 	if te := hdr.Get("Transfer-Encoding"); te != "" {
 		return 0, nil, fmt.Errorf("Transfer-Encoding %q is not supported (want a Content-Length body)", trim(te))

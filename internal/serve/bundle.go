@@ -4,41 +4,42 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/bundle"
 )
 
-// GET /v1/policy/bundle (node token): the signed policy bundle the
-// server publishes (internal/bundle; Config.Bundle), with its content
-// hash as ETag; a node sending that ETag in If-None-Match gets 304. The
-// node verifies the bundle against its pinned key itself: the server is
-// trusted for transport only.
-
-func (s *Server) bundleRoutes() {
-	s.mux.HandleFunc("GET /v1/policy/bundle", s.policyBundle)
-	s.methodNotAllowed("/v1/policy/bundle", "GET")
-}
-
-func (s *Server) policyBundle(w http.ResponseWriter, r *http.Request) {
-	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if _, known := s.nodes.node(tok); !ok || !known {
-		unauthorized(w)
-		return
+// GET /v1/policy/bundle (docs/bundles.md): the signed policy bundle of the
+// policy the server runs (Config.Bundle), for the hook role, with its
+// content hash as ETag; a request whose If-None-Match names it is
+// answered 304 Not Modified, without the body.
+func (s *Server) bundle(w http.ResponseWriter, r *http.Request, _ Role) error {
+	data := s.cfg.Bundle
+	if data == nil {
+		return Errorf(http.StatusNotFound, "this server publishes no policy bundle (serve --bundle-key)")
 	}
-	b := s.cfg.Bundle
-	if b == nil {
-		writeError(w, Errorf(http.StatusNotFound, "this server publishes no policy bundle"))
-		return
+	etag := bundle.ETag(bundle.Hash(data))
+	h := w.Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "no-cache")
+	if matchesETag(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
 	}
-	etag := b.ETag()
-	w.Header().Set("ETag", etag)
-	for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
-		if strings.TrimSpace(t) == etag {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-	}
-	data := b.Encode()
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(data)
+	return nil
+}
+
+// matchesETag reports whether an If-None-Match header names etag (or is
+// "*"). Weak tags compare as their strong form (RFC 9110, 13.1.2).
+func matchesETag(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
 }

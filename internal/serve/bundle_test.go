@@ -1,93 +1,106 @@
 package serve
 
 import (
-	"bytes"
+	"context"
 	"crypto/ed25519"
-	"io"
+	"crypto/rand"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/toolguard/toolguard/internal/bundle"
+	"github.com/toolguard/toolguard/internal/remote"
 )
 
-// TestPolicyBundle: a node fetches the bundle with its token, verifies it
-// against its pinned key and caches it; the ETag gives 304; a bundle
-// swapped on the way (a tampering proxy) is refused and the node keeps
-// the last good one; without a token, 401.
-func TestPolicyBundle(t *testing.T) {
-	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{5}, ed25519.SeedSize))
-	b, err := bundle.Sign("policy.toml", "version = 1\n", key, time.Now())
+func signedBundle(t *testing.T) ([]byte, ed25519.PublicKey) {
+	t.Helper()
+	pub, key, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := hookFixture(t, nil)
-	f.srv.Close()
-	cfg := f.srv.cfg
-	cfg.Bundle = &b
-	f.srv = New(cfg)
-	t.Cleanup(f.srv.Close)
-	ts := httptest.NewServer(f.srv)
-	defer ts.Close()
+	raw, err := bundle.Sign(bundle.Body{Created: time.Now(), Server: "t", Layers: []bundle.Layer{{Name: "system", Data: "version = 1\n"}}}, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, pub
+}
 
-	tamper, url := false, ts.URL
-	fetch := func(etag string) ([]byte, bool, error) {
-		req, _ := http.NewRequest("GET", url+"/v1/policy/bundle", nil)
-		req.Header.Set("Authorization", "Bearer "+nodeTok)
-		if etag != "" {
-			req.Header.Set("If-None-Match", etag)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return nil, false, err
-		}
-		defer res.Body.Close()
-		data, _ := io.ReadAll(res.Body)
-		if res.StatusCode == http.StatusNotModified {
-			return nil, true, nil
-		}
-		if res.StatusCode != 200 || res.Header.Get("ETag") != b.ETag() {
-			t.Fatalf("GET bundle: %d %v %s", res.StatusCode, res.Header, data)
-		}
-		if tamper {
-			data = bytes.Replace(data, []byte("version = 1"), []byte("version = 2"), 1)
-		}
-		return data, false, nil
+func TestBundleEndpoint(t *testing.T) {
+	f := newFixture(t)
+	if w := f.do(t, "GET", "/v1/policy/bundle", hookTok, ""); w.Code != http.StatusNotFound {
+		t.Fatalf("no bundle configured: status %d, want 404", w.Code)
 	}
-	n := &bundle.Node{Pinned: []ed25519.PublicKey{key.Public().(ed25519.PublicKey)}, Cache: filepath.Join(t.TempDir(), "bundle")}
-	got, err := n.Refresh(fetch)
-	if err != nil || got.Hash != b.Hash {
-		t.Fatalf("first fetch: %+v %v", got, err)
+	raw, pub := signedBundle(t)
+	f.srv.cfg.Bundle = raw
+	etag := bundle.ETag(bundle.Hash(raw))
+	tests := []struct {
+		name, token, ifNoneMatch string
+		status                   int
+	}{
+		{"hook role reads it", hookTok, "", 200},
+		{"approver too", approverTok, "", 200},
+		{"no token", "", "", 401},
+		{"unknown token", "nope-nope-nope", "", 401},
+		{"current tag", hookTok, etag, 304},
+		{"weak form of the tag", hookTok, "W/" + etag, 304},
+		{"among others", hookTok, `"abc", ` + etag, 304},
+		{"an old tag", hookTok, `"` + strings.Repeat("0", 64) + `"`, 200},
 	}
-	if _, nm, _ := fetch(got.ETag()); !nm {
-		t.Error("the ETag did not give 304")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var hdr []string
+			if tt.ifNoneMatch != "" {
+				hdr = []string{"If-None-Match", tt.ifNoneMatch}
+			}
+			w := f.do(t, "GET", "/v1/policy/bundle", tt.token, "", hdr...)
+			if w.Code != tt.status {
+				t.Fatalf("status %d, want %d (%s)", w.Code, tt.status, w.Body)
+			}
+			if tt.status/100 == 4 {
+				return
+			}
+			if got := w.Header().Get("ETag"); got != etag {
+				t.Fatalf("ETag %q, want %q", got, etag)
+			}
+			if tt.status == 304 && w.Body.Len() != 0 {
+				t.Fatal("a 304 with a body")
+			}
+			if tt.status == 200 {
+				if _, err := bundle.Verify(w.Body.Bytes(), pub); err != nil {
+					t.Fatalf("the served bundle does not verify: %v", err)
+				}
+			}
+		})
 	}
-	// The server now answers a different bundle body, changed on the way:
-	// the node refuses it and keeps its last good one.
-	b2, _ := bundle.Sign("policy.toml", "version = 1\n# v2\n", key, time.Now())
-	cfg.Bundle = &b2
-	srv2 := New(cfg)
-	t.Cleanup(srv2.Close)
-	ts2 := httptest.NewServer(srv2)
-	defer ts2.Close()
-	tamper, url = true, ts2.URL
-	b.Hash = b2.Hash // the test's ETag check follows the server's bundle
-	got, err = n.Refresh(fetch)
-	if err == nil || !strings.Contains(err.Error(), "tampered") || got.Policy != "version = 1\n" {
-		t.Fatalf("tampered fetch: %+v %v", got, err)
+	if w := f.do(t, "POST", "/v1/policy/bundle", hookTok, "{}"); w.Code != http.StatusMethodNotAllowed {
+		t.Fatalf("POST: status %d, want 405", w.Code)
 	}
-	for _, auth := range []string{"", "Bearer " + approverTok, "Bearer nope-nope-nope-nope"} {
-		req := httptest.NewRequest("GET", "/v1/policy/bundle", nil)
-		if auth != "" {
-			req.Header.Set("Authorization", auth)
-		}
-		w := httptest.NewRecorder()
-		f.srv.ServeHTTP(w, req)
-		if w.Code != 401 || strings.Contains(w.Body.String(), "policy") {
-			t.Errorf("auth %q: %d %s", auth, w.Code, w.Body)
-		}
+}
+
+// The hook's client over a real loopback listener: the bundle, then 304
+// for the tag it has (net/http sends a 304 without Content-Length).
+func TestBundleClient(t *testing.T) {
+	f := newFixture(t)
+	raw, _ := signedBundle(t)
+	f.srv.cfg.Bundle = raw
+	hs := httptest.NewServer(f.srv)
+	defer hs.Close()
+	c, err := remote.New(hs.URL, hookTok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, notModified, err := c.Bundle(context.Background(), "")
+	if err != nil || notModified || string(got) != string(raw) {
+		t.Fatalf("Bundle = %d bytes, %v, %v", len(got), notModified, err)
+	}
+	got, notModified, err = c.Bundle(context.Background(), bundle.ETag(bundle.Hash(raw)))
+	if err != nil || !notModified || got != nil {
+		t.Fatalf("conditional Bundle = %q, %v, %v", got, notModified, err)
+	}
+	bad, _ := remote.New(hs.URL, "wrong-token-xxxxxxxx")
+	if _, _, err := bad.Bundle(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Fatalf("wrong token: %v", err)
 	}
 }

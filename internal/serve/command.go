@@ -48,6 +48,7 @@ type Options struct {
 	nodeTokens              string                         // --node-tokens: POST /v1/hooks/{agent} (serve_hooks.go)
 	database                string                         // --database: approvals in PostgreSQL (serve_db.go)
 	readAudit               func() ([]audit.Record, error) // the audit chain in the database (nil: the file)
+	bundleKey               string                         // --bundle-key: signbundle.go
 }
 
 // NewCommand is the `serve` command (cmd/toolguard-serve). sys is the
@@ -91,6 +92,7 @@ gracefully.`,
 	fl.StringVar(&o.database, "database", "", "keep approval requests in PostgreSQL at this postgres:// `URL` (shared by every replica) instead of the state directory")
 	fl.StringVar(&o.nodeTokens, "node-tokens", "", "answer the agents' hooks at POST /v1/hooks/{agent} for the nodes in this `FILE` (NAME:TOKEN a line, mode 0600)")
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
+	fl.StringVar(&o.bundleKey, "bundle-key", "", "sign the policy as a bundle at GET /v1/policy/bundle with this private key `FILE` (created on first use)")
 	guard.PolicyFlags(fl, &o.Selection)
 	guard.DecideFlags(fl, &o.Options)
 	o.system.register(cmd)
@@ -138,6 +140,10 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		}
 	}
 	ps, err := sys.Load(o.Selection, sys.CurrentProject())
+	if err != nil {
+		return err
+	}
+	policyBundle, err := serveBundle(sys, o, sys.CurrentProject())
 	if err != nil {
 		return err
 	}
@@ -235,6 +241,7 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		Hook:         e.Hook,
 		NodeTokens:   nodes,
 		Changes:      changes,
+		Bundle:       policyBundle,
 	})
 	defer srv.Close()
 	hs := &http.Server{

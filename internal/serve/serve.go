@@ -28,7 +28,6 @@ import (
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/audit"
-	"github.com/toolguard/toolguard/internal/bundle"
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
@@ -166,9 +165,9 @@ type Config struct {
 	NodeTokens []NodeToken
 	// HookTimeout bounds one hook decision (default DefaultHookTimeout).
 	HookTimeout time.Duration
-	// Bundle is the signed policy bundle GET /v1/policy/bundle serves to
-	// the nodes (bundle.go); nil: none.
-	Bundle *bundle.Bundle
+	// Bundle is the signed policy bundle GET /v1/policy/bundle serves
+	// (bundle.go); nil: none (404).
+	Bundle []byte
 }
 
 // Server is the toolguard HTTP handler.
@@ -336,7 +335,7 @@ func (s *Server) routes() {
 	s.route("/v1/audit/summary", RoleApprover, false, s.auditSummary, "GET")
 	s.route("/v1/login-links", RoleApprover, true, s.newLoginLink, "POST")
 	s.hookRoutes()
-	s.bundleRoutes()
+	s.route("/v1/policy/bundle", RoleHook, false, s.bundle, "GET") // bundle.go
 	s.mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		if _, err := s.authorize(r, RoleHook, false); err != nil {
 			writeError(w, err)

@@ -32,8 +32,13 @@ func (e Env) IgnoredParts(pol *policy.Policy) []IgnoredPart {
 		if rel, err := filepath.Rel(cwd, p.File); err == nil && !strings.HasPrefix(rel, "..") {
 			name = rel
 		}
-		out = append(out, IgnoredPart{File: p.File, Line: p.Line, Rule: p.Rule, What: p.Msg,
-			Fix: fmt.Sprintf("run `toolguard trust %s` to apply it", shellparse.Quote(name))})
+		fix := fmt.Sprintf("run `toolguard trust %s` to apply it", shellparse.Quote(name))
+		if strings.HasPrefix(p.File, "bundle:") {
+			// A layer of the managed policy bundle (internal/guard's
+			// LoadPolicy): tighten-only by design, never trusted here.
+			fix = "a managed policy bundle only tightens the node's policy (docs/bundles.md)"
+		}
+		out = append(out, IgnoredPart{File: p.File, Line: p.Line, Rule: p.Rule, What: p.Msg, Fix: fix})
 	}
 	return out
 }

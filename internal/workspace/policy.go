@@ -22,6 +22,9 @@ type Selection struct {
 type Set struct {
 	Pol   *policy.Policy
 	Files []string // absolute paths of the files in effect
+	// Bundle is the hash of the managed policy bundle whose layers are in
+	// effect after Files ("" for none; docs/bundles.md).
+	Bundle string
 }
 
 // UsageError is a selection, flag or request that cannot be used as
@@ -154,6 +157,12 @@ func (e Env) Load(f Selection, project string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	return LoadSources(f, srcs)
+}
+
+// LoadSources compiles srcs (Env.Sources, and the layers of a managed
+// policy bundle after them: internal/guard's LoadPolicy) as Load does.
+func LoadSources(f Selection, srcs []policy.Source) (*Set, error) {
 	pol, err := policy.Load(srcs, policy.LoadOptions{NoBuiltin: f.NoBuiltin, Lazy: f.Lazy})
 	if err != nil {
 		return nil, err
