@@ -129,7 +129,7 @@ func Check(sys System, f Options, set *workspace.Set, q CheckRequest) (*Report, 
 	}
 	project := sys.Project(&c)
 	if set == nil {
-		f.Lazy = true // loaded as the hook loads it (hook.Run): one road from the files to the decision
+		f.Lazy = true                                                                  // loaded as the hook loads it (hook.Run): one road from the files to the decision
 		if set, err = LoadPolicy(context.Background(), sys, &f, project); err != nil { // as the hook: with the managed bundle
 			return nil, err
 		}
