@@ -83,7 +83,7 @@ func withBundle(ctx context.Context, sys System, f *Options, ps *workspace.Set, 
 			if errors.As(err, &be) {
 				rec.Bundle = be.Hash
 			}
-			if aerr := audit.AppendContext(ctx, path, rec); aerr != nil {
+			if aerr := AppendAudit(ctx, sys, pol, path, rec); aerr != nil { // audit_log = "server": the server keeps it
 				fmt.Fprintf(sys.Stderr, "toolguard: %v\n", aerr)
 			}
 		}

@@ -169,7 +169,7 @@ func (e *Engine) Audit(ev DecisionEvent) error {
 	if path == "" {
 		return nil
 	}
-	return audit.Append(path, guard.DecisionRecord(e.Sys.Now(), ev.Request, ev.Action, ev.Approver, ev.Via, "serve", e.Set.Pol.Hash()))
+	return e.Sys.Append(context.Background(), path, guard.DecisionRecord(e.Sys.Now(), ev.Request, ev.Action, ev.Approver, ev.Via, "serve", e.Set.Pol.Hash()))
 }
 
 // Describe is Config.Describe: what the human sees of a call a hook
