@@ -367,7 +367,9 @@ func (sy *sysEnv) install(t *testing.T) {
 		// running them (cmd/toolguard/install_system.go serveSetup); the test runs them
 		steps = append(steps, root("install", sy.s.toolguard, "install", "--system", "--serve"),
 			root("serve-account", "sh", "-c", "set -e; getent group toolguard-approvers || groupadd --system toolguard-approvers; "+
-				"getent passwd toolguard || useradd --system --home-dir /var/lib/toolguard --shell /usr/sbin/nologin toolguard"),
+				"getent passwd toolguard || useradd --system --home-dir /var/lib/toolguard --shell /usr/sbin/nologin toolguard; "+
+				// as install prints: its server key is made under /var/lib/toolguard (0700, root)
+				"chown -R toolguard:toolguard /var/lib/toolguard"),
 			// when the unit's ExecStart passes --key, the key must exist (serve refused to
 			// start without it on 2026-12-04 16:xx): made as serve's error message says, by
 			// the account; without --key serve makes it on its first start
