@@ -211,23 +211,11 @@ func readMarker(path string) (nativeMarker, bool, error) {
 // entries are left as they are; the settings file is backed up as by
 // Install.
 func InstallNative(o Options, rules []NativeRule) (Result, error) {
-	if o.Provider != "claude-code" && o.Provider != "claude" {
-		return Result{}, fmt.Errorf("native rules are written for claude-code only, not %s", o.Provider)
-	}
-	file, err := SettingsPath("claude-code", o.Scope, o.Dir, o.Home)
-	if err != nil {
-		return Result{}, err
-	}
-	res := Result{File: file}
-	doc, err := readDoc(file)
+	res, doc, marker, old, _, err := openNative(o)
 	if err != nil {
 		return res, err
 	}
-	marker := doc.path + NativeMarkerSuffix
-	old, _, err := readMarker(marker)
-	if err != nil {
-		return res, err
-	}
+	file := res.File
 	root := doc.root
 	if root == nil {
 		root = &object{}
@@ -299,23 +287,11 @@ func InstallNative(o Options, rules []NativeRule) (Result, error) {
 // marker records, then the marker. A deny list or permissions object left
 // empty by that removal is removed too; a file left empty is deleted.
 func UninstallNative(o Options) (Result, error) {
-	if o.Provider != "claude-code" && o.Provider != "claude" {
-		return Result{}, fmt.Errorf("native rules are written for claude-code only, not %s", o.Provider)
-	}
-	file, err := SettingsPath("claude-code", o.Scope, o.Dir, o.Home)
-	if err != nil {
-		return Result{}, err
-	}
-	res := Result{File: file}
-	doc, err := readDoc(file)
+	res, doc, marker, old, found, err := openNative(o)
 	if err != nil {
 		return res, err
 	}
-	marker := doc.path + NativeMarkerSuffix
-	old, found, err := readMarker(marker)
-	if err != nil {
-		return res, err
-	}
+	file := res.File
 	if !found {
 		res.Summary = fmt.Sprintf("no native rules recorded for %s", file)
 		return res, nil
@@ -397,4 +373,24 @@ func denyList(root *object, file string) (*object, []any, error) {
 		return nil, nil, fmt.Errorf("%s: permissions.deny is %s, want a list; nothing was changed", file, kindOf(dv))
 	}
 	return perms, deny, nil
+}
+
+// openNative reads what InstallNative and UninstallNative start from: Claude
+// Code's settings file of o's scope, its marker's path, and the strings the
+// marker records (found: the marker exists).
+func openNative(o Options) (res Result, doc *document, marker string, old nativeMarker, found bool, err error) {
+	if o.Provider != "claude-code" && o.Provider != "claude" {
+		return Result{}, nil, "", nativeMarker{}, false, fmt.Errorf("native rules are written for claude-code only, not %s", o.Provider)
+	}
+	file, err := SettingsPath("claude-code", o.Scope, o.Dir, o.Home)
+	if err != nil {
+		return Result{}, nil, "", nativeMarker{}, false, err
+	}
+	res = Result{File: file}
+	if doc, err = readDoc(file); err != nil {
+		return res, nil, "", nativeMarker{}, false, err
+	}
+	marker = doc.path + NativeMarkerSuffix
+	old, found, err = readMarker(marker)
+	return res, doc, marker, old, found, err
 }
