@@ -120,19 +120,7 @@ func InstallHTTP(o HTTPOptions) (Result, error) {
 		"onFailure \"block\" needs Claude Code 2.1.295 or later; older versions let a call run when the server cannot be reached.",
 	}}
 	res.Notes = append(res.Notes, a.notes(o.Scope)...)
-	doc, err := readDoc(file)
-	if err != nil {
-		return res, err
-	}
-	root := doc.root
-	if root == nil {
-		root = &object{}
-	}
-	var log changeLog
-	if doc.data == nil {
-		log.add("create %s", file)
-	}
-	hooks, err := hooksObject(root, file, true)
+	doc, root, hooks, log, err := openHooks(file)
 	if err != nil {
 		return res, err
 	}

@@ -115,19 +115,7 @@ func Install(o Options) (Result, error) {
 	if w := PathLookup(o.Command); w != "" {
 		res.Notes = append(res.Notes, fmt.Sprintf("the hook command runs %q, found through PATH when the agent runs it: a toolguard earlier on that PATH would take over the hook; prefer an absolute path", w))
 	}
-	doc, err := readDoc(file)
-	if err != nil {
-		return res, err
-	}
-	root := doc.root
-	if root == nil {
-		root = &object{}
-	}
-	var log changeLog
-	if doc.data == nil {
-		log.add("create %s", file)
-	}
-	hooks, err := hooksObject(root, file, true)
+	doc, root, hooks, log, err := openHooks(file)
 	if err != nil {
 		return res, err
 	}
@@ -569,6 +557,23 @@ func kindOf(v any) string {
 }
 
 type changeLog struct{ lines []string }
+
+// openHooks reads the settings file an install edits: its document, the
+// root object (empty for a new file), the hooks object in it (created
+// when missing) and a change log that starts with the file's creation.
+func openHooks(file string) (doc *document, root, hooks *object, log changeLog, err error) {
+	if doc, err = readDoc(file); err != nil {
+		return nil, nil, nil, log, err
+	}
+	if root = doc.root; root == nil {
+		root = &object{}
+	}
+	if doc.data == nil {
+		log.add("create %s", file)
+	}
+	hooks, err = hooksObject(root, file, true)
+	return doc, root, hooks, log, err
+}
 
 func (l *changeLog) add(format string, args ...any) {
 	l.lines = append(l.lines, fmt.Sprintf(format, args...))
