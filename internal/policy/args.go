@@ -4,7 +4,6 @@
 package policy
 
 import (
-	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -17,7 +16,7 @@ import (
 // options (and the values of options known to take one). It returns the
 // arguments after the matched prefix.
 func matchPrefix(prefix []string, name string, args []string) ([]string, bool) {
-	if ok, _ := path.Match(prefix[0], name); !ok {
+	if ok, _ := globMatch(prefix[0], name); !ok {
 		return nil, false
 	}
 	valued := valueOptions()[name]
@@ -45,7 +44,7 @@ func matchPrefix(prefix []string, name string, args []string) ([]string, bool) {
 			}
 			break
 		}
-		if ok, _ := path.Match(tok, args[i]); !ok {
+		if ok, _ := globMatch(tok, args[i]); !ok {
 			return nil, false
 		}
 		i++
@@ -62,7 +61,7 @@ func mayName(prefixes []string, cmd *shellparse.Command) bool {
 	for _, c := range prefixes {
 		toks := strings.Fields(c)
 		for _, tok := range toks {
-			if _, err := path.Match(tok, ""); err != nil {
+			if _, err := globMatch(tok, ""); err != nil {
 				return true
 			}
 		}
@@ -244,7 +243,7 @@ func wildMatch(p, s string) bool {
 	if !strings.ContainsAny(p, "*?[\\") {
 		return p == s
 	}
-	ok, _ := path.Match(strings.ReplaceAll(p, "/", "\x00"), strings.ReplaceAll(s, "/", "\x00"))
+	ok, _ := globMatch(strings.ReplaceAll(p, "/", "\x00"), strings.ReplaceAll(s, "/", "\x00"))
 	return ok
 }
 
@@ -264,7 +263,7 @@ func fedBy(patterns []string, sources []shellparse.Source) bool {
 			if p == s.Class.String() {
 				return true
 			}
-			if ok, _ := path.Match(p, s.Name); ok {
+			if ok, _ := globMatch(p, s.Name); ok {
 				return true
 			}
 		}

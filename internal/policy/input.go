@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,7 +36,7 @@ func compileInput(in fileInput) (inputCond, error) {
 		c.pre, n = in.Prefix, n+1
 	}
 	if in.Glob != nil {
-		if _, err := path.Match(*in.Glob, ""); err != nil {
+		if _, err := globMatch(*in.Glob, ""); err != nil {
 			return c, fmt.Errorf("input %q: bad glob %q", in.Field, *in.Glob)
 		}
 		c.glob, n = in.Glob, n+1
@@ -83,7 +82,7 @@ func (c *inputCond) test(s string) bool {
 	case c.pre != nil:
 		return strings.HasPrefix(s, *c.pre)
 	case c.glob != nil:
-		ok, _ := path.Match(*c.glob, s)
+		ok, _ := globMatch(*c.glob, s)
 		return ok
 	case c.re != nil:
 		return c.re.MatchString(s)
@@ -139,7 +138,7 @@ func matchDomain(patterns []string, c *call.Call) bool {
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	for _, p := range patterns {
-		if ok, _ := path.Match(p, host); ok {
+		if ok, _ := globMatch(p, host); ok {
 			return true
 		}
 		if !strings.ContainsAny(p, "*?[") && strings.HasSuffix(host, "."+p) {

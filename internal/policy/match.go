@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -69,7 +68,7 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 			m.tools = append(m.tools, toolPattern{kind: k, isKnd: true})
 			continue
 		}
-		if _, err := path.Match(t, ""); err != nil || t == "" {
+		if _, err := globMatch(t, ""); err != nil || t == "" {
 			add("tool", "bad tool pattern %q (want a kind — %s — or a tool-name glob)", t, strings.Join(call.Kinds(), ", "))
 			continue
 		}
@@ -82,7 +81,7 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 			continue
 		}
 		for _, tok := range toks {
-			if _, err := path.Match(tok, ""); err != nil {
+			if _, err := globMatch(tok, ""); err != nil {
 				add("command", "bad glob %q in command %q", tok, c)
 			}
 		}
@@ -94,7 +93,7 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		dst  *[]string
 	}{{"args", fr.Args, &m.args}, {"args_all", fr.ArgsAll, &m.argsAll}, {"args_none", fr.ArgsNone, &m.argsNone}} {
 		for _, a := range f.src {
-			if _, err := path.Match(a, ""); err != nil || a == "" {
+			if _, err := globMatch(a, ""); err != nil || a == "" {
 				add(f.name, "bad argument pattern %q", a)
 				continue
 			}
@@ -136,7 +135,7 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		if !strings.Contains(s, "/") {
 			s += "/*"
 		}
-		if _, err := path.Match(s, ""); err != nil {
+		if _, err := globMatch(s, ""); err != nil {
 			add("mcp", "bad mcp pattern %q (want server/tool globs)", s)
 			continue
 		}
@@ -157,7 +156,7 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		m.code = re
 	}
 	for _, f := range fr.FedBy {
-		if _, err := path.Match(f, ""); err != nil || f == "" {
+		if _, err := globMatch(f, ""); err != nil || f == "" {
 			add("fed_by", "bad fed_by pattern %q (want network, decoder, other or a program glob)", f)
 			continue
 		}
@@ -169,7 +168,7 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 		dst  *[]string
 	}{{"via", fr.Via, &m.via}, {"env", fr.Env, &m.env}, {"env_none", fr.EnvNone, &m.envNone}} {
 		for _, g := range f.src {
-			if _, err := path.Match(g, ""); err != nil || g == "" {
+			if _, err := globMatch(g, ""); err != nil || g == "" {
 				add(f.name, "bad %s pattern %q", f.name, g)
 				continue
 			}
@@ -185,7 +184,7 @@ func compileMatcher(fr fileRule, trusted bool) (matcher, []fieldErr) {
 	}
 	for _, d := range fr.Domain {
 		d = strings.ToLower(strings.TrimSpace(d))
-		if _, err := path.Match(d, ""); err != nil || d == "" {
+		if _, err := globMatch(d, ""); err != nil || d == "" {
 			add("domain", "bad domain pattern %q", d)
 			continue
 		}
@@ -310,7 +309,7 @@ func anyTool(ps []toolPattern, c *call.Call) bool {
 			if p.kind == c.Kind {
 				return true
 			}
-		} else if ok, _ := path.Match(p.glob, c.Tool); ok {
+		} else if ok, _ := globMatch(p.glob, c.Tool); ok {
 			return true
 		}
 	}
@@ -319,7 +318,7 @@ func anyTool(ps []toolPattern, c *call.Call) bool {
 
 func anyGlob(globs []string, s string) bool {
 	for _, g := range globs {
-		if ok, _ := path.Match(g, s); ok {
+		if ok, _ := globMatch(g, s); ok {
 			return true
 		}
 	}

@@ -3,7 +3,6 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"sort"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -54,7 +53,7 @@ func (p *Policy) shellFieldCommand(c *call.Call) string {
 func checkShellFields(m map[string][]string) []string {
 	var bad []string
 	for g, fields := range m {
-		if _, err := path.Match(g, ""); err != nil {
+		if _, err := globMatch(g, ""); err != nil {
 			bad = append(bad, fmt.Sprintf("shell_fields: tool pattern %q: %v", g, err))
 		}
 		for _, f := range fields {
@@ -69,7 +68,7 @@ func checkShellFields(m map[string][]string) []string {
 
 func matchAny(glob string, names []string) bool {
 	for _, n := range names {
-		if ok, _ := path.Match(glob, n); ok {
+		if ok, _ := globMatch(glob, n); ok {
 			return true
 		}
 	}
