@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -406,6 +407,13 @@ func TestRemoteApprovalFakeServer(t *testing.T) {
 			g := grant(trusted, key, time.Hour, now)
 			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
 		}, receipt(foreign, ""), "not signed by a trusted approver key"},
+		// A key the agent wrote as the user's approver.key (the hook runs
+		// as that user): with settings.approvers naming the server's key,
+		// a server's grant signed by it is not honoured.
+		{"user key", func(key string) remote.UseAnswer {
+			g := grant(foreign, key, time.Hour, now)
+			return remote.UseAnswer{Outcome: "granted", ID: g.ID, Grant: g}
+		}, receipt(foreign, ""), "not a trusted approver key"},
 		// The control: the same fake server with a grant the policy's
 		// approver signed for this call, and its receipt, is honoured.
 		{"trusted grant", func(key string) remote.UseAnswer {
@@ -433,6 +441,9 @@ func TestRemoteApprovalFakeServer(t *testing.T) {
 					w.Write(b)
 				}))
 				sandboxPolicy(e, "unix://"+a.sock, approval.PublicText(trusted.Key.Public().(ed25519.PublicKey)), "")
+				if c.name == "user key" {
+					writeUserKey(t, e, foreign.Key)
+				}
 				r := e.hook(agent, e.project, remoteAsk1)
 				if c.want == "allow" {
 					wantDecision(t, c.name, r, "allow")
@@ -605,5 +616,32 @@ func TestRemoteApprovalResult(t *testing.T) {
 				t.Error("a request was stored in the sandbox's state directory")
 			}
 		})
+	}
+}
+
+// writeUserKey writes priv as the user's approver.key under e's
+// XDG_CONFIG_HOME, in the key file's own format (its header taken from a
+// file GenerateKey made).
+func writeUserKey(t *testing.T, e *trustEnv, priv ed25519.PrivateKey) {
+	t.Helper()
+	tmp := filepath.Join(t.TempDir(), "k")
+	if _, err := approval.GenerateKey(tmp); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(b), "\n")
+	path := filepath.Join(e.env["XDG_CONFIG_HOME"], "toolguard", "approver.key")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	text := head + "\n" + base64.StdEncoding.EncodeToString(priv.Seed()) + "\n"
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if k, err := approval.LoadKey(path); err != nil || !k.Equal(priv) {
+		t.Fatalf("user key not written as the key file format: %v", err)
 	}
 }

@@ -124,7 +124,7 @@ func remoteAsk(ctx context.Context, sys System, o *Outcome) {
 	}
 	switch a.Outcome {
 	case "granted":
-		trusted, _ := TrustedKeys(sys.Env, o.Set.Pol)
+		trusted := serverKeys(sys.Env, o.Set.Pol)
 		err := errors.New("no grant in the answer")
 		if a.Grant != nil {
 			err = trusted.VerifyGrant(*a.Grant, key, sys.Now())
@@ -267,4 +267,24 @@ func Describe(ctx context.Context, sys System, f *Options, ps *workspace.Set, c 
 		rules = append(rules, o.Res.Rule.ID)
 	}
 	return approval.Request{Summary: audit.CallSummary(c, SummaryMax), Preview: approvalPreview(o), Rules: rules}, nil
+}
+
+// serverKeys are the keys a server's "granted" answer must be signed by:
+// settings.approvers when the policy names any (the server's key: system
+// mode's platform policy does), else TrustedKeys. The user's own
+// approver.key is left out then because the agent runs as that user: a
+// key it managed to write there, and a server it managed to put between
+// the hook and the real one, would otherwise grant its own calls.
+func serverKeys(sys workspace.Env, pol *policy.Policy) approval.Keyring {
+	if pol != nil && len(pol.Settings.Approvers) > 0 {
+		var ring approval.Keyring
+		for _, s := range pol.Settings.Approvers {
+			if pub, err := approval.ParsePublic(s); err == nil {
+				ring = append(ring, pub)
+			}
+		}
+		return ring
+	}
+	trusted, _ := TrustedKeys(sys, pol)
+	return trusted
 }
