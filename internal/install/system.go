@@ -493,20 +493,24 @@ func copilotPolicy() []byte {
 // geminiPolicy is the backstop for Gemini CLI, whose system hook a user
 // can switch off (hooksConfig.disabled, GEMINI_CLI_SYSTEM_SETTINGS_PATH):
 // admin policy rules still apply then, and under --yolo (PROTOCOLS §11.3).
-// They name the ways to switch the hook off and the guard's own files;
-// they are static and best effort, the hook is the guard.
+// They name the ways to switch the hook off (the variable, the settings
+// keys, Gemini's settings and policy directories); they are static and
+// best effort, the hook is the guard. They do not name toolguard: its
+// system files are root owned (the OS refuses the write), and a rule on
+// the word denied every harmless mention (grep -r toolguard, a checkout
+// of that name, toolguard check).
 const geminiPolicy = `# toolguard install --system: admin rules that hold when the toolguard hook
 # is switched off (Gemini CLI system hooks are advisory). Root owned, 0644.
 
 [[rule]]
 toolName = "run_shell_command"
-commandRegex = "(GEMINI_CLI_SYSTEM_SETTINGS_PATH|hooksConfig|disableAllHooks|toolguard|/etc/gemini-cli|\\.gemini/)"
+commandRegex = "(GEMINI_CLI_SYSTEM_SETTINGS_PATH|hooksConfig|disableAllHooks|/etc/gemini-cli|\\.gemini/)"
 decision = "deny"
 priority = 999
 
 [[rule]]
 toolName = ["write_file", "replace"]
-argsPattern = "(\\.gemini/|/etc/gemini-cli|/etc/toolguard|/usr/local/lib/toolguard|toolguard)"
+argsPattern = "(\\.gemini/|/etc/gemini-cli|hooksConfig|disableAllHooks)"
 decision = "deny"
 priority = 999
 `
