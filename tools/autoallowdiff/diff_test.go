@@ -437,7 +437,7 @@ func TestReadOnlyDifferential(t *testing.T) {
 		t.Skipf("skipped: %s", why)
 	}
 	if testing.Short() {
-		t.Skip("skipped in -short: runs hundreds of programs under strace (.ci/run runs it as its own step)")
+		t.Skip("skipped in -short: runs every auto-allowed command under strace (20-40 s); go test without -short runs it")
 	}
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
 		need("needs root on Linux (network namespaces)")
