@@ -27,10 +27,18 @@ func TestHookBinaryDeps(t *testing.T) {
 	if !slices.Contains(deps, "github.com/toolguard/toolguard/internal/remote") {
 		t.Error("the hook does not link internal/remote: the test would prove nothing")
 	}
+	// Module prefixes the hook never links: the OpenTelemetry SDK exports the
+	// server's decisions (cmd/toolguard-serve only).
+	bannedPrefixes := []string{"go.opentelemetry.io/"}
 	for _, dep := range deps {
 		for _, b := range banned {
 			if dep == b {
 				t.Errorf("the default build of cmd/toolguard imports %s (it belongs in the serve build or a tool)", dep)
+			}
+		}
+		for _, p := range bannedPrefixes {
+			if strings.HasPrefix(dep, p) {
+				t.Errorf("the default build of cmd/toolguard imports %s (it belongs in the serve build)", dep)
 			}
 		}
 	}

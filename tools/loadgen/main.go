@@ -1,9 +1,21 @@
-// Command loadgen measures POST /v1/check of `toolguard serve` on loopback:
-// throughput and latency percentiles with 1, 16 and 64 concurrent clients.
+// Command loadgen measures `toolguard serve` on loopback: throughput and
+// latency percentiles of POST /v1/hooks/claude-code (the agent's HTTP hook,
+// -endpoint hook, the default) or POST /v1/check (-endpoint check) with 1, 8
+// and 64 concurrent clients, beside the process hook's cost per call.
 //
 //	go build -o /tmp/toolguard ./cmd/toolguard && go build -o /tmp/toolguard-serve ./cmd/toolguard-serve
-//	go run ./tools/loadgen -toolguard /tmp/toolguard -md      # default and 10,000-rule policy
-//	go run ./tools/loadgen -url http://127.0.0.1:8787 -token-file ~/.config/toolguard/serve.tokens
+//	go run ./tools/loadgen -toolguard /tmp/toolguard -md      # file store, default policy
+//	go run ./tools/loadgen -toolguard /tmp/toolguard -database "$TOOLGUARD_TEST_DATABASE" -md
+//	go run ./tools/loadgen -url http://127.0.0.1:8787 -token-file ~/.config/toolguard/serve.tokens -endpoint check
+//
+// With -endpoint hook the bodies are Claude Code's own PreToolUse payloads
+// (testdata/payloads/claude-code: -payloads), sent with a node token that
+// loadgen writes to a --node-tokens file; the server decides and writes the
+// audit line for each. With -database the server keeps its state in that
+// PostgreSQL database instead of the state directory. -process-hook N (with
+// -toolguard) also runs `toolguard hook --provider claude-code` N times, one
+// process per call with the same payloads and policy, serially: the cost of
+// a decision without the server, to set beside one HTTP call (1 client).
 //
 // With -toolguard it starts one server per policy (-rules: 0 is the
 // default policy, N adds the N-rule layer of tools/hookbench/policygen) on
@@ -59,16 +71,57 @@ func main() {
 	token := flag.String("token", "", "bearer token (with -url)")
 	tokenFile := flag.String("token-file", "", "serve's token file to take a token from (with -url)")
 	bin := flag.String("toolguard", "", "start servers with this toolguard binary instead of -url")
-	rules := flag.String("rules", "0,10000", "with -toolguard: policies to measure (0: the default policy; N: plus an N-rule layer)")
-	levels := flag.String("c", "1,16,64", "concurrent clients, comma-separated")
+	rules := flag.String("rules", "0", "with -toolguard: policies to measure (0: the default policy; N: plus an N-rule layer)")
+	levels := flag.String("c", "1,8,64", "concurrent clients, comma-separated")
 	n := flag.Int("n", 20000, "at most this many requests per level")
 	d := flag.Duration("d", 10*time.Second, "at most this long per level")
 	md := flag.Bool("md", false, "print a markdown table")
+	flag.StringVar(&cfg.endpoint, "endpoint", "hook", "hook: POST /v1/hooks/claude-code with Claude Code payloads; check: POST /v1/check")
+	flag.StringVar(&cfg.payloads, "payloads", "testdata/payloads/claude-code", "with -endpoint hook: the directory of Claude Code payloads (run from the repository root)")
+	flag.StringVar(&cfg.database, "database", "", "with -toolguard: start serve with --database URL (PostgreSQL) instead of the file store")
+	flag.IntVar(&cfg.processHook, "process-hook", 200, "with -toolguard and -endpoint hook: also time this many `toolguard hook` processes (0: none)")
 	flag.Parse()
 	if err := run(*target, *token, *tokenFile, *bin, *rules, *levels, *n, *d, *md); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
 	}
+}
+
+// cfg holds the flags that choose what is measured.
+var cfg struct {
+	endpoint, payloads, database string
+	processHook                  int
+	bodies                       []string // what is POSTed, in rotation
+}
+
+// hookPayloads are the Claude Code payloads sent with -endpoint hook: a
+// pass, a denial, a read and an MCP call, as Claude Code sends them.
+var hookPayloads = []string{"git-status.json", "push-force.json", "read.json", "mcp.json"}
+
+func loadBodies() error {
+	switch cfg.endpoint {
+	case "check":
+		cfg.bodies = bodies
+	case "hook":
+		for _, f := range hookPayloads {
+			data, err := os.ReadFile(filepath.Join(cfg.payloads, f))
+			if err != nil {
+				return fmt.Errorf("-payloads: %v (run from the repository root or set -payloads)", err)
+			}
+			cfg.bodies = append(cfg.bodies, string(bytes.TrimSpace(data)))
+		}
+	default:
+		return fmt.Errorf("-endpoint %q: want hook or check", cfg.endpoint)
+	}
+	return nil
+}
+
+// path is the endpoint -endpoint names.
+func path() string {
+	if cfg.endpoint == "check" {
+		return "/v1/check"
+	}
+	return "/v1/hooks/claude-code"
 }
 
 func ints(s string) ([]int, error) {
@@ -98,6 +151,9 @@ func run(target, token, tokenFile, bin, rules, levels string, n int, d time.Dura
 		return err
 	}
 	n, d = min(max(n, 1), maxRequests), min(max(d, time.Second), maxDuration)
+	if err := loadBodies(); err != nil {
+		return err
+	}
 	var results []result
 	if bin == "" {
 		if target == "" {
@@ -130,6 +186,11 @@ func run(target, token, tokenFile, bin, rules, levels string, n int, d time.Dura
 			if nr > 0 {
 				name = fmt.Sprintf("default + %d rules", nr)
 			}
+			if cfg.database != "" {
+				name += ", PostgreSQL"
+			} else {
+				name += ", file store"
+			}
 			for _, c := range cs {
 				r, err := level(url, tok, c, n, d)
 				if err != nil {
@@ -141,6 +202,14 @@ func run(target, token, tokenFile, bin, rules, levels string, n int, d time.Dura
 			}
 			if err := stop(); err != nil {
 				return err
+			}
+			if cfg.endpoint == "hook" && cfg.processHook > 0 {
+				r, err := processHooks(bin, nr, cfg.processHook)
+				if err != nil {
+					return err
+				}
+				r.policy = strings.SplitN(name, ",", 2)[0] + ", process hook"
+				results = append(results, r)
 			}
 		}
 	}
@@ -187,17 +256,26 @@ func startServer(bin string, nr int) (string, string, func() error, error) {
 		return "", "", nil, err
 	}
 	args := []string{"serve", "--addr", "127.0.0.1:0"}
-	if nr > 0 {
-		p := filepath.Join(home, "org.toml")
-		if err := os.WriteFile(p, []byte(policygen.TOML(nr)), 0o600); err != nil {
+	policyArgs, err := policyFlags(home, nr)
+	if err != nil {
+		return "", "", nil, err
+	}
+	args = append(args, policyArgs...)
+	nodeTok := ""
+	if cfg.endpoint == "hook" {
+		nodeTok = fmt.Sprintf("loadgen-node-%d-%d", os.Getpid(), time.Now().UnixNano())
+		p := filepath.Join(home, "nodes")
+		if err := os.WriteFile(p, []byte("loadgen:"+nodeTok+"\n"), 0o600); err != nil {
 			return "", "", nil, err
 		}
-		args = append(args, "--policy", p)
+		args = append(args, "--node-tokens", p)
+	}
+	if cfg.database != "" {
+		args = append(args, "--database", cfg.database)
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = home
-	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home + "/.config", "XDG_STATE_HOME=" + home + "/state",
-		"PATH=" + os.Getenv("PATH"), "USER=loadgen"}
+	cmd.Env = sandboxEnv(home)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return "", "", nil, err
@@ -235,6 +313,9 @@ func startServer(bin string, nr int) (string, string, func() error, error) {
 	}
 	select {
 	case u := <-found:
+		if nodeTok != "" {
+			return u, nodeTok, stop, nil
+		}
 		tok, err := approverToken(filepath.Join(home, ".config", "toolguard", "serve.tokens"))
 		if err != nil {
 			stop()
@@ -247,6 +328,87 @@ func startServer(bin string, nr int) (string, string, func() error, error) {
 	}
 }
 
+// policyFlags writes the nr-rule layer into dir (none for 0) and returns
+// the flags that load it, the same for serve and for the process hook.
+func policyFlags(dir string, nr int) ([]string, error) {
+	if nr == 0 {
+		return nil, nil
+	}
+	p := filepath.Join(dir, "org.toml")
+	if err := os.WriteFile(p, []byte(policygen.TOML(nr)), 0o600); err != nil {
+		return nil, err
+	}
+	return []string{"--policy", p}, nil
+}
+
+// sandboxEnv is the environment of a server or hook loadgen starts: a
+// temporary HOME, so no user's policy, grants or audit log is touched.
+func sandboxEnv(home string) []string {
+	return []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home + "/.config", "XDG_STATE_HOME=" + home + "/state",
+		"PATH=" + os.Getenv("PATH"), "USER=loadgen"}
+}
+
+// processHooks runs `toolguard hook --provider claude-code` calls times,
+// one process after the other, each fed one of the payloads on stdin: what a
+// node without the HTTP hook pays per tool call. Exit 0 (a reply on stdout,
+// or none for a plain pass) and 2 (a denial) count; anything else is an error.
+func processHooks(bin string, nr, calls int) (result, error) {
+	home, err := os.MkdirTemp("", "loadgen-hook-")
+	if err != nil {
+		return result{}, err
+	}
+	defer os.RemoveAll(home)
+	args := []string{"hook", "--provider", "claude-code"}
+	policyArgs, err := policyFlags(home, nr)
+	if err != nil {
+		return result{}, err
+	}
+	args = append(args, policyArgs...)
+	one := func(i int) error {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = home
+		cmd.Env = sandboxEnv(home)
+		cmd.Stdin = strings.NewReader(cfg.bodies[i%len(cfg.bodies)])
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 2) {
+			return fmt.Errorf("toolguard hook: %v: %s", err, errb.String())
+		}
+		return nil
+	}
+	for i := range 5 {
+		if err := one(i); err != nil {
+			return result{}, fmt.Errorf("process hook warm-up: %v", err)
+		}
+	}
+	var lat []time.Duration
+	errs := 0
+	start := time.Now()
+	for i := range min(calls, maxRequests) {
+		t0 := time.Now()
+		if err := one(i); err != nil {
+			errs++
+			continue
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	return summarize(lat, 1, errs, time.Since(start)), nil
+}
+
+// summarize turns latencies into a result row.
+func summarize(all []time.Duration, clients, errs int, elapsed time.Duration) result {
+	slices.Sort(all)
+	r := result{clients: clients, requests: len(all), errors: errs, elapsed: elapsed}
+	if len(all) > 0 {
+		r.p50 = all[len(all)/2]
+		r.p99 = all[min(len(all)-1, len(all)*99/100)]
+		r.max = all[len(all)-1]
+	}
+	return r
+}
+
 // level runs c clients until n requests are sent or d has passed.
 func level(target, token string, c, n int, d time.Duration) (result, error) {
 	if err := loopback(target); err != nil {
@@ -257,9 +419,9 @@ func level(target, token string, c, n int, d time.Duration) (result, error) {
 	}
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
 		MaxIdleConns: c, MaxIdleConnsPerHost: c, IdleConnTimeout: time.Minute}}
-	endpoint := strings.TrimSuffix(target, "/") + "/v1/check"
+	endpoint := strings.TrimSuffix(target, "/") + path()
 	one := func(i int) error {
-		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(bodies[i%len(bodies)]))
+		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(cfg.bodies[i%len(cfg.bodies)]))
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("Content-Type", "application/json")
 		res, err := client.Do(req)
@@ -309,14 +471,7 @@ func level(target, token string, c, n int, d time.Duration) (result, error) {
 	for _, l := range lat {
 		all = append(all, l...)
 	}
-	slices.Sort(all)
-	r := result{clients: c, requests: len(all), errors: int(errs.Load()), elapsed: elapsed}
-	if len(all) > 0 {
-		r.p50 = all[len(all)/2]
-		r.p99 = all[min(len(all)-1, len(all)*99/100)]
-		r.max = all[len(all)-1]
-	}
-	return r, nil
+	return summarize(all, c, int(errs.Load()), elapsed), nil
 }
 
 func report(rs []result, md bool) {
@@ -335,6 +490,7 @@ func report(rs []result, md bool) {
 			fmt.Fprintf(&b, "%-26s %7d %9d %6d %12.0f %9s %9s %9s\n", r.policy, r.clients, r.requests, r.errors, tput, ms(r.p50), ms(r.p99), ms(r.max))
 		}
 	}
-	fmt.Fprintf(&b, "(%d CPUs, %s/%s; loopback)\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(&b, "(POST %s; %d CPUs, %s/%s; loopback; load average at the end: %s)\n", path(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, strings.TrimSpace(string(load)))
 	os.Stdout.Write(b.Bytes())
 }
