@@ -102,6 +102,7 @@ function card(r) {
     if (r.decided) t += " " + new Date(r.decided).toLocaleString();
     if (g) t += " by " + (g.approver.user || "?") + " (" + g.approver.fingerprint + "), " + g.uses_left + " of " + g.uses + " use(s) left, until " + new Date(g.expires).toLocaleString();
     if (r.reject_reason) t += ": " + r.reject_reason;
+    if (r.stop) t += r.stop_delivered ? " (turn stopped)" : " (the turn stops at the session's next call)";
     decision.textContent = t;
   }
   const approve = node.querySelector("form.approve");
@@ -127,9 +128,10 @@ function card(r) {
     const reason = reject.elements.reason.value.trim();
     if (!reason) { fail(new Error("A rejection needs a reason: the agent reads it.")); reject.elements.reason.focus(); return; }
     try {
-      await api("POST", "/v1/approvals/" + encodeURIComponent(r.id) + "/reject", { reason });
+      const stop = reject.elements.stop.checked;
+      await api("POST", "/v1/approvals/" + encodeURIComponent(r.id) + "/reject", stop ? { reason, stop } : { reason });
       reject.elements.reason.value = "";
-      say("Rejected " + r.id + ".");
+      say((stop ? "Rejected " + r.id + " and stopped the turn." : "Rejected " + r.id + "."));
       await load();
     } catch (e) { fail(e); }
   });
