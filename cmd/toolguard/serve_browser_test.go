@@ -231,8 +231,31 @@ func TestServeInboxBrowserStop(t *testing.T) {
 	}
 	ctx := browser(t, chromium)
 	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+	// A notification's link (/#req_…), followed before signing in, shows
+	// the sign-in page; after the one-time link the inbox opens that card.
+	linked := agents[1].id
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/#"+linked), chromedp.WaitVisible(css("main.narrow"))); err != nil {
+		t.Fatalf("the notification's link before sign-in: %v", err)
+	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.login), chromedp.WaitVisible(css(`#pending article[data-id="`+agents[0].id+`"]`))); err != nil {
 		t.Fatalf("open the inbox: %v\n%s", err, s.stderr)
+	}
+	var hash, focused string
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var err error
+		if hash, err = chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash`)); err != nil {
+			t.Fatal(err)
+		}
+		if focused, err = chromedp.Run(ctx, chromedp.Evaluate[string](`(document.activeElement && document.activeElement.dataset && document.activeElement.dataset.id) || ""`)); err != nil {
+			t.Fatal(err)
+		}
+		if focused == linked || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if hash != "#"+linked || focused != linked {
+		t.Errorf("after sign-in the page is at %q with %q focused, want the linked request %s", hash, focused, linked)
 	}
 	for _, a := range agents {
 		card := `#pending article[data-id="` + a.id + `"]`

@@ -138,6 +138,17 @@ function card(r) {
   return node;
 }
 
+// A notification's link followed before sign-in (signin.js kept it):
+// open its card now, once, if it was followed within 30 minutes.
+try {
+  const next = JSON.parse(localStorage.getItem("toolguard.next") || "null");
+  localStorage.removeItem("toolguard.next");
+  if (next && location.hash.length <= 1 && /^#req_[A-Za-z0-9_-]{1,64}$/.test(next.hash) &&
+      Date.now() - next.at >= 0 && Date.now() - next.at < 30 * 60 * 1000) {
+    history.replaceState(null, "", next.hash);
+  }
+} catch (e) { /* no storage, or not ours: the inbox opens without a card */ }
+
 let loading = null;
 let hashDone = false;
 async function load() {
