@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -229,6 +230,24 @@ func TestServeInboxBrowserStop(t *testing.T) {
 		// Before the stop, a harmless call of the session passes or is held
 		// only by the pending request; afterwards it is stopped.
 	}
+	// A Write that replaces a git hook (asked by default) is shown as the
+	// diff from the file's current state.
+	proj := t.TempDir()
+	hookFile := filepath.Join(proj, ".git", "hooks", "pre-commit")
+	if err := os.MkdirAll(filepath.Dir(hookFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hookFile, []byte("#!/bin/sh\necho old-hook\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := e.runTool(t, []byte(`{"session_id":"sess-write","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":`+
+		quoteJSON(hookFile)+`,"content":"#!/bin/sh\necho new-hook\nexit 0\n"},"cwd":`+quoteJSON(proj)+`}`),
+		"hook", "--provider", "claude-code", "--mode", "headless")
+	writeID := reqID.FindString(out)
+	if code != 0 || writeID == "" {
+		t.Fatalf("the Write recorded no request: %d %s %s", code, out, errs)
+	}
+
 	ctx := browser(t, chromium)
 	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 	// A notification's link (/#req_…), followed before signing in, shows
@@ -277,6 +296,16 @@ func TestServeInboxBrowserStop(t *testing.T) {
 		if code != 200 || !strings.Contains(body, `"stop": true`) || !strings.Contains(body, `"status": "rejected"`) {
 			t.Fatalf("%s: after the page's reject with stop: %d %s", a.provider, code, body)
 		}
+	}
+	wcard := `#pending article[data-id="` + writeID + `"] pre.what.diff`
+	var del, add string
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(css(wcard+" span.add"))); err != nil {
+		t.Fatalf("the Write's card has no diff: %v", err)
+	}
+	del, err1 := chromedp.Run(ctx, chromedp.Text(css(wcard+" span.del")))
+	add, err2 := chromedp.Run(ctx, chromedp.Text(css(wcard+" span.add")))
+	if err1 != nil || err2 != nil || del != "-echo old-hook" || add != "+echo new-hook" {
+		t.Errorf("the Write's diff: removed %q, added %q (%v %v)", del, add, err1, err2)
 	}
 	screenshot(t, ctx, "inbox-stopped.png")
 	for _, a := range agents {

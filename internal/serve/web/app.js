@@ -34,6 +34,7 @@ function what(r) {
   if (p.command) return p.command;
   const parts = [];
   if (p.path) parts.push((r.kind || "file") + " " + p.path + (p.size ? " (" + p.size + " bytes)" : ""));
+  if (p.diff) return parts.join("\n"); // the diff (showDiff) shows the content or the edits
   if (p.content) parts.push(p.content);
   for (const e of p.edits || []) {
     parts.push("- " + e.old.split("\n").join("\n- ") + "\n+ " + e.new.split("\n").join("\n+ ") + (e.replace_all ? "\n(every occurrence)" : ""));
@@ -42,6 +43,20 @@ function what(r) {
   if (p.mcp_server || p.mcp_tool) parts.push("MCP " + (p.mcp_server || "") + "/" + (p.mcp_tool || ""));
   if (p.input) parts.push(p.input);
   return parts.length ? parts.join("\n\n") : (r.summary || "");
+}
+
+// showDiff appends a unified diff to pre, a line each, marked as added,
+// removed or a hunk header for the style sheet (text only, never markup).
+function showDiff(pre, note, diff) {
+  if (note) pre.append("\n" + note);
+  for (const line of diff.replace(/\n$/, "").split("\n")) {
+    const span = document.createElement("span");
+    span.className = line.startsWith("@@") ? "hunk" : line.startsWith("+") && !line.startsWith("+++") ? "add" :
+      line.startsWith("-") && !line.startsWith("---") ? "del" : "ctx";
+    span.textContent = line;
+    pre.append("\n", span);
+  }
+  pre.classList.add("diff");
 }
 
 function fact(dl, name, value) {
@@ -68,6 +83,7 @@ function card(r) {
   created.dateTime = r.created;
   node.querySelector(".what").textContent = what(r);
   const p = r.preview || {};
+  if (p.diff) showDiff(node.querySelector(".what"), r.kind === "write" ? "replaces the file's current content:" : "", p.diff);
   const desc = node.querySelector(".description");
   if (p.description) desc.textContent = "Agent's description: " + p.description; else desc.remove();
   const dl = node.querySelector(".facts");
