@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,31 +60,7 @@ func TestServeInboxBrowser(t *testing.T) {
 		t.Fatalf("first hook call: %s", out)
 	}
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-default-apps", true),
-		chromedp.Flag("no-proxy-server", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(420, 900), // a phone's width
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	defer cancelCtx()
-	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-
+	ctx := browser(t, chromium)
 	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 	card := `#pending article[data-id="` + id + `"]`
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.login), chromedp.WaitVisible(css(card))); err != nil {
@@ -165,6 +142,191 @@ func TestServeInboxBrowser(t *testing.T) {
 	out = hook("git reset --hard HEAD~1")
 	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "Use git stash; keep the commit.") {
 		t.Fatalf("the rejection's reason did not reach the hook: %s", out)
+	}
+}
+
+// browser starts headless Chromium at a phone's width; the context ends
+// with the test (90 s at most).
+func browser(t *testing.T, chromium string) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("no-proxy-server", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(420, 900), // a phone's width
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	t.Cleanup(cancelCtx)
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancel)
+
+	return ctx
+}
+
+// TestServeInboxBrowserStop: "Also stop the agent's turn", ticked in the
+// page beside a rejection, cancels the turn: the session's next hook call —
+// another command, one the policy allows — is answered with the agent's
+// stop in its own dialect (Claude Code: continue false; Codex: a deny
+// naming the stop), once; the call after it is decided as ever, and a
+// session nobody stopped is not held.
+func TestServeInboxBrowserStop(t *testing.T) {
+	chromium := chromiumPath(t)
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	e := newServeEnv(t)
+	s := e.start(t)
+	if s.login == "" {
+		t.Fatalf("no login link printed:\n%s", s.stderr)
+	}
+	type agent struct {
+		provider, session string
+		args              []string
+		payload           func(session, cmd string) []byte
+		stopped           []string // what the stopped call's reply holds
+		id                string
+	}
+	agents := []*agent{
+		{provider: "claude-code", session: "sess-stop-cc", args: []string{"--mode", "headless"},
+			payload: func(sess, cmd string) []byte {
+				return []byte(`{"session_id":` + quoteJSON(sess) + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":` +
+					quoteJSON(cmd) + `},"cwd":"/tmp/proj"}`)
+			},
+			stopped: []string{`"continue":false`, `"permissionDecision":"deny"`, "stopped this turn", "Not on main."}},
+		{provider: "codex", session: "sess-stop-cx",
+			payload: func(sess, cmd string) []byte {
+				return []byte(`{"session_id":` + quoteJSON(sess) + `,"turn_id":"turn-1","cwd":"/tmp/proj","hook_event_name":"PreToolUse","model":"gpt-test",` +
+					`"permission_mode":"default","tool_name":"Bash","tool_input":{"command":` + quoteJSON(cmd) + `},"tool_use_id":"call-1"}`)
+			},
+			stopped: []string{`"permissionDecision":"deny"`, "stopped this turn", "Not on main."}},
+	}
+	hook := func(a *agent, sess, cmd string) string {
+		args := append([]string{"hook", "--provider", a.provider}, a.args...)
+		code, out, errs := e.runTool(t, a.payload(sess, cmd), args...)
+		if code != 0 && code != 2 {
+			t.Fatalf("%s hook exit %d: %s %s", a.provider, code, out, errs)
+		}
+		return out + errs
+	}
+	for _, a := range agents {
+		out := hook(a, a.session, "git reset --hard HEAD~1")
+		if a.id = reqID.FindString(out); a.id == "" {
+			t.Fatalf("%s: the first call recorded no request: %s", a.provider, out)
+		}
+		// Before the stop, a harmless call of the session passes or is held
+		// only by the pending request; afterwards it is stopped.
+	}
+	// A Write that replaces a git hook (asked by default) is shown as the
+	// diff from the file's current state.
+	proj := t.TempDir()
+	hookFile := filepath.Join(proj, ".git", "hooks", "pre-commit")
+	if err := os.MkdirAll(filepath.Dir(hookFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hookFile, []byte("#!/bin/sh\necho old-hook\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := e.runTool(t, []byte(`{"session_id":"sess-write","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":`+
+		quoteJSON(hookFile)+`,"content":"#!/bin/sh\necho new-hook\nexit 0\n"},"cwd":`+quoteJSON(proj)+`}`),
+		"hook", "--provider", "claude-code", "--mode", "headless")
+	writeID := reqID.FindString(out)
+	if code != 0 || writeID == "" {
+		t.Fatalf("the Write recorded no request: %d %s %s", code, out, errs)
+	}
+
+	ctx := browser(t, chromium)
+	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+	// A notification's link (/#req_…), followed before signing in, shows
+	// the sign-in page; after the one-time link the inbox opens that card.
+	linked := agents[1].id
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/#"+linked), chromedp.WaitVisible(css("main.narrow"))); err != nil {
+		t.Fatalf("the notification's link before sign-in: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.login), chromedp.WaitVisible(css(`#pending article[data-id="`+agents[0].id+`"]`))); err != nil {
+		t.Fatalf("open the inbox: %v\n%s", err, s.stderr)
+	}
+	var hash, focused string
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var err error
+		if hash, err = chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash`)); err != nil {
+			t.Fatal(err)
+		}
+		if focused, err = chromedp.Run(ctx, chromedp.Evaluate[string](`(document.activeElement && document.activeElement.dataset && document.activeElement.dataset.id) || ""`)); err != nil {
+			t.Fatal(err)
+		}
+		if focused == linked || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if hash != "#"+linked || focused != linked {
+		t.Errorf("after sign-in the page is at %q with %q focused, want the linked request %s", hash, focused, linked)
+	}
+	for _, a := range agents {
+		card := `#pending article[data-id="` + a.id + `"]`
+		done := `#decided article[data-id="` + a.id + `"]`
+		if err := chromedp.Do(ctx,
+			chromedp.WaitVisible(css(card)),
+			chromedp.SendKeys(css(card+" textarea"), "Not on main."),
+			chromedp.Click(css(card+` form.reject input[name="stop"]`)),
+			chromedp.Click(css(card+" form.reject button")),
+			chromedp.WaitVisible(css(done)),
+		); err != nil {
+			t.Fatalf("%s: reject and stop: %v", a.provider, err)
+		}
+		decided, err := chromedp.Run(ctx, chromedp.Text(css(done+" .decision")))
+		if err != nil || !strings.Contains(decided, "the turn stops") {
+			t.Errorf("%s: the decided card says %q (%v)", a.provider, decided, err)
+		}
+		code, body := s.call(t, "GET", "/v1/approvals/"+a.id, s.approver, "")
+		if code != 200 || !strings.Contains(body, `"stop": true`) || !strings.Contains(body, `"status": "rejected"`) {
+			t.Fatalf("%s: after the page's reject with stop: %d %s", a.provider, code, body)
+		}
+	}
+	wcard := `#pending article[data-id="` + writeID + `"] pre.what.diff`
+	var del, add string
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(css(wcard+" span.add"))); err != nil {
+		t.Fatalf("the Write's card has no diff: %v", err)
+	}
+	del, err1 := chromedp.Run(ctx, chromedp.Text(css(wcard+" span.del")))
+	add, err2 := chromedp.Run(ctx, chromedp.Text(css(wcard+" span.add")))
+	if err1 != nil || err2 != nil || del != "-echo old-hook" || add != "+echo new-hook" {
+		t.Errorf("the Write's diff: removed %q, added %q (%v %v)", del, add, err1, err2)
+	}
+	screenshot(t, ctx, "inbox-stopped.png")
+	for _, a := range agents {
+		// Another session of the same agent is not stopped.
+		if out := hook(a, a.session+"-other", "ls"); strings.Contains(out, "stopped this turn") || strings.Contains(out, `"continue":false`) {
+			t.Errorf("%s: a session nobody stopped was stopped: %s", a.provider, out)
+		}
+		out := hook(a, a.session, "ls")
+		t.Logf("%s, the call after the stop: %s", a.provider, out)
+		for _, want := range a.stopped {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: the call after the stop lacks %q: %s", a.provider, want, out)
+			}
+		}
+		if !strings.Contains(out, a.id) {
+			t.Errorf("%s: the stop does not name request %s: %s", a.provider, a.id, out)
+		}
+		// The stop is given once: the next call is decided as ever.
+		if out := hook(a, a.session, "ls"); strings.Contains(out, "stopped this turn") {
+			t.Errorf("%s: the stop was given twice: %s", a.provider, out)
+		}
 	}
 }
 

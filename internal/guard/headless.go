@@ -169,7 +169,7 @@ func headlessAskWithin(ctx context.Context, sys System, f *Options, o *Outcome) 
 			rules = append(rules, o.Res.Rule.ID)
 		}
 		preview := approvalPreview(o)
-		preview.Diff = editDiff(o.Call, readableBy(o)) // only from a file the agent may read
+		preview.Diff = requestDiff(o.Call, readableBy(o)) // only from a file the agent may read
 		req, err := st.Create(approval.Request{
 			Key:       key,
 			Summary:   audit.CallSummary(o.Call, SummaryMax),

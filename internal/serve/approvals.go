@@ -125,6 +125,10 @@ type approveBody struct {
 
 type rejectBody struct {
 	Reason string `json:"reason"`
+	// Stop also cancels the turn: the next hook call of the request's
+	// session, whatever it is, is denied with the agent's stop reply
+	// (Store.RejectStop, the CLI's `approvals reject --stop`).
+	Stop bool `json:"stop,omitempty"`
 }
 
 func (s *Server) approve(w http.ResponseWriter, r *http.Request, _ Role) error {
@@ -184,11 +188,18 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request, _ Role) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.cfg.Store.Reject(req.ID, b.Reason, s.cfg.Now())
+	reject, action := s.cfg.Store.Reject, "reject"
+	if b.Stop {
+		if req.Session == "" {
+			return Errorf(http.StatusConflict, "request %s has no session id, so there is no turn to stop: reject it without stop", req.ID)
+		}
+		reject = s.cfg.Store.RejectStop
+	}
+	out, err := reject(req.ID, b.Reason, s.cfg.Now())
 	if err != nil {
 		return decidedConflict(err)
 	}
-	s.audit(r, out, "reject")
+	s.audit(r, out, action)
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -177,7 +177,9 @@ func TestEndpoints(t *testing.T) {
 		{"reject without reason", "POST", "/v1/approvals/{id}/reject", approverTok, `{}`, 400, `"reason" is required`, false},
 		{"reject blank reason", "POST", "/v1/approvals/{id}/reject", approverTok, `{"reason":"  "}`, 400, `"reason" is required`, false},
 		{"reject hook refused", "POST", "/v1/approvals/{id}/reject", hookTok, `{"reason":"no"}`, 403, "may not", false},
-		{"reject stop unknown", "POST", "/v1/approvals/{id}/reject", approverTok, `{"reason":"no","stop":true}`, 400, "unknown field", false},
+		{"reject unknown field", "POST", "/v1/approvals/{id}/reject", approverTok, `{"reason":"no","halt":true}`, 400, "unknown field", false},
+		{"reject stop not a bool", "POST", "/v1/approvals/{id}/reject", approverTok, `{"reason":"no","stop":"yes"}`, 400, "stop", false},
+		{"reject stop hook refused", "POST", "/v1/approvals/{id}/reject", hookTok, `{"reason":"no","stop":true}`, 403, "may not", false},
 		{"events hook refused", "GET", "/v1/events", hookTok, ``, 403, "may not", false},
 		{"audit summary", "GET", "/v1/audit/summary?since=24h", approverTok, ``, 200, `"total"`, false},
 		{"audit summary time", "GET", "/v1/audit/summary?since=2026-01-02T00:00:00Z", approverTok, ``, 200, `2026-01-02`, false},
@@ -279,6 +281,41 @@ func TestDecisions(t *testing.T) {
 	if len(f.audited) != 2 || f.audited[0].Action != "approve" || f.audited[1].Action != "reject" ||
 		f.audited[1].Approver.Fingerprint == "" || f.audited[1].Approver.User != "alice" || f.audited[0].Via != "token" {
 		t.Fatalf("audited (refused decisions are not audited): %+v", f.audited)
+	}
+}
+
+// TestRejectStop: reject with stop cancels the turn — the session's next
+// hold is a stop, given once — and a request without a session cannot be
+// stopped (409, the request stays pending).
+func TestRejectStop(t *testing.T) {
+	f := newFixture(t)
+	w := f.do(t, "POST", "/v1/approvals/"+f.id+"/reject", approverTok, `{"reason":"stop here","stop":true}`)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"stop": true`) {
+		t.Fatalf("reject stop: %d %s", w.Code, w.Body)
+	}
+	h, err := f.st.SessionHold("s1", time.Now())
+	if err != nil || h.Kind != approval.HoldStop || h.Request.ID != f.id || h.Request.RejectReason != "stop here" {
+		t.Fatalf("first hold after the stop: %+v %v", h, err)
+	}
+	if h, err = f.st.SessionHold("s1", time.Now()); err != nil || h.Kind == approval.HoldStop {
+		t.Fatalf("the stop was given twice: %+v %v", h, err)
+	}
+	if h, _ = f.st.SessionHold("s2", time.Now()); h.Kind == approval.HoldStop {
+		t.Fatalf("another session was stopped: %+v", h)
+	}
+	r2, err := f.st.Create(approval.Request{Key: "key-2", Summary: "git tag v2"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = f.do(t, "POST", "/v1/approvals/"+r2.ID+"/reject", approverTok, `{"reason":"no","stop":true}`)
+	if w.Code != 409 || !strings.Contains(errorOf(t, w), "no session id") {
+		t.Fatalf("stop without a session: %d %s", w.Code, w.Body)
+	}
+	if r, _ := f.st.Get(r2.ID); r.Status != approval.StatusPending {
+		t.Fatalf("the refused stop decided the request: %+v", r)
+	}
+	if len(f.audited) != 1 || f.audited[0].Action != "reject" || !f.audited[0].Request.Stop {
+		t.Fatalf("audited: %+v", f.audited)
 	}
 }
 

@@ -30,7 +30,8 @@ func (s *Server) webRoutes() {
 	s.mux.HandleFunc("GET /login", s.loginPage)
 	s.mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("file")
-		types := map[string]string{"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
+		types := map[string]string{"app.js": "text/javascript; charset=utf-8", "signin.js": "text/javascript; charset=utf-8",
+			"style.css": "text/css; charset=utf-8"}
 		ct, ok := types[name]
 		data, err := webFS.ReadFile("web/" + name)
 		if !ok || err != nil {

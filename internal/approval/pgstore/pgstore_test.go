@@ -245,3 +245,46 @@ func TestNotify(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 }
+
+// TestStopOnceAcrossReplicas: a reject with stop (the inbox's "cancel the
+// turn") made on one replica is the session's next hold on the other, and
+// of 20 concurrent holds split across both replicas exactly one is the
+// stop: it is given once.
+func TestStopOnceAcrossReplicas(t *testing.T) {
+	_, st := replicas(t, 2)
+	r := create(t, st[0], "k-stop")
+	out, err := st[0].RejectStop(r.ID, "not on main", t0)
+	if err != nil || !out.Stop || out.Status != approval.StatusRejected {
+		t.Fatalf("RejectStop = %+v, %v", out, err)
+	}
+	if h, err := st[1].SessionHold("s2", t0); err != nil || h.Kind == approval.HoldStop {
+		t.Fatalf("another session is stopped: %+v, %v", h, err)
+	}
+	var stops atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h, err := st[i%2].SessionHold("s1", t0.Add(time.Second))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if h.Kind == approval.HoldStop {
+				if h.Request.ID != r.ID || h.Request.RejectReason != "not on main" {
+					t.Errorf("the stop names %+v", h.Request)
+				}
+				stops.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := stops.Load(); n != 1 {
+		t.Fatalf("the stop was given %d times (want once)", n)
+	}
+	got, err := st[1].Get(r.ID)
+	if err != nil || !got.Stop || got.StopDelivered.IsZero() {
+		t.Fatalf("after the stop: %+v, %v", got, err)
+	}
+}

@@ -34,6 +34,7 @@ function what(r) {
   if (p.command) return p.command;
   const parts = [];
   if (p.path) parts.push((r.kind || "file") + " " + p.path + (p.size ? " (" + p.size + " bytes)" : ""));
+  if (p.diff) return parts.join("\n"); // the diff (showDiff) shows the content or the edits
   if (p.content) parts.push(p.content);
   for (const e of p.edits || []) {
     parts.push("- " + e.old.split("\n").join("\n- ") + "\n+ " + e.new.split("\n").join("\n+ ") + (e.replace_all ? "\n(every occurrence)" : ""));
@@ -42,6 +43,20 @@ function what(r) {
   if (p.mcp_server || p.mcp_tool) parts.push("MCP " + (p.mcp_server || "") + "/" + (p.mcp_tool || ""));
   if (p.input) parts.push(p.input);
   return parts.length ? parts.join("\n\n") : (r.summary || "");
+}
+
+// showDiff appends a unified diff to pre, a line each, marked as added,
+// removed or a hunk header for the style sheet (text only, never markup).
+function showDiff(pre, note, diff) {
+  if (note) pre.append("\n" + note);
+  for (const line of diff.replace(/\n$/, "").split("\n")) {
+    const span = document.createElement("span");
+    span.className = line.startsWith("@@") ? "hunk" : line.startsWith("+") && !line.startsWith("+++") ? "add" :
+      line.startsWith("-") && !line.startsWith("---") ? "del" : "ctx";
+    span.textContent = line;
+    pre.append("\n", span);
+  }
+  pre.classList.add("diff");
 }
 
 function fact(dl, name, value) {
@@ -68,6 +83,7 @@ function card(r) {
   created.dateTime = r.created;
   node.querySelector(".what").textContent = what(r);
   const p = r.preview || {};
+  if (p.diff) showDiff(node.querySelector(".what"), r.kind === "write" ? "replaces the file's current content:" : "", p.diff);
   const desc = node.querySelector(".description");
   if (p.description) desc.textContent = "Agent's description: " + p.description; else desc.remove();
   const dl = node.querySelector(".facts");
@@ -102,6 +118,7 @@ function card(r) {
     if (r.decided) t += " " + new Date(r.decided).toLocaleString();
     if (g) t += " by " + (g.approver.user || "?") + " (" + g.approver.fingerprint + "), " + g.uses_left + " of " + g.uses + " use(s) left, until " + new Date(g.expires).toLocaleString();
     if (r.reject_reason) t += ": " + r.reject_reason;
+    if (r.stop) t += r.stop_delivered ? " (turn stopped)" : " (the turn stops at the session's next call)";
     decision.textContent = t;
   }
   const approve = node.querySelector("form.approve");
@@ -127,14 +144,26 @@ function card(r) {
     const reason = reject.elements.reason.value.trim();
     if (!reason) { fail(new Error("A rejection needs a reason: the agent reads it.")); reject.elements.reason.focus(); return; }
     try {
-      await api("POST", "/v1/approvals/" + encodeURIComponent(r.id) + "/reject", { reason });
+      const stop = reject.elements.stop.checked;
+      await api("POST", "/v1/approvals/" + encodeURIComponent(r.id) + "/reject", stop ? { reason, stop } : { reason });
       reject.elements.reason.value = "";
-      say("Rejected " + r.id + ".");
+      say((stop ? "Rejected " + r.id + " and stopped the turn." : "Rejected " + r.id + "."));
       await load();
     } catch (e) { fail(e); }
   });
   return node;
 }
+
+// A notification's link followed before sign-in (signin.js kept it):
+// open its card now, once, if it was followed within 30 minutes.
+try {
+  const next = JSON.parse(localStorage.getItem("toolguard.next") || "null");
+  localStorage.removeItem("toolguard.next");
+  if (next && location.hash.length <= 1 && /^#req_[A-Za-z0-9_-]{1,64}$/.test(next.hash) &&
+      Date.now() - next.at >= 0 && Date.now() - next.at < 30 * 60 * 1000) {
+    history.replaceState(null, "", next.hash);
+  }
+} catch (e) { /* no storage, or not ours: the inbox opens without a card */ }
 
 let loading = null;
 let hashDone = false;
