@@ -10,6 +10,7 @@ import (
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/protocol"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
@@ -161,6 +162,7 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 		}
 		if a.AgentVersion != "" && a.Detected {
 			fmt.Fprintf(w, "    agent version: %s\n", a.AgentVersion)
+			printBehaviour(w, a)
 		}
 		for _, x := range a.Warnings {
 			fmt.Fprintf(w, "    warning: %s\n", x)
@@ -211,5 +213,30 @@ func printGuardGaps(w io.Writer, gaps []policy.GuardGap) {
 	}
 	for _, why := range whys {
 		fmt.Fprintf(w, "self-protection OFF: %d locked default rule(s) %s: %s\n", len(byWhy[why]), why, strings.Join(byWhy[why], ", "))
+	}
+}
+
+// printBehaviour prints what the agent does with each answer, from the
+// conformance table (protocol.Conformance.Behaviours), with where each row
+// comes from: an e2e probe on the measured versions, or the agent's docs.
+func printBehaviour(w io.Writer, a doctorAgent) {
+	if len(a.Behaviour) == 0 {
+		return
+	}
+	on := "nothing measured"
+	if len(a.MeasuredOn) > 0 {
+		on = "measured on " + strings.Join(a.MeasuredOn, ", ")
+	}
+	fmt.Fprintf(w, "    what %s does with each answer (conformance table, %s):\n", a.AgentVersion, on)
+	for _, b := range a.Behaviour {
+		src := "measured"
+		if b.Source == protocol.Documented {
+			src = "documented, not measured"
+		}
+		note := ""
+		if b.Note != "" {
+			note = "; " + b.Note
+		}
+		fmt.Fprintf(w, "      %-20s %s (%s%s)\n", b.Answer+":", b.Does, src, note)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/protocol"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
@@ -33,6 +34,12 @@ type doctorAgent struct {
 	// unguarded.
 	AgentVersion string   `json:"agent_version,omitempty"`
 	Warnings     []string `json:"warnings,omitempty"`
+	// Behaviour is what this agent does with each of toolguard's answers,
+	// from the conformance table the e2e suite measures
+	// (protocol.Conformance.Behaviours), printed for an installed CLI;
+	// MeasuredOn lists the versions the measured rows were measured on.
+	Behaviour  []protocol.Behaviour `json:"behaviour,omitempty"`
+	MeasuredOn []string             `json:"measured_on,omitempty"`
 	Problems     []string `json:"problems"` // why the agent is not guarded, or warnings
 }
 
@@ -106,6 +113,9 @@ func judgeAgent(sys *system, o *doctorOptions, st install.AgentStatus, project s
 	}
 	if v, warn, found := install.AgentVersion(context.Background(), st.Agent); found {
 		a.AgentVersion = v
+		if row, ok := protocol.ConformanceFor(st.Agent); ok {
+			a.Behaviour, a.MeasuredOn = row.Behaviours(), row.Measured
+		}
 		if warn != "" {
 			a.Warnings = append(a.Warnings, warn)
 		}
