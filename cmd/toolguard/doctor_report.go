@@ -40,7 +40,7 @@ type doctorAgent struct {
 	// MeasuredOn lists the versions the measured rows were measured on.
 	Behaviour  []protocol.Behaviour `json:"behaviour,omitempty"`
 	MeasuredOn []string             `json:"measured_on,omitempty"`
-	Problems     []string `json:"problems"` // why the agent is not guarded, or warnings
+	Problems   []string             `json:"problems"` // why the agent is not guarded, or warnings
 }
 
 // hookCheck is one hook command line, run.
