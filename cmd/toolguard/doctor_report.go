@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
@@ -19,6 +22,11 @@ type doctorReport struct {
 	Agents    []doctorAgent `json:"agents"`
 	Policy    *doctorPolicy `json:"policy"`
 	Unguarded []string      `json:"unguarded"`
+	// ClaudeNative is what doctor read of Claude Code's own permission rules
+	// and HTTP hooks (install.ClaudeNative); HTTP says, per HTTP hook,
+	// whether its server answered.
+	ClaudeNative *install.NativeReport `json:"claude_native,omitempty"`
+	HTTP         []httpCheck           `json:"http_hooks,omitempty"`
 	// RequireEnforcement: the policy's settings.require_enforcement is on.
 	RequireEnforcement bool `json:"require_enforcement,omitempty"`
 }
@@ -270,4 +278,30 @@ func nestedPolicies(root string) []string {
 		return nil
 	})
 	return out
+}
+
+// httpCheck is one Claude Code HTTP hook and whether its server answered.
+type httpCheck struct {
+	install.HTTPHook
+	Reach string `json:"reach"` // "answered GET /healthz", "not asked (--no-probe)", or the error
+}
+
+// reachHTTP asks the server of an HTTP hook's URL for GET /healthz (the
+// serve health check), with a short timeout; it sends no token.
+func reachHTTP(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Sprintf("not an http(s) URL: %q", raw)
+	}
+	h := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/healthz"}
+	client := &http.Client{Timeout: 3 * time.Second}
+	resp, err := client.Get(h.String())
+	if err != nil {
+		return fmt.Sprintf("unreachable: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Sprintf("GET %s answered %s", h, resp.Status)
+	}
+	return "answered GET /healthz"
 }
