@@ -17,7 +17,7 @@ import (
 // Code's documentation gives as "matches the exact command" (Bash(npm run
 // build) matches npm run build). Never Bash(<prefix>:*) or Bash(<prefix> *):
 // a prefix lets through every argument after it, and toolguard cannot prove
-// a program read-only with ANY arguments (git status --output=FILE writes).
+// a program read-only with ANY arguments (git log --output=FILE writes).
 // Claude Code checks each subcommand of a compound command against its
 // rules, so an exact rule allows `git status` as a subcommand too; a
 // compound command then runs without a prompt only when each of its parts
@@ -57,7 +57,9 @@ func nativeWord(w string) bool {
 }
 
 // claudeWrappers are the forms of cmd Claude Code may match against an
-// exact rule for cmd after stripping a process wrapper.
+// exact rule for cmd after stripping a process wrapper. The list is
+// conservative (not read from Claude Code's docs): a wrapped form is only
+// required not to be asked about or denied.
 func claudeWrappers(cmd string) []string {
 	return []string{cmd, "timeout 10 " + cmd, "time " + cmd, "nice " + cmd, "nohup " + cmd, "stdbuf -o0 " + cmd}
 }
