@@ -1,9 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
-	"net/http"
+	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
+	"github.com/toolguard/toolguard/internal/remote"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
@@ -287,21 +289,41 @@ type httpCheck struct {
 }
 
 // reachHTTP asks the server of an HTTP hook's URL for GET /healthz (the
-// serve health check), with a short timeout; it sends no token.
+// serve health check) over plain HTTP/1.1, with a short timeout; it sends
+// no token. The hook binary links no TLS (TestHookBinaryDeps): for https
+// only the TCP connection is tried.
 func reachHTTP(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return fmt.Sprintf("not an http(s) URL: %q", raw)
 	}
-	h := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/healthz"}
-	client := &http.Client{Timeout: 3 * time.Second}
-	resp, err := client.Get(h.String())
+	addr := u.Host
+	if u.Port() == "" {
+		port := "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+		addr = net.JoinHostPort(u.Hostname(), port)
+	}
+	const limit = 3 * time.Second
+	conn, err := net.DialTimeout("tcp", addr, limit)
 	if err != nil {
 		return fmt.Sprintf("unreachable: %v", err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Sprintf("GET %s answered %s", h, resp.Status)
+	defer conn.Close()
+	if u.Scheme == "https" {
+		return "TCP connection accepted (https: GET /healthz not tried, the toolguard binary has no TLS)"
+	}
+	conn.SetDeadline(time.Now().Add(limit))
+	if _, err := fmt.Fprintf(conn, "GET /healthz HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", u.Host); err != nil {
+		return fmt.Sprintf("unreachable: %v", err)
+	}
+	status, _, err := remote.ReadResponse(bufio.NewReader(conn))
+	switch {
+	case err != nil:
+		return fmt.Sprintf("no HTTP answer to GET /healthz: %v", err)
+	case status != 200:
+		return fmt.Sprintf("GET /healthz answered status %d", status)
 	}
 	return "answered GET /healthz"
 }
