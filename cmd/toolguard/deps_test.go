@@ -73,7 +73,7 @@ var importArrows = map[string][]string{
 	"internal/approval":            {"internal/call", "internal/filelock"},
 	"internal/audit":               {"internal/call", "internal/filelock"},
 	"internal/remote":              {"internal/approval", "internal/audit", "internal/call"},
-	"internal/install":             {"internal/policy", "internal/protocol", "internal/shellparse"}, // policy: install --native reads the locked denies
+	"internal/install":             {"internal/call", "internal/policy", "internal/protocol", "internal/shellparse"}, // policy, call: install --native reads the locked denies and evaluates the allows it proves
 	"internal/importer":            {"internal/call", "internal/policy", "internal/protocol"},
 	"internal/workspace":           {"internal/call", "internal/policy", "internal/shellparse"},
 	"internal/guard":               {"internal/approval", "internal/audit", "internal/bundle", "internal/call", "internal/install", "internal/policy", "internal/protocol", "internal/remote", "internal/shellparse", "internal/workspace"},

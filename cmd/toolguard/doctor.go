@@ -10,6 +10,7 @@ import (
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/protocol"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
@@ -68,10 +69,12 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		}
 	}
 	rep := doctorReport{Policy: &doctorPolicy{}, Unguarded: []string{}}
+	var loaded *policy.Policy
 	// As the hook loads it: with the managed bundle (docs/bundles.md).
 	if ps, err := guard.LoadPolicy(context.Background(), sys.guardSys(), &guard.Options{Selection: o.Selection}, project); err != nil {
 		rep.Policy.Error = err.Error()
 	} else {
+		loaded = ps.Pol
 		rep.Policy.Bundle = ps.Bundle
 		rep.Policy.Layers = ps.Pol.Layers
 		rep.Policy.Hash, rep.Policy.Rules = ps.Pol.Hash(), ps.Pol.RuleCount()
@@ -83,6 +86,19 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		}
 	}
 	rep.Policy.Nested = nestedPolicies(project)
+	if o.agent == "" || o.agent == "claude-code" {
+		nr := install.ClaudeNative(sys.home(), project, loaded, policy.Env{Home: sys.home(), Workspace: project})
+		if len(nr.Missing)+len(nr.Conflicts)+len(nr.HTTP)+len(nr.Notes) > 0 {
+			rep.ClaudeNative = &nr
+		}
+		for _, h := range nr.HTTP {
+			c := httpCheck{HTTPHook: h, Reach: "not asked (--no-probe)"}
+			if !o.noProbe {
+				c.Reach = reachHTTP(h.URL)
+			}
+			rep.HTTP = append(rep.HTTP, c)
+		}
+	}
 	checked := map[string]*hookCheck{}
 	for _, st := range install.Inspect(sys.home(), project) {
 		if o.agent != "" && st.Agent != o.agent {
@@ -102,6 +118,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		}
 	} else {
 		printDoctor(sys.stdout, &rep)
+		printNative(sys.stdout, &rep)
 	}
 	if o.require && len(rep.Unguarded) > 0 {
 		msg := "not guarded: " + strings.Join(rep.Unguarded, ", ")
@@ -114,6 +131,35 @@ func runDoctor(sys *system, o *doctorOptions) error {
 		return &exitError{code: exitFailure, msg: "the policy does not load"}
 	}
 	return nil
+}
+
+// printNative prints what doctor read of Claude Code's own rules.
+func printNative(w io.Writer, rep *doctorReport) {
+	nr := rep.ClaudeNative
+	if nr == nil {
+		return
+	}
+	fmt.Fprintln(w, "Claude Code's own rules and HTTP hooks:")
+	for _, m := range nr.Missing {
+		fmt.Fprintf(w, "  changed: %s: %s\n", m.File, m.Text)
+	}
+	for _, c := range nr.Conflicts {
+		fmt.Fprintf(w, "  conflict: %s: %s\n", c.File, c.Text)
+	}
+	for _, h := range rep.HTTP {
+		kind := "an HTTP hook"
+		if h.Toolguard {
+			kind = "toolguard's HTTP hook"
+		}
+		fail := h.OnFailure
+		if fail == "" {
+			fail = "unset: the call runs when the server does not answer"
+		}
+		fmt.Fprintf(w, "  %s: %s → %s (onFailure %s): %s\n", kind, h.File, h.URL, fail, h.Reach)
+	}
+	for _, n := range nr.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
 }
 
 func printDoctor(w io.Writer, rep *doctorReport) {
@@ -161,6 +207,7 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 		}
 		if a.AgentVersion != "" && a.Detected {
 			fmt.Fprintf(w, "    agent version: %s\n", a.AgentVersion)
+			printBehaviour(w, a)
 		}
 		for _, x := range a.Warnings {
 			fmt.Fprintf(w, "    warning: %s\n", x)
@@ -211,5 +258,30 @@ func printGuardGaps(w io.Writer, gaps []policy.GuardGap) {
 	}
 	for _, why := range whys {
 		fmt.Fprintf(w, "self-protection OFF: %d locked default rule(s) %s: %s\n", len(byWhy[why]), why, strings.Join(byWhy[why], ", "))
+	}
+}
+
+// printBehaviour prints what the agent does with each answer, from the
+// conformance table (protocol.Conformance.Behaviours), with where each row
+// comes from: an e2e probe on the measured versions, or the agent's docs.
+func printBehaviour(w io.Writer, a doctorAgent) {
+	if len(a.Behaviour) == 0 {
+		return
+	}
+	on := "nothing measured"
+	if len(a.MeasuredOn) > 0 {
+		on = "measured on " + strings.Join(a.MeasuredOn, ", ")
+	}
+	fmt.Fprintf(w, "    what %s does with each answer (conformance table, %s):\n", a.AgentVersion, on)
+	for _, b := range a.Behaviour {
+		src := "measured"
+		if b.Source == protocol.Documented {
+			src = "documented, not measured"
+		}
+		note := ""
+		if b.Note != "" {
+			note = "; " + b.Note
+		}
+		fmt.Fprintf(w, "      %-20s %s (%s%s)\n", b.Answer+":", b.Does, src, note)
 	}
 }

@@ -1,16 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
+	"github.com/toolguard/toolguard/internal/protocol"
+	"github.com/toolguard/toolguard/internal/remote"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
@@ -18,6 +24,11 @@ type doctorReport struct {
 	Agents    []doctorAgent `json:"agents"`
 	Policy    *doctorPolicy `json:"policy"`
 	Unguarded []string      `json:"unguarded"`
+	// ClaudeNative is what doctor read of Claude Code's own permission rules
+	// and HTTP hooks (install.ClaudeNative); HTTP says, per HTTP hook,
+	// whether its server answered.
+	ClaudeNative *install.NativeReport `json:"claude_native,omitempty"`
+	HTTP         []httpCheck           `json:"http_hooks,omitempty"`
 	// RequireEnforcement: the policy's settings.require_enforcement is on.
 	RequireEnforcement bool `json:"require_enforcement,omitempty"`
 }
@@ -33,7 +44,13 @@ type doctorAgent struct {
 	// unguarded.
 	AgentVersion string   `json:"agent_version,omitempty"`
 	Warnings     []string `json:"warnings,omitempty"`
-	Problems     []string `json:"problems"` // why the agent is not guarded, or warnings
+	// Behaviour is what this agent does with each of toolguard's answers,
+	// from the conformance table the e2e suite measures
+	// (protocol.Conformance.Behaviours), printed for an installed CLI;
+	// MeasuredOn lists the versions the measured rows were measured on.
+	Behaviour  []protocol.Behaviour `json:"behaviour,omitempty"`
+	MeasuredOn []string             `json:"measured_on,omitempty"`
+	Problems   []string             `json:"problems"` // why the agent is not guarded, or warnings
 }
 
 // hookCheck is one hook command line, run.
@@ -106,6 +123,9 @@ func judgeAgent(sys *system, o *doctorOptions, st install.AgentStatus, project s
 	}
 	if v, warn, found := install.AgentVersion(context.Background(), st.Agent); found {
 		a.AgentVersion = v
+		if row, ok := protocol.ConformanceFor(st.Agent); ok {
+			a.Behaviour, a.MeasuredOn = row.Behaviours(), row.Measured
+		}
 		if warn != "" {
 			a.Warnings = append(a.Warnings, warn)
 		}
@@ -260,4 +280,50 @@ func nestedPolicies(root string) []string {
 		return nil
 	})
 	return out
+}
+
+// httpCheck is one Claude Code HTTP hook and whether its server answered.
+type httpCheck struct {
+	install.HTTPHook
+	Reach string `json:"reach"` // "answered GET /healthz", "not asked (--no-probe)", or the error
+}
+
+// reachHTTP asks the server of an HTTP hook's URL for GET /healthz (the
+// serve health check) over plain HTTP/1.1, with a short timeout; it sends
+// no token. The hook binary links no TLS (TestHookBinaryDeps): for https
+// only the TCP connection is tried.
+func reachHTTP(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Sprintf("not an http(s) URL: %q", raw)
+	}
+	addr := u.Host
+	if u.Port() == "" {
+		port := "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+		addr = net.JoinHostPort(u.Hostname(), port)
+	}
+	const limit = 3 * time.Second
+	conn, err := net.DialTimeout("tcp", addr, limit)
+	if err != nil {
+		return fmt.Sprintf("unreachable: %v", err)
+	}
+	defer conn.Close()
+	if u.Scheme == "https" {
+		return "TCP connection accepted (https: GET /healthz not tried, the toolguard binary has no TLS)"
+	}
+	conn.SetDeadline(time.Now().Add(limit))
+	if _, err := fmt.Fprintf(conn, "GET /healthz HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", u.Host); err != nil {
+		return fmt.Sprintf("unreachable: %v", err)
+	}
+	status, _, err := remote.ReadResponse(bufio.NewReader(conn))
+	switch {
+	case err != nil:
+		return fmt.Sprintf("no HTTP answer to GET /healthz: %v", err)
+	case status != 200:
+		return fmt.Sprintf("GET /healthz answered status %d", status)
+	}
+	return "answered GET /healthz"
 }

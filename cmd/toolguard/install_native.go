@@ -4,12 +4,14 @@ import (
 	"fmt"
 
 	"github.com/toolguard/toolguard/internal/install"
+	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // runNative is `install --native` / `uninstall --native`: the locked deny
 // rules of the policy in effect (or --policy files) that Claude Code can
-// express, written into (removed from) its permissions.deny. The logic is
+// express, written into (removed from) its permissions.deny, and the allow
+// rules proven exact (install.ClaudeAllows) into its permissions.allow. The logic is
 // internal/install's (native.go); this is wiring.
 func runNative(sys *system, o *installOptions, provider string, uninstall bool) error {
 	if provider != "claude-code" {
@@ -45,6 +47,12 @@ func runNative(sys *system, o *installOptions, provider string, uninstall bool) 
 		return fmt.Errorf("the policy does not load, nothing was written: %w", err)
 	}
 	rules, skips := install.ClaudeDenies(ps.Pol.Info(), o.scope, dir)
+	// Proven allows are checked against the policy as the hook evaluates
+	// it in this project (internal/install/native_allow.go).
+	env := policy.Env{Home: sys.home(), Workspace: dir}
+	allows, askips := install.ClaudeAllows(ps.Pol, env)
+	rules = append(rules, allows...)
+	skips = append(skips, askips...)
 	res, err := install.InstallNative(opts, rules)
 	if err != nil {
 		return err

@@ -37,6 +37,14 @@ const NativeMarkerSuffix = ".toolguard-native.json"
 type NativeRule struct {
 	Text string // "Bash(gemini hooks disable *)", "Edit(~/.claude/settings.json)"
 	From string // the toolguard rule id
+	List string // "deny" (the default when empty) or "allow" (native_allow.go)
+}
+
+func (r NativeRule) list() string {
+	if r.List == "" {
+		return "deny"
+	}
+	return r.List
 }
 
 // NativeSkip is a locked deny (or one of its patterns) left to the hook.
@@ -187,7 +195,16 @@ func claudePath(p, scope, dir string) (string, string) {
 
 // nativeMarker is the marker file's content.
 type nativeMarker struct {
-	Deny []string `json:"deny"`
+	Deny  []string `json:"deny"`
+	Allow []string `json:"allow,omitempty"`
+}
+
+// of gives the strings the marker records for one list.
+func (m *nativeMarker) of(list string) *[]string {
+	if list == "allow" {
+		return &m.Allow
+	}
+	return &m.Deny
 }
 
 func readMarker(path string) (nativeMarker, bool, error) {
@@ -205,7 +222,8 @@ func readMarker(path string) (nativeMarker, bool, error) {
 	return m, true, nil
 }
 
-// InstallNative writes rules into the permissions.deny of Claude Code's
+// InstallNative writes rules into permissions.deny and permissions.allow
+// (NativeRule.List) of Claude Code's
 // settings file for o.Scope, replacing what an earlier InstallNative
 // wrote, and records them in the marker. Other keys and the user's own
 // entries are left as they are; the settings file is backed up as by
@@ -220,50 +238,67 @@ func InstallNative(o Options, rules []NativeRule) (Result, error) {
 	if root == nil {
 		root = &object{}
 	}
-	perms, deny, err := denyList(root, file)
-	if err != nil {
-		return res, err
-	}
 	var log changeLog
-	want := map[string]bool{}
-	for _, r := range rules {
-		want[r.Text] = true
-	}
-	// Drop what the last install wrote and this one does not.
-	var kept []any
-	for _, v := range deny {
-		s, _ := v.(string)
-		if slices.Contains(old.Deny, s) && !want[s] {
-			log.add("remove permissions.deny %s (no longer a locked deny)", s)
+	var mine nativeMarker
+	for _, list := range []string{"deny", "allow"} {
+		perms, cur, err := permList(root, file, list)
+		if err != nil {
+			return res, err
+		}
+		want := map[string]bool{}
+		for _, r := range rules {
+			if r.list() == list {
+				want[r.Text] = true
+			}
+		}
+		oldList := *old.of(list)
+		// Drop what the last install wrote and this one does not.
+		var kept []any
+		for _, v := range cur {
+			s, _ := v.(string)
+			if slices.Contains(oldList, s) && !want[s] {
+				why := "no longer a locked deny"
+				if list == "allow" {
+					why = "no longer a proven allow"
+				}
+				log.add("remove permissions.%s %s (%s)", list, s, why)
+				continue
+			}
+			kept = append(kept, v)
+		}
+		n := len(log.lines)
+		for _, r := range rules {
+			if r.list() != list {
+				continue
+			}
+			if slices.ContainsFunc(kept, func(v any) bool { s, _ := v.(string); return s == r.Text }) {
+				if slices.Contains(oldList, r.Text) {
+					*mine.of(list) = append(*mine.of(list), r.Text) // ours from before
+				}
+				continue // the user's own entry: neither added nor recorded
+			}
+			kept = append(kept, r.Text)
+			*mine.of(list) = append(*mine.of(list), r.Text)
+			log.add("add permissions.%s %s (rule %s)", list, r.Text, r.From)
+		}
+		if len(log.lines) == n && len(kept) == len(cur) {
 			continue
 		}
-		kept = append(kept, v)
-	}
-	var mine []string
-	for _, r := range rules {
-		if slices.ContainsFunc(kept, func(v any) bool { s, _ := v.(string); return s == r.Text }) {
-			if slices.Contains(old.Deny, r.Text) {
-				mine = append(mine, r.Text) // ours from before
-			}
-			continue // the user's own entry: neither added nor recorded
+		if len(kept) == 0 {
+			perms.del(list)
+		} else {
+			perms.set(list, kept)
 		}
-		kept = append(kept, r.Text)
-		mine = append(mine, r.Text)
-		log.add("add permissions.deny %s (rule %s)", r.Text, r.From)
+		if _, ok := root.get("permissions"); !ok && perms.len() > 0 {
+			root.set("permissions", perms)
+		}
 	}
 	if len(log.lines) == 0 {
-		res.Summary = fmt.Sprintf("native deny rules already in %s (%d)", file, len(mine))
+		res.Summary = fmt.Sprintf("native rules already in %s (%d deny, %d allow)", file, len(mine.Deny), len(mine.Allow))
 		return res, nil
 	}
 	if doc.data == nil {
 		log.lines = append([]string{"create " + file}, log.lines...)
-	}
-	if kept == nil {
-		kept = []any{}
-	}
-	perms.set("deny", kept)
-	if _, ok := root.get("permissions"); !ok {
-		root.set("permissions", perms)
 	}
 	res.Changed = true
 	res.Summary = log.String()
@@ -273,7 +308,7 @@ func InstallNative(o Options, rules []NativeRule) (Result, error) {
 	if res.Backup, err = doc.write(root, false); err != nil {
 		return res, err
 	}
-	data, err := json.MarshalIndent(nativeMarker{Deny: mine}, "", "  ")
+	data, err := json.MarshalIndent(mine, "", "  ")
 	if err != nil {
 		return res, err
 	}
@@ -302,27 +337,31 @@ func UninstallNative(o Options) (Result, error) {
 		pv, ok := root.get("permissions")
 		perms, isObj := pv.(*object)
 		if ok && isObj {
-			dv, _ := perms.get("deny")
-			if deny, ok := dv.([]any); ok {
+			for _, list := range []string{"deny", "allow"} {
+				dv, _ := perms.get(list)
+				cur, ok := dv.([]any)
+				if !ok {
+					continue
+				}
 				var kept []any
-				for _, v := range deny {
+				for _, v := range cur {
 					s, _ := v.(string)
-					if slices.Contains(old.Deny, s) {
-						log.add("remove permissions.deny %s", s)
+					if slices.Contains(*old.of(list), s) {
+						log.add("remove permissions.%s %s", list, s)
 						continue
 					}
 					kept = append(kept, v)
 				}
 				switch {
-				case len(kept) == len(deny):
+				case len(kept) == len(cur):
 				case len(kept) == 0:
-					perms.del("deny")
-					if perms.len() == 0 {
-						root.del("permissions")
-					}
+					perms.del(list)
 				default:
-					perms.set("deny", kept)
+					perms.set(list, kept)
 				}
+			}
+			if perms.len() == 0 {
+				root.del("permissions")
 			}
 		}
 	}
@@ -354,8 +393,8 @@ func UninstallNative(o Options) (Result, error) {
 	return res, nil
 }
 
-// denyList finds (or makes) root.permissions and its deny list.
-func denyList(root *object, file string) (*object, []any, error) {
+// permList finds (or makes) root.permissions and its list (deny, allow).
+func permList(root *object, file, list string) (*object, []any, error) {
 	pv, ok := root.get("permissions")
 	if !ok {
 		return &object{}, nil, nil
@@ -364,15 +403,15 @@ func denyList(root *object, file string) (*object, []any, error) {
 	if !isObj {
 		return nil, nil, fmt.Errorf("%s: permissions is %s, want an object; nothing was changed", file, kindOf(pv))
 	}
-	dv, ok := perms.get("deny")
+	dv, ok := perms.get(list)
 	if !ok {
 		return perms, nil, nil
 	}
-	deny, isArr := dv.([]any)
+	cur, isArr := dv.([]any)
 	if !isArr {
-		return nil, nil, fmt.Errorf("%s: permissions.deny is %s, want a list; nothing was changed", file, kindOf(dv))
+		return nil, nil, fmt.Errorf("%s: permissions.%s is %s, want a list; nothing was changed", file, list, kindOf(dv))
 	}
-	return perms, deny, nil
+	return perms, cur, nil
 }
 
 // openNative reads what InstallNative and UninstallNative start from: Claude

@@ -466,3 +466,54 @@ func SessionStartReachesModel(provider string) bool {
 	row, ok := ConformanceFor(provider)
 	return !ok || row.SessionStartToModel.Value != "no"
 }
+
+// Behaviour is one row of what an agent build does with one of
+// toolguard's answers, as doctor prints it: read from the row's facts,
+// the same ones the e2e suite measures (e2e/conformance_test.go), so
+// doctor and the suite cannot disagree.
+type Behaviour struct {
+	Answer string `json:"answer"` // "allow", "ask (interactive)", "no answer (exit 1)", …
+	Does   string `json:"does"`
+	Source string `json:"source"` // the e2e probe that measured it, or Documented
+	Note   string `json:"note,omitempty"`
+}
+
+// Behaviours lists c's answers and what the agent does with each: allow,
+// ask (interactive and headless), no answer (exit 1, timeout), a crash,
+// garbage, and a rewrite of a shell and of a file tool. A fact the table
+// lacks is left out, not guessed.
+func (c *Conformance) Behaviours() []Behaviour {
+	var out []Behaviour
+	add := func(answer string, f Fact, render func(string) string) {
+		if f.Value == "" {
+			return
+		}
+		does := f.Value
+		if render != nil {
+			does = render(f.Value)
+		}
+		out = append(out, Behaviour{Answer: answer, Does: does, Source: f.Source, Note: f.Note})
+	}
+	add("allow", c.AllowSkipsPrompt, func(v string) string {
+		if v == "yes" {
+			return "skips the agent's own prompt"
+		}
+		return "does not skip the agent's own prompt (" + v + ")"
+	})
+	add("ask (interactive)", c.Interactive.Ask, nil)
+	add("ask (headless)", c.Headless.Ask, nil)
+	failed := func(v string) string {
+		if v == OutcomeBlocked {
+			return "the tool is blocked"
+		}
+		return "the tool " + v
+	}
+	add("no answer (exit 1)", c.Exit1, failed)
+	add("no answer (timeout)", c.Timeout, failed)
+	add("crash (SIGSEGV)", c.Crash, failed)
+	add("garbage, exit 0", c.Garbage0, failed)
+	add("garbage, exit 2", c.Exit2Garbage, failed)
+	add("rewrite (shell)", c.RewriteShell, nil)
+	add("rewrite (file tool)", c.RewriteFile, nil)
+	return out
+}
