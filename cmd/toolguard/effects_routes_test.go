@@ -128,7 +128,9 @@ func TestEffectsSupplyChainRoutes(t *testing.T) {
 		{cmd: "cargo build", want: "pass"},
 		{cmd: "go run ./cmd/tool", want: "pass"},
 		{cmd: "uv run pytest", want: "pass"},
-		{cmd: "npx prettier --check .", want: "pass"}, // a registry package by name: not judged (docs/programs.md)
+		{cmd: "npx prettier --check .", want: "ask", rule: "effect-runs-remote-code"}, // no manifest here declares it
+		{cmd: "npx cowsay hi", want: "ask", rule: "effect-runs-remote-code"},
+		{cmd: "uvx pycowsay", want: "ask", rule: "effect-runs-remote-code"},
 		{cmd: "python3 -c 'print(1)'", want: "pass"},
 	})
 }

@@ -145,7 +145,8 @@ type evalEnv struct {
 	foldCase    bool
 	glob        func(string) ([]string, bool) // Env.Glob, for patternOnSurface
 	lookups                                   // what this call looked up in the index (index.go)
-	readScript  func(string) (string, error)  // Env.ReadScript (npmDeclared)
+	readScript  func(string) (string, error)  // Env.ReadScript (runnerDeclared)
+	cwd         string                        // the call's directory: where runnerDeclared looks for manifests
 	effCmd      *shellparse.Command           // the command effs are of (commandEffects)
 	effs        []string
 	err         error // the first rule that failed to decode or compile (lazy policies)
@@ -331,7 +332,7 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 	if ws == "" {
 		ws = c.Cwd
 	}
-	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase, glob: env.Glob, readScript: env.ReadScript}
+	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase, glob: env.Glob, readScript: env.ReadScript, cwd: c.Cwd}
 	if ws == "" {
 		ev.workspace = ""
 	}
