@@ -160,6 +160,9 @@ func (e *evalEnv) commandEffects(cmd *shellparse.Command) []string {
 		return e.effs
 	}
 	effs := appendNew(programEffects(cmd, e), cmd.Effects...)
+	if e.strEff[cmd] {
+		effs = appendNew(effs, stringEffect)
+	}
 	e.effCmd, e.effs = cmd, effs
 	return effs
 }

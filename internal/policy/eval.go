@@ -149,7 +149,8 @@ type evalEnv struct {
 	cwd         string                        // the call's directory: where runnerDeclared looks for manifests
 	effCmd      *shellparse.Command           // the command effs are of (commandEffects)
 	effs        []string
-	err         error // the first rule that failed to decode or compile (lazy policies)
+	strEff      map[*shellparse.Command]bool // commands shellStringEffects marks runs-remote-code
+	err         error                        // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per
@@ -416,6 +417,12 @@ func (p *Policy) shellTargets(res *Result, c *call.Call, env Env, ev *evalEnv) (
 			n += len(an.Commands[i].Paths)
 		}
 		res.Targets = slices.Grow(res.Targets, n)
+		if marks := shellStringEffects(c.Command, an.Commands, ev); len(marks) > 0 {
+			ev.strEff = map[*shellparse.Command]bool{}
+			for i := range marks {
+				ev.strEff[&an.Commands[i]] = true
+			}
+		}
 		for i := range an.Commands {
 			cmd := &an.Commands[i]
 			if !cmd.Dynamic && cmd.Name != "toolguard" && slices.Contains(env.SelfNames, cmd.Name) {
