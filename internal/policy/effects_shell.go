@@ -144,6 +144,9 @@ func runsFrom(cmd *shellparse.Command, in func(string) bool) bool {
 		return true
 	}
 	name := cmd.Name
+	if readOnlySub(name, firstWord(cmd.Args)) {
+		return false
+	}
 	if cmd.Dir != "" && in(cmd.Dir) && buildRunner(name) {
 		return true
 	}
@@ -184,6 +187,29 @@ func buildRunner(name string) bool {
 		return true
 	}
 	return strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pip3.")
+}
+
+// readOnlySub reports a package manager's subcommand that reads the
+// project without running its code (npm view in a fresh clone).
+func readOnlySub(name, sub string) bool {
+	switch name {
+	case "npm", "pnpm", "yarn", "bun":
+		switch sub {
+		case "view", "info", "show", "ls", "list", "outdated", "audit", "search", "help", "config", "whoami", "why", "explain", "":
+			return true
+		}
+	case "pip", "pip3", "uv", "poetry", "pipenv":
+		switch sub {
+		case "list", "show", "freeze", "check", "help", "tree", "":
+			return true
+		}
+	case "cargo", "go":
+		switch sub {
+		case "tree", "metadata", "search", "version", "list", "env", "doc", "help", "":
+			return true
+		}
+	}
+	return false
 }
 
 func interpreter(name string) bool {
