@@ -213,10 +213,14 @@ func TestRoutesDeferred(t *testing.T) {
 		{cmd: "screen -ls", want: "pass"},
 		{cmd: "nohup make serve &", want: "pass"},
 		{cmd: "timeout 30 go test ./...", want: "pass"},
-		{cmd: "npx rimraf dist", want: "pass"},
-		{cmd: "npx -y prettier --write .", want: "pass"},
-		{cmd: "pnpm dlx create-vite app", want: "pass"},
-		{cmd: "uvx ruff check .", want: "pass"},
+		// Package runners of a package no manifest declares ask (the
+		// route project has none: effect-runs-remote-code, issue 33); the
+		// same commands in a project that declares them pass
+		// (TestEffectsDeclaredRunnerRoutes).
+		{cmd: "npx rimraf dist", want: "ask", rule: "effect-runs-remote-code"},
+		{cmd: "npx -y prettier --write .", want: "ask", rule: "effect-runs-remote-code"},
+		{cmd: "pnpm dlx create-vite app", want: "ask", rule: "effect-runs-remote-code"},
+		{cmd: "uvx ruff check .", want: "ask", rule: "effect-runs-remote-code"},
 		{cmd: "ls *.go | entr -r go test ./...", want: "pass"},
 	})
 }

@@ -62,7 +62,7 @@ func TestEffectNames(t *testing.T) {
 				t.Errorf("programs.toml:%d: unknown effect %q", p.Line, e)
 			}
 		}
-		if p.Declared != "" && p.Declared != "npm" {
+		if p.Declared != "" && p.Declared != "npm" && p.Declared != "python" && p.Declared != "go" {
 			t.Errorf("programs.toml:%d: unknown declared %q", p.Line, p.Declared)
 		}
 	}

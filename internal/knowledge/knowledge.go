@@ -69,7 +69,7 @@ type Program struct {
 	Args     []string // any of these argument globs must appear (none: no condition)
 	ArgsNone []string // none of these may appear
 	Regex    string   // the normalized command line must match (RE2)
-	Declared string   // "npm": the effect holds only when the package is not installed or declared in the workspace
+	Declared string   // "npm", "python", "go": the effect holds only when the project does not declare or install the package the runner fetches
 	Effects  []string
 	Why      string // one line: what the program does that has the effect
 	Match    []string

@@ -3,10 +3,8 @@ package policy
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/url"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -114,7 +112,7 @@ func programEffects(cmd *shellparse.Command, ev *evalEnv) []string {
 		if ok && !m.matchCommand(cmd, ev) {
 			return
 		}
-		if ok && e.k.Declared == "npm" && npmDeclared(cmd, ev) {
+		if ok && e.k.Declared != "" && runnerDeclared(e.k.Declared, cmd, ev) {
 			return
 		}
 		out = appendNew(out, e.k.Effects...)
@@ -162,58 +160,11 @@ func (e *evalEnv) commandEffects(cmd *shellparse.Command) []string {
 		return e.effs
 	}
 	effs := appendNew(programEffects(cmd, e), cmd.Effects...)
+	if e.strEff[cmd] {
+		effs = appendNew(effs, stringEffect)
+	}
 	e.effCmd, e.effs = cmd, effs
 	return effs
-}
-
-// npmDeclared reports whether the package an npx/bunx command runs is
-// installed in the workspace (node_modules/.bin/NAME, or the package's
-// own directory) or named in its package.json. A URL, a git spec, a
-// version (pkg@1) or a path is never declared: npx fetches it. Files are
-// read through Env.ReadScript (what the agent may read itself; bounded);
-// without it nothing is declared.
-func npmDeclared(cmd *shellparse.Command, ev *evalEnv) bool {
-	if ev.readScript == nil || ev.workspace == "" {
-		return false
-	}
-	pkg := ""
-	for i := 0; i < len(cmd.Args); i++ {
-		a := cmd.Args[i]
-		if a == "-p" || a == "--package" {
-			if i+1 < len(cmd.Args) {
-				pkg = cmd.Args[i+1]
-			}
-			break
-		}
-		if v, ok := strings.CutPrefix(a, "--package="); ok {
-			pkg = v
-			break
-		}
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		pkg = a
-		break
-	}
-	if pkg == "" || strings.ContainsAny(pkg, ":$`\\ ") || strings.HasPrefix(pkg, ".") || strings.HasPrefix(pkg, "/") ||
-		strings.Contains(strings.TrimPrefix(pkg, "@"), "@") {
-		return false
-	}
-	name := path.Base(pkg) // @scope/tool runs tool
-	exists := func(rel string) bool {
-		// A file too large or not regular exists too; ErrNoScript is a
-		// missing (or refused) one.
-		_, err := ev.readScript(filepath.Join(ev.workspace, rel))
-		return err == nil || !errors.Is(err, shellparse.ErrNoScript)
-	}
-	if exists(filepath.Join("node_modules", ".bin", name)) || exists(filepath.Join("node_modules", pkg, "package.json")) {
-		return true
-	}
-	text, err := ev.readScript(filepath.Join(ev.workspace, "package.json"))
-	if err != nil {
-		return false
-	}
-	return strings.Contains(text, `"`+pkg+`"`)
 }
 
 // placeEntry is a places.toml place, compiled on first use.

@@ -145,10 +145,12 @@ type evalEnv struct {
 	foldCase    bool
 	glob        func(string) ([]string, bool) // Env.Glob, for patternOnSurface
 	lookups                                   // what this call looked up in the index (index.go)
-	readScript  func(string) (string, error)  // Env.ReadScript (npmDeclared)
+	readScript  func(string) (string, error)  // Env.ReadScript (runnerDeclared)
+	cwd         string                        // the call's directory: where runnerDeclared looks for manifests
 	effCmd      *shellparse.Command           // the command effs are of (commandEffects)
 	effs        []string
-	err         error // the first rule that failed to decode or compile (lazy policies)
+	strEff      map[*shellparse.Command]bool // commands shellStringEffects marks runs-remote-code
+	err         error                        // the first rule that failed to decode or compile (lazy policies)
 }
 
 // callRules returns the call rules the call can match, computed once per
@@ -331,7 +333,7 @@ func (p *Policy) evaluate(c call.Call, env Env) *Result {
 	if ws == "" {
 		ws = c.Cwd
 	}
-	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase, glob: env.Glob, readScript: env.ReadScript}
+	ev := &evalEnv{home: env.Home, workspace: filepath.Clean(ws), resolve: env.Resolve, protected: env.Protected, foldCase: env.FoldCase, glob: env.Glob, readScript: env.ReadScript, cwd: c.Cwd}
 	if ws == "" {
 		ev.workspace = ""
 	}
@@ -415,6 +417,12 @@ func (p *Policy) shellTargets(res *Result, c *call.Call, env Env, ev *evalEnv) (
 			n += len(an.Commands[i].Paths)
 		}
 		res.Targets = slices.Grow(res.Targets, n)
+		if marks := shellStringEffects(c.Command, an.Commands, ev); len(marks) > 0 {
+			ev.strEff = map[*shellparse.Command]bool{}
+			for i := range marks {
+				ev.strEff[&an.Commands[i]] = true
+			}
+		}
 		for i := range an.Commands {
 			cmd := &an.Commands[i]
 			if !cmd.Dynamic && cmd.Name != "toolguard" && slices.Contains(env.SelfNames, cmd.Name) {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bufio"
+	"github.com/rogpeppe/go-internal/txtar"
 	"os"
 	"strings"
 	"testing"
@@ -22,12 +23,15 @@ func TestEverydayQuiet(t *testing.T) {
 	}
 	defer f.Close()
 	// The project declares and installs its tools, as an everyday
-	// project does (npx tsc runs node_modules/.bin/tsc).
-	files := map[string]string{
-		"/home/user/project/package.json": `{"devDependencies": {"typescript": "5", "eslint": "9", "prettier": "3", "jest": "29", "vitest": "2"}}`,
+	// project does (npx tsc runs node_modules/.bin/tsc; uvx ruff is in
+	// pyproject.toml): testdata/everyday-project.txtar.
+	ar, err := txtar.ParseFile("testdata/everyday-project.txtar")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, b := range []string{"tsc", "eslint", "prettier", "jest", "vitest"} {
-		files["/home/user/project/node_modules/.bin/"+b] = "#!/usr/bin/env node\n"
+	files := map[string]string{}
+	for _, af := range ar.Files {
+		files["/home/user/project/"+af.Name] = string(af.Data)
 	}
 	env := Env{Home: "/home/user", Workspace: "/home/user/project", ReadScript: func(p string) (string, error) {
 		if s, ok := files[p]; ok {

@@ -51,6 +51,17 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 		return a.emit(cmd)
 	}
 	cmd.Name = progName(head.s)
+	if !x.sc.cwdUnknown && path.IsAbs(x.sc.cwd) {
+		cmd.Dir = x.sc.cwd
+	}
+	if strings.Contains(head.s, "/") {
+		switch {
+		case path.IsAbs(head.s):
+			cmd.Prog = path.Clean(head.s)
+		case cmd.Dir != "" && !strings.HasPrefix(head.s, "~"):
+			cmd.Prog = path.Join(cmd.Dir, head.s)
+		}
+	}
 	cmd.Paths = a.followLinks(pathsFor(cmd.Name, argv[1:], x.sc))
 	if cmd.Name == "go" {
 		// go install writes into $GOBIN, which the environment names.

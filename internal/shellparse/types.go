@@ -94,6 +94,14 @@ type Command struct {
 	// expanded, cleaned.
 	Paths []PathRef
 
+	// Prog is the program word resolved to an absolute, cleaned path when
+	// it names a path (./d/install.sh, /opt/x/bin/y); "" for a name PATH
+	// finds, or when the directory it is relative to is not known.
+	Prog string
+	// Dir is the directory the command runs in (Options.Cwd and any
+	// literal cd before it); "" when not known.
+	Dir string
+
 	Pos Pos // where the command starts in the outermost string
 }
 

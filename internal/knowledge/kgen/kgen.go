@@ -150,9 +150,13 @@ effects toolguard gives it. The default policy's rules name effects (` + "`effec
 docs/policy.md), so a program joins by declaring its effects in that file, in one reviewed hunk.
 A shape matches like a rule's fields: *command* prefixes (the program and its leading
 positional words, options skipped), *args* (any of these arguments), *args_none* (none of
-them), *regex* (over the command line with single spaces). *declared = npm*: the effect holds
-only when the workspace neither installs (node_modules/.bin) nor declares (package.json) the
-package. Effects:
+them), *regex* (over the command line with single spaces). *declared = npm / python / go*: the
+effect holds only when the project (the command's directory up to the workspace root) neither
+declares nor installs every package the runner would fetch — npm: package.json dependencies,
+package-lock.json, yarn.lock, pnpm-lock.yaml, node_modules; python: pyproject.toml,
+requirements*.txt, uv.lock, poetry.lock, .venv/bin; go: go.mod's require lines. A URL, a git
+spec, an npm: alias or a path is never declared; a manifest that cannot be read declares
+nothing. Effects:
 
 `)
 	for _, e := range effectDocs {
