@@ -103,7 +103,14 @@ func TestEffectsDestroyRoutes(t *testing.T) {
 		{cmd: "kill -9 -1", want: "deny", rule: "effect-signals-all"},
 		{cmd: "kill -KILL -1", want: "deny", rule: "effect-signals-all"},
 		{cmd: "pkill -u $USER", want: "deny", rule: "effect-signals-all"},
+		// SQL fed on stdin counts as the client's command line
+		{cmd: "echo 'DROP TABLE users;' | sqlite3 app.db", want: "ask", rule: "sql-destructive"},
+		{cmd: "psql app <<'SQL'\nTRUNCATE orders;\nSQL", want: "ask", rule: "sql-destructive"},
+		{cmd: "mysql app <<< 'DELETE FROM users'", want: "ask", rule: "sql-unbounded-write"},
 		// look-alikes
+		{cmd: "echo 'select count(*) from users;' | sqlite3 app.db", want: "pass"},
+		{cmd: "psql app <<'SQL'\nDELETE FROM users WHERE id = 1;\nSQL", want: "pass"},
+		{cmd: "echo 'DROP TABLE users' > notes.txt", want: "pass"},
 		{cmd: "kill %1", want: "pass"},
 		{cmd: "kill 1234", want: "pass"},
 		{cmd: "kill -9 1234", want: "pass"},

@@ -72,6 +72,7 @@ func compileRule(ld *layerDoc, i int, fr fileRule, opts LoadOptions) (*Rule, []P
 		bad("decision", fmt.Sprintf("unknown decision %q (want allow, ask or deny)", fr.Decision))
 	}
 	m, mp := compileMatcher(fr, ld.trusted)
+	m.stdinToo = d == call.Ask || d == call.Deny
 	for _, e := range mp {
 		bad(e.field, e.msg)
 	}

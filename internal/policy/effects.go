@@ -64,6 +64,7 @@ type progEntry struct {
 func (e *progEntry) matcher() (*matcher, bool) {
 	e.once.Do(func() {
 		m, errs := compileMatcher(fileRule{Command: e.k.Command, Args: e.k.Args, ArgsNone: e.k.ArgsNone, Regex: e.k.Regex}, false)
+		m.stdinToo = true // an effect only makes a call stricter
 		e.m, e.ok = m, len(errs) == 0
 	})
 	return &e.m, e.ok

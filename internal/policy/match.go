@@ -34,6 +34,10 @@ type matcher struct {
 	ops      []call.Op
 	mcp      []string // server/tool globs
 	regex    *lazyRegexp
+	// stdinToo lets regex also match the line followed by the text fed on
+	// stdin (Command.Stdin): set for ask and deny rules and for effects,
+	// never for allow, so stdin text can only make a call stricter.
+	stdinToo bool
 	fedBy    []string // source classes or program names
 	via      []string // wrapper globs ("xargs", "find -exec", "sudo")
 	env      []string // NAME=value globs over the command's assignments
@@ -377,7 +381,11 @@ func (m *matcher) matchCommand(cmd *shellparse.Command, env *evalEnv) bool {
 		if !cmd.Dynamic {
 			line = cmd.Line() // built only for a rule that reads it
 		}
-		if !m.regex.MatchString(line) {
+		// For ask and deny rules, the text fed on stdin counts as part of
+		// the command line when the string spells it out: `echo 'DROP
+		// TABLE t' | psql` is `psql -c 'DROP TABLE t'`. Tried second, so
+		// a regex anchored at the line's end still matches the line alone.
+		if !m.regex.MatchString(line) && (!m.stdinToo || cmd.Stdin == "" || !m.regex.MatchString(line+" "+cmd.Stdin)) {
 			return false
 		}
 	}

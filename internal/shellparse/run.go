@@ -51,6 +51,9 @@ func (a *analyzer) run(argv []field, x runCtx) int {
 		return a.emit(cmd)
 	}
 	cmd.Name = progName(head.s)
+	if x.in != nil && !x.in.opaque && x.in.f.lit {
+		cmd.Stdin = x.in.f.s
+	}
 	if !x.sc.cwdUnknown && path.IsAbs(x.sc.cwd) {
 		cmd.Dir = x.sc.cwd
 	}

@@ -85,6 +85,12 @@ type Command struct {
 	// (python -c, perl -e, ruby -e, node -e/-p, php -r …); empty otherwise.
 	Inline string
 
+	// Stdin is the text the command reads on standard input when the
+	// string spells it out: a here-document, a here-string, or the output
+	// of echo/printf (or cat of one of those) piped in. "" when unknown or
+	// empty. Rules' regex also tries it (`echo 'DROP TABLE t' | psql`).
+	Stdin string
+
 	// Effects are effects the analysis found in the command's inline code
 	// (knowledge's names: "destroys-data", "sends-secret", …; effects.go).
 	Effects []string
