@@ -88,4 +88,17 @@ type Place struct {
 	Line     int
 }
 
-// The tables themselves (Programs, Places, Harmless) are in tables_gen.go.
+// KeyHome says where a credential held in an environment variable belongs:
+// the hosts its provider serves. A request that names one of Vars and
+// goes to a host that is not one of Hosts sends the key away
+// (sends-secret), however it is spelled (a header, a URL, a body, -u).
+type KeyHome struct {
+	Name     string   // the provider ("OpenAI")
+	Vars     []string // environment variable name globs (OPENAI_API_KEY, OPENAI_*KEY)
+	Hosts    []string // host globs: api.openai.com, *.openai.com (the name itself and any subdomain)
+	Match    []string // commands that send the key away
+	NotMatch []string // commands that send it home
+	Line     int
+}
+
+// The tables themselves (Programs, Places, Harmless, KeyHomes) are in tables_gen.go.

@@ -161,6 +161,7 @@ func (e *evalEnv) commandEffects(cmd *shellparse.Command) []string {
 		return e.effs
 	}
 	effs := appendNew(programEffects(cmd, e), cmd.Effects...)
+	effs = appendNew(effs, keyHomeEffects(cmd)...)
 	if e.strEff[cmd] {
 		effs = appendNew(effs, stringEffect)
 	}

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,5 +130,36 @@ func TestEffectConditionErrors(t *testing.T) {
 	m, _ = compileMatcher(fileRule{Effect: stringList{"sends-secret"}, Tool: stringList{"web", "mcp"}}, false)
 	if m.class != classCall {
 		t.Fatalf("effect + tool web: class %v", m.class)
+	}
+}
+
+// TestKeyHomeExamples runs every places.toml [[key_home]] example through
+// shellparse.Analyze and the command effects: a match sends the key away,
+// a not_match sends it home.
+func TestKeyHomeExamples(t *testing.T) {
+	sends := func(src string) bool {
+		an, err := shellparse.Analyze(src, shellparse.Options{Cwd: "/home/user/project", Home: "/home/user"})
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		ev := effectEnv()
+		for j := range an.Commands {
+			if slices.Contains(ev.commandEffects(&an.Commands[j]), knowledge.SendsSecret) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range knowledge.KeyHomes {
+		for _, ex := range k.Match {
+			if !sends(ex) {
+				t.Errorf("places.toml:%d: match example %q does not send the key away", k.Line, ex)
+			}
+		}
+		for _, ex := range k.NotMatch {
+			if sends(ex) {
+				t.Errorf("places.toml:%d: not_match example %q sends the key away", k.Line, ex)
+			}
+		}
 	}
 }
