@@ -53,6 +53,9 @@ type validateProb struct {
 	Col  int    `json:"col,omitempty"`
 	Rule string `json:"rule,omitempty"`
 	Msg  string `json:"message"`
+	// Warning: the policy means something its author may not have meant;
+	// it does not fail validation.
+	Warning bool `json:"warning,omitempty"`
 }
 
 type validateSummary struct {
@@ -91,10 +94,14 @@ func runValidate(sys *system, o *validateOptions, args []string) error {
 		fmt.Fprintln(sys.stderr, "validate: no policy file in effect (none named, no TOOLGUARD_POLICY, none discovered): checking the embedded defaults")
 	}
 	pol, probs := policy.Validate(srcs, policy.LoadOptions{NoBuiltin: pf.NoBuiltin})
+	errs := 0
 	for _, p := range probs {
-		rep.Problems = append(rep.Problems, validateProb{File: p.File, Line: p.Line, Col: p.Col, Rule: p.Rule, Msg: p.Msg})
+		rep.Problems = append(rep.Problems, validateProb{File: p.File, Line: p.Line, Col: p.Col, Rule: p.Rule, Msg: p.Msg, Warning: p.Warning})
+		if !p.Warning {
+			errs++
+		}
 	}
-	rep.OK = len(probs) == 0
+	rep.OK = errs == 0 && pol != nil
 	if rep.OK && pol != nil {
 		rep.Summary = &validateSummary{Rules: pol.RuleCount(), Examples: pol.Examples(), Tests: pol.TestCount(),
 			Layers: len(pol.Layers), Hash: pol.Hash()}
@@ -115,7 +122,7 @@ func runValidate(sys *system, o *validateOptions, args []string) error {
 		}
 	}
 	if !rep.OK {
-		return &exitError{code: exitFailure, msg: fmt.Sprintf("%d problem(s)", len(probs))}
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("%d problem(s)", errs)}
 	}
 	return nil
 }

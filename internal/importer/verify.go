@@ -107,7 +107,9 @@ func (r *Result) Check() error {
 	_, vprobs := policy.Validate([]policy.Source{{Layer: ImportedLayer, Path: ImportedLayer + ".toml", Data: r.Policy()}}, policy.LoadOptions{})
 	var probs []string
 	for _, p := range vprobs {
-		probs = append(probs, "the imported policy does not validate: "+p.String())
+		if !p.Warning { // an imported allow that outranks a built-in deny is the user's rule, said by validate
+			probs = append(probs, "the imported policy does not validate: "+p.String())
+		}
 	}
 	if len(probs) > 0 {
 		return &Error{probs}

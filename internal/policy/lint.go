@@ -73,6 +73,7 @@ func Validate(sources []Source, opts LoadOptions) (*Policy, []Problem) {
 	for _, r := range rules {
 		probs = append(probs, p.checkExamplesAt(r, exampleLocator(byFile, r))...)
 	}
+	probs = append(probs, p.outranked(rules)...)
 	for _, t := range p.tests {
 		if prob, ok := p.runTest(t); !ok {
 			probs = append(probs, prob)

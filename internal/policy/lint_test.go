@@ -148,3 +148,57 @@ func TestValidateManyUnknownKeys(t *testing.T) {
 		t.Errorf("100th: %s", p)
 	}
 }
+
+// An allow rule of the user's layers that wins over an unlocked built-in
+// ask or deny on one of its own examples is a warning naming both rules
+// and the example; an allow that wins over nothing, one that ties (the
+// stricter decision wins a tie), and one whose built-in rule is disabled
+// are not.
+func TestValidateOutranked(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, src string
+		want      []string // substrings of the single warning; nil: no warning
+	}{
+		{"outranks", "version = 1\n[[rule]]\nid = \"allow-push\"\ndecision = \"allow\"\npriority = 100\ncommand = [\"git push\"]\n",
+			[]string{`rule "allow-push"`, `built-in deny rule "git-push-force"`, `"git push --force origin main" is allowed`, "settings.disable"}},
+		// git status at priority 100 outranks git-env-config (GIT_CONFIG_COUNT=… git status runs config): said too
+		{"outranks an env rule", "version = 1\n[[rule]]\nid = \"allow-status\"\ndecision = \"allow\"\npriority = 100\ncommand = [\"git status\"]\n",
+			[]string{`built-in ask rule "git-env-config"`}},
+		{"no overlap", "version = 1\n[[rule]]\nid = \"allow-fmt\"\ndecision = \"allow\"\npriority = 100\ncommand = [\"cargo fmt\"]\n", nil},
+		{"tie", "version = 1\n[[rule]]\nid = \"allow-push\"\ndecision = \"allow\"\ncommand = [\"git push\"]\n", nil},
+		{"disabled on purpose", "version = 1\n[settings]\ndisable = [\"git-push-force\", \"git-push-delete\", \"git-push-url\"]\n[[rule]]\nid = \"allow-push\"\ndecision = \"allow\"\npriority = 100\ncommand = [\"git push\"]\n", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, probs := Validate([]Source{{Path: "user.toml", Data: []byte(c.src)}}, LoadOptions{})
+			if p == nil {
+				t.Fatalf("did not load: %v", probs)
+			}
+			var warns []Problem
+			for _, pr := range probs {
+				if !pr.Warning {
+					t.Errorf("an error, not a warning: %s", pr)
+					continue
+				}
+				warns = append(warns, pr)
+			}
+			if c.want == nil {
+				for _, w := range warns {
+					t.Errorf("unexpected warning: %s", w)
+				}
+				return
+			}
+			found := false
+			for _, w := range warns {
+				ok := w.File == "user.toml" && w.Line == 2
+				for _, s := range c.want {
+					ok = ok && strings.Contains(w.String(), s)
+				}
+				found = found || ok
+			}
+			if !found {
+				t.Errorf("no warning with %q at user.toml:2 in %v", c.want, warns)
+			}
+		})
+	}
+}

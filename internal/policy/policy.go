@@ -234,6 +234,10 @@ type Problem struct {
 	Col  int
 	Rule string // rule id, when the problem is about a rule
 	Msg  string
+	// Warning marks a problem that does not fail validation: the policy
+	// means something the author may not have meant (an allow that
+	// outranks a built-in deny), and says so.
+	Warning bool
 }
 
 func (p Problem) String() string {
@@ -244,6 +248,9 @@ func (p Problem) String() string {
 			fmt.Fprintf(&b, ":%d:%d", p.Line, p.Col)
 		}
 		b.WriteString(": ")
+	}
+	if p.Warning {
+		b.WriteString("warning: ")
 	}
 	if p.Rule != "" {
 		fmt.Fprintf(&b, "rule %q: ", p.Rule)
