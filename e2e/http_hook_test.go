@@ -139,22 +139,25 @@ func TestHTTPHook(t *testing.T) {
 	version := s.claudeVersion(t)
 	t.Logf("Claude Code: %s", version)
 
-	// The command hook's tool result for the force-push: the reference the HTTP hook's must equal.
-	var commandReason string
+	// The command hook's tool results for the force-push and its dodge: the reference the
+	// HTTP hook's must equal, byte for byte.
+	denied := fakeScript{Seq: []string{pushForce, dodge}}
+	var commandReasons []string
 	t.Run("command-hook-reference", func(t *testing.T) {
 		count(t, start)
 		c := newCase(t, s, claudeAgent("bypassPermissions"), "http/command-hook")
 		c.writePolicy(t, false, false)
 		c.install(t)
-		r := c.run(t, "push", fakeScript{Shell: pushForce, Cwd: c.Proj}, "do it", "")
+		denied.Cwd = c.Proj
+		r := c.run(t, "push", denied, "do it", "")
 		checkPushDenied(t, c, r)
-		commandReason = r.firstResult()
-		t.Logf("the command hook's tool result: %q", commandReason)
+		commandReasons = resultTexts(t, r, len(denied.Seq))
+		t.Logf("the command hook's tool results: %q", commandReasons)
 	})
 
 	t.Run("http-only", func(t *testing.T) {
 		count(t, start)
-		if commandReason == "" {
+		if len(commandReasons) == 0 {
 			t.Fatal("no reference reason from the command hook (command-hook-reference failed)")
 		}
 		withToken := claudeAgent("bypassPermissions", "TOOLGUARD_NODE_TOKEN="+nodeToken)
@@ -183,12 +186,19 @@ func TestHTTPHook(t *testing.T) {
 			Ready: "http://" + serveAddr + "/healthz"}
 		stop := childStep{Name: "stop-serve", Kind: "stop", Target: "serve", Timeout: 10}
 
-		// 1. the force-push, over HTTP: denied, the same tool result as the command hook's
+		// 1. the force-push and its dodge, over HTTP: denied, the same tool results as the
+		// command hook's
 		c.pre = []childStep{serve}
-		r := c.run(t, "push", fakeScript{Shell: pushForce, Cwd: c.Proj}, "do it", "")
+		denied.Cwd = c.Proj
+		r := c.run(t, "push", denied, "do it", "")
 		checkPushDenied(t, c, r) // origin did not move; serve audited the deny
-		if got := r.firstResult(); got != commandReason {
-			t.Errorf("the HTTP hook's deny reached the model as\n  %q\nthe command hook's as\n  %q", got, commandReason)
+		for i, got := range resultTexts(t, r, len(denied.Seq)) {
+			if got != commandReasons[i] {
+				t.Errorf("%q: the HTTP hook's deny reached the model as\n  %q\nthe command hook's as\n  %q", denied.Seq[i], got, commandReasons[i])
+			}
+		}
+		if n := len(c.auditLines()); n != len(denied.Seq) {
+			t.Errorf("serve audited %d line(s) for the %d denied calls", n, len(denied.Seq))
 		}
 
 		// 2. the look-alike: a harmless call passes through the HTTP hook and runs

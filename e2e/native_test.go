@@ -174,7 +174,7 @@ func runNative(t *testing.T, s *suite, v nativeVariant) {
 		t.Fatalf("%s: permissions.deny %q allow %q, want %q and %q", settings, deny, allow, wantNativeDeny, wantNativeAllow)
 	}
 	r := c.run(t, "untrusted", fakeScript{Seq: []string{nativeAllow, nativeDeny}, Cwd: c.Proj}, "do it", "")
-	res := nativeResults(t, r, 2)
+	res := resultTexts(t, r, 2)
 	t.Logf("untrusted project: %q -> %q; %q -> %q", nativeAllow, truncate(res[0], 300), nativeDeny, truncate(res[1], 300))
 	if c.tagExists(t) {
 		t.Errorf("%q ran in an untrusted project with the hook %s: the tag exists", nativeDeny, v.gone)
@@ -194,7 +194,7 @@ func runNative(t *testing.T, s *suite, v nativeVariant) {
 	}
 	trustProject(t, c)
 	r = c.run(t, "control", fakeScript{Shell: nativeAllow, Cwd: c.Proj}, "do it", "")
-	res = nativeResults(t, r, 1)
+	res = resultTexts(t, r, 1)
 	t.Logf("control (trusted, no native rules): %q -> %q", nativeAllow, truncate(res[0], 300))
 	if ran("allowed-ran") {
 		t.Fatalf("control: %q ran in default mode without a permissions.allow rule, so the runs below prove nothing: %q", nativeAllow, truncate(res[0], 300))
@@ -209,7 +209,7 @@ func runNative(t *testing.T, s *suite, v nativeVariant) {
 	// 4. default mode, -p: the proven allow, the locked deny, two look-alikes
 	calls := []string{nativeAllow, nativeDeny, nativeOther, nativeCompound}
 	r = c.run(t, "default", fakeScript{Seq: calls, Cwd: c.Proj}, "do it", "")
-	res = nativeResults(t, r, len(calls))
+	res = resultTexts(t, r, len(calls))
 	for i, cmd := range calls {
 		t.Logf("default mode: %q -> %q", cmd, truncate(res[i], 300))
 	}
@@ -244,7 +244,7 @@ func runNative(t *testing.T, s *suite, v nativeVariant) {
 	// 5. bypassPermissions: an unlisted call runs (the control), the locked deny still does not
 	c.a = claudeAgent("bypassPermissions")
 	r = c.run(t, "bypass", fakeScript{Seq: []string{nativeDeny, nativeControl}, Cwd: c.Proj}, "do it", "")
-	res = nativeResults(t, r, 2)
+	res = resultTexts(t, r, 2)
 	t.Logf("bypassPermissions: %q -> %q; %q -> %q", nativeDeny, truncate(res[0], 300), nativeControl, truncate(res[1], 300))
 	if c.tagExists(t) {
 		t.Errorf("%q ran under bypassPermissions with the hook %s", nativeDeny, v.gone)
@@ -291,8 +291,8 @@ func trustProject(t *testing.T, c *caseEnv) {
 	}
 }
 
-// nativeResults wants n tool results (one per scripted call) and returns their texts.
-func nativeResults(t *testing.T, r *runOut, n int) []string {
+// resultTexts wants n tool results (one per scripted call) and returns their texts.
+func resultTexts(t *testing.T, r *runOut, n int) []string {
 	t.Helper()
 	if len(r.toolResults) != n {
 		t.Fatalf("%d tool results, want %d (one per scripted call)", len(r.toolResults), n)
