@@ -74,16 +74,19 @@ type nativeVariant struct {
 	envKey  string // where its npm prefix may be moved
 	prefix  string
 	gone    string // "removed": the hook binary deleted; "disabled": disableAllHooks
+	scope   string // where the hook and the native rules go: "project" or "user"
 	blocked bool   // measured: the installed onFailure "block" blocks every call once the binary is gone
 }
 
 var nativeVariants = []nativeVariant{
 	// the suite's pin: onFailure is ignored, a missing binary is a non-blocking hook error
-	{name: "2.1.197/binary-removed", pkg: [2]string{"@anthropic-ai/claude-code", "2.1.197"}, envKey: "TOOLGUARD_E2E_NODE", prefix: "node", gone: "removed"},
+	{name: "2.1.197/binary-removed", pkg: [2]string{"@anthropic-ai/claude-code", "2.1.197"}, envKey: "TOOLGUARD_E2E_NODE", prefix: "node", gone: "removed", scope: "project"},
+	// the same in the user's settings, which project trust does not govern
+	{name: "2.1.197/user-scope/binary-removed", pkg: [2]string{"@anthropic-ai/claude-code", "2.1.197"}, envKey: "TOOLGUARD_E2E_NODE", prefix: "node", gone: "removed", scope: "user"},
 	// 2.1.295 and later honour the onFailure "block" `toolguard install` writes: every call blocked
-	{name: "2.1.332/binary-removed", pkg: httpClaude, envKey: "TOOLGUARD_E2E_SYSTEM_NODE", prefix: "node-system", gone: "removed", blocked: true},
+	{name: "2.1.332/binary-removed", pkg: httpClaude, envKey: "TOOLGUARD_E2E_SYSTEM_NODE", prefix: "node-system", gone: "removed", scope: "project", blocked: true},
 	// hooks switched off (disableAllHooks in .claude/settings.local.json): onFailure does not apply
-	{name: "2.1.332/hooks-disabled", pkg: httpClaude, envKey: "TOOLGUARD_E2E_SYSTEM_NODE", prefix: "node-system", gone: "disabled"},
+	{name: "2.1.332/hooks-disabled", pkg: httpClaude, envKey: "TOOLGUARD_E2E_SYSTEM_NODE", prefix: "node-system", gone: "disabled", scope: "project"},
 }
 
 func TestNativeRules(t *testing.T) {
@@ -127,7 +130,16 @@ func runNative(t *testing.T, s *suite, v nativeVariant) {
 	cs := *s
 	cs.toolguard = c.hookBin
 	c.s = &cs
-	c.install(t)
+	if v.scope == "project" {
+		c.install(t)
+	} else {
+		if err := c.a.prepare(c); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := c.toolguardCmd("install", "--provider", "claude-code", "--scope", v.scope, "--policy", c.Policy); err != nil {
+			t.Fatalf("toolguard install --scope %s: %v\n%s", v.scope, err, out)
+		}
+	}
 	if err := writeFile(filepath.Join(c.Proj, "Makefile"), nativeMakefile); err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +165,7 @@ func runNative(t *testing.T, s *suite, v nativeVariant) {
 
 	native := func(verb string) {
 		t.Helper()
-		args := []string{verb, "--native", "--provider", "claude-code", "--scope", "project", "--dir", c.Proj}
+		args := []string{verb, "--native", "--provider", "claude-code", "--scope", v.scope, "--dir", c.Proj}
 		if verb == "install" {
 			args = append(args, "--policy", c.Policy)
 		}
@@ -164,10 +176,14 @@ func runNative(t *testing.T, s *suite, v nativeVariant) {
 		t.Logf("%s --native:\n%s", verb, out)
 	}
 	settings := filepath.Join(c.Proj, ".claude", "settings.json")
+	if v.scope == "user" {
+		settings = filepath.Join(c.Home, ".claude", "settings.json")
+	}
 
 	// 1. the native rules (written by the toolguard the hook no longer runs), the project not
 	// trusted (nobody accepted Claude Code's trust dialog for it): measured, Claude Code
-	// ignores a project's permissions.allow then and still applies its permissions.deny
+	// ignores a project's permissions.allow then and still applies its permissions.deny; the
+	// user's settings count either way
 	native("install")
 	deny, allow := nativeLists(t, settings)
 	if !slices.Equal(deny, wantNativeDeny) || !slices.Equal(allow, wantNativeAllow) {
@@ -179,7 +195,13 @@ func runNative(t *testing.T, s *suite, v nativeVariant) {
 	if c.tagExists(t) {
 		t.Errorf("%q ran in an untrusted project with the hook %s: the tag exists", nativeDeny, v.gone)
 	}
-	if ran("allowed-ran") {
+	switch {
+	case v.scope == "user" && !v.blocked:
+		if !ran("allowed-ran") {
+			t.Errorf("the proven allow %q in the user's settings did not run in an untrusted project: %q", nativeAllow, truncate(res[0], 300))
+		}
+		os.Remove(filepath.Join(c.Proj, "allowed-ran"))
+	case ran("allowed-ran"):
 		t.Errorf("%q ran in an untrusted project (measured on 2.1.197 and 2.1.332: a project's permissions.allow counts only once the project is trusted): %q", nativeAllow, truncate(res[0], 300))
 	}
 	if !v.blocked && !reClaudeDenyRule.MatchString(res[1]) {
