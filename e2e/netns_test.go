@@ -67,6 +67,11 @@ type childStep struct {
 	Unit       string `json:"unit,omitempty"`
 	SocketUnit string `json:"socket_unit,omitempty"` // its .socket unit: the listener is passed as systemd would (fd 3)
 	Sock       string `json:"sock,omitempty"`
+	// background only: GET this URL until it answers 200 (the process then stays up until
+	// a "stop" step names it, or the namespace's leftovers are killed)
+	Ready string `json:"ready,omitempty"`
+	// stop only: the Name of the background step to stop (SIGTERM, then SIGKILL)
+	Target string `json:"target,omitempty"`
 }
 
 type stepResult struct {
@@ -129,9 +134,14 @@ func childMain(specPath string) int {
 	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 
+	bg := map[string]*background{}
 	for _, st := range spec.Steps {
 		var r stepResult
 		switch st.Kind {
+		case "background":
+			r = startBackground(st, spec.LogDir, bg)
+		case "stop":
+			r = stopBackground(st, bg)
 		case "codex-trust":
 			r = runCodexTrust(st, spec.LogDir)
 		case "checkpoint":
@@ -470,4 +480,75 @@ func killNamespaceLeftovers() []string {
 		}
 	}
 	return killed
+}
+
+// background is a process a "background" step started (http_hook_test.go: toolguard serve
+// inside the namespace, where the CLI's loopback is).
+type background struct {
+	cmd    *exec.Cmd
+	exited chan error
+}
+
+// startBackground starts st and waits until st.Ready answers 200 (or st.Timeout passes).
+func startBackground(st childStep, logDir string, bg map[string]*background) stepResult {
+	r := stepResult{Name: st.Name}
+	t0 := time.Now()
+	defer func() { r.Elapsed = time.Since(t0).Seconds() }()
+	stdout, _ := os.Create(filepath.Join(logDir, st.Name+".stdout"))
+	stderr, _ := os.Create(filepath.Join(logDir, st.Name+".stderr"))
+	cmd := exec.Command(lookPathIn(st.Env, st.Argv[0]), st.Argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = st.Dir, st.Env, stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		r.RC, r.Err = -1, err.Error()
+		return r
+	}
+	b := &background{cmd: cmd, exited: make(chan error, 1)}
+	go func() { b.exited <- cmd.Wait(); stdout.Close(); stderr.Close() }()
+	bg[st.Name] = b
+	client := &http.Client{Timeout: 2 * time.Second}
+	for deadline := t0.Add(time.Duration(st.Timeout * float64(time.Second))); ; time.Sleep(100 * time.Millisecond) {
+		if res, err := client.Get(st.Ready); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				r.Info = fmt.Sprintf("pid %d: %s answers %s", cmd.Process.Pid, strings.Join(st.Argv, " "), st.Ready)
+				return r
+			}
+		}
+		select {
+		case err := <-b.exited:
+			b.exited <- err
+			r.RC, r.Err = 1, fmt.Sprintf("%v exited (%v) before %s answered", st.Argv, err, st.Ready)
+			return r
+		default:
+		}
+		if time.Now().After(deadline) {
+			r.RC, r.Err = 1, fmt.Sprintf("%s did not answer 200 within %.0f s", st.Ready, st.Timeout)
+			return r
+		}
+	}
+}
+
+// stopBackground ends the background step st.Target: SIGTERM to its process group, SIGKILL
+// after st.Timeout; Info says how it ended.
+func stopBackground(st childStep, bg map[string]*background) stepResult {
+	r := stepResult{Name: st.Name}
+	t0 := time.Now()
+	defer func() { r.Elapsed = time.Since(t0).Seconds() }()
+	b := bg[st.Target]
+	if b == nil {
+		r.RC, r.Err = 1, fmt.Sprintf("no background step %q to stop", st.Target)
+		return r
+	}
+	syscall.Kill(-b.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case err := <-b.exited:
+		r.Info = fmt.Sprintf("%s stopped by SIGTERM (%v)", st.Target, err)
+	case <-time.After(time.Duration(st.Timeout * float64(time.Second))):
+		syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL)
+		err := <-b.exited
+		r.Info = fmt.Sprintf("%s killed after %.0f s (%v)", st.Target, st.Timeout, err)
+	}
+	delete(bg, st.Target)
+	return r
 }

@@ -300,6 +300,15 @@ type caseEnv struct {
 	codexBypassTrust bool
 	events           bool // add the prompt and session events to the installed hook file
 	notes            []string
+	// pre are steps run in the run's namespace before the CLI (http_hook_test.go: toolguard
+	// serve, where the CLI's loopback is); each must succeed.
+	pre []childStep
+	// hookBin, when set, is the hook binary the installed hook runs (native_test.go: a
+	// copy it removes); else the suite's.
+	hookBin string
+	// noHookExec, when set, says why the CLI must NOT exec the hook binary (an HTTP hook
+	// only; the binary removed): a run that did fails, instead of one that did not.
+	noHookExec string
 }
 
 func (c *caseEnv) note(format string, args ...any) {
@@ -549,10 +558,23 @@ func (c *caseEnv) run(t *testing.T, name string, script fakeScript, prompt, resu
 	logDir := filepath.Join(c.W, "logs-"+name)
 	argv, env := c.a.command(c, prompt, resume)
 	st := childStep{Name: "cli", Kind: "exec", Argv: argv, Env: env, Dir: c.Proj, Timeout: c.s.timeout, Strace: c.s.strace}
-	res, err := c.s.inNetns(logDir, script, []childStep{st})
+	steps := append(append([]childStep{}, c.pre...), st)
+	res, err := c.s.inNetns(logDir, script, steps)
 	r := &runOut{name: name, logDir: logDir, leftovers: res.Killed}
-	if len(res.Steps) > 0 {
-		r.step = res.Steps[0]
+	if len(res.Steps) == len(steps) {
+		r.step = res.Steps[len(steps)-1]
+	}
+	for i, p := range res.Steps {
+		if i < len(c.pre) && (p.RC != 0 || p.Err != "") {
+			t.Fatalf("step %q before the CLI failed: rc=%d %s (log dir %s)", p.Name, p.RC, p.Err, logDir)
+		}
+		if i < len(c.pre) {
+			t.Logf("step %q: %s", p.Name, p.Info)
+		}
+	}
+	hookBin := c.s.hookBinary()
+	if c.hookBin != "" {
+		hookBin = c.hookBin
 	}
 	r.stdout, _ = os.ReadFile(filepath.Join(logDir, "cli.stdout"))
 	r.stderr, _ = os.ReadFile(filepath.Join(logDir, "cli.stderr"))
@@ -561,7 +583,7 @@ func (c *caseEnv) run(t *testing.T, name string, script fakeScript, prompt, resu
 	r.badConnects = nonLoopbackConnects(filepath.Join(logDir, "cli.strace"))
 	r.hookExecs = -1
 	if c.s.strace {
-		r.hookExecs = countExecs(filepath.Join(logDir, "cli.strace"), c.s.hookBinary())
+		r.hookExecs = countExecs(filepath.Join(logDir, "cli.strace"), hookBin)
 	}
 	t.Logf("%s run %q: rc=%d timed_out=%v %.1fs, %d tool result(s), hook runs %d, log dir %s",
 		c.a.name, name, r.step.RC, r.step.TimedOut, r.step.Elapsed, len(r.toolResults), r.hookExecs, logDir)
@@ -585,8 +607,11 @@ func (c *caseEnv) run(t *testing.T, name string, script fakeScript, prompt, resu
 	if len(r.badConnects) > 0 {
 		t.Errorf("%s tried to connect to non-loopback addresses: %v", c.a.name, r.badConnects)
 	}
-	if r.hookExecs == 0 && !c.s.nohook {
-		t.Errorf("%s never ran the hook %s (no execve of it in the strace log)", c.a.name, c.s.hookBinary())
+	switch {
+	case c.noHookExec != "" && r.hookExecs > 0:
+		t.Errorf("%s ran the hook binary %s %d time(s), but %s", c.a.name, hookBin, r.hookExecs, c.noHookExec)
+	case c.noHookExec == "" && r.hookExecs == 0 && !c.s.nohook:
+		t.Errorf("%s never ran the hook %s (no execve of it in the strace log)", c.a.name, hookBin)
 	}
 	return r
 }
