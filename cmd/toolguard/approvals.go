@@ -457,7 +457,7 @@ func waitDecision(ctx context.Context, sys *system, get func(string) (approval.R
 		}
 		res, code, done := decisionOf(r, sys.now())
 		if r.Problem != "" && !warned {
-			fmt.Fprintf(sys.stderr, "toolguard: %s: the grant does not count (%s); still waiting\n", id, r.Problem)
+			fmt.Fprintf(sys.stderr, "toolguard: %s: the grant does not count (%s); still waiting\n", id, noEscapes(r.Problem))
 			warned = true
 		}
 		if done {

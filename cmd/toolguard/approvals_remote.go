@@ -77,7 +77,7 @@ func (o *approvalsOptions) viaServer(cmd *cobra.Command, sys *system, args []str
 	if err != nil {
 		return true, err
 	}
-	if err := o.serverFlags(cmd); err != nil {
+	if err := o.serverFlags(cmd, url); err != nil {
 		return true, err
 	}
 	if (name == "approve" || name == "reject") && !explicit && !sys.isTerminal() {
@@ -124,7 +124,7 @@ func (o *approvalsOptions) viaServer(cmd *cobra.Command, sys *system, args []str
 
 // serverFlags refuses the flags of approve and reject that have no
 // meaning through the server.
-func (o *approvalsOptions) serverFlags(cmd *cobra.Command) error {
+func (o *approvalsOptions) serverFlags(cmd *cobra.Command, url string) error {
 	if cmd.Name() != "approve" && cmd.Name() != "reject" {
 		return nil
 	}
@@ -139,7 +139,11 @@ func (o *approvalsOptions) serverFlags(cmd *cobra.Command) error {
 	}
 	for _, f := range []string{"key", "session", "edit", "amend", "amend-file", "yes", "grants-dir"} {
 		if fl := cmd.Flags().Lookup(f); fl != nil && fl.Changed {
-			return usagef("%s --%s does not work with --server: %s", cmd.Name(), f, why[f])
+			where := "--server"
+			if o.server == "" {
+				where = fmt.Sprintf("the approval server of settings.approval_url (%s; --state-dir DIR decides on a local store instead)", url)
+			}
+			return usagef("%s --%s does not work with %s: %s", cmd.Name(), f, where, why[f])
 		}
 	}
 	if cmd.Name() == "reject" {
@@ -250,7 +254,7 @@ func (s *remoteApprovals) fail(err error) error {
 	}
 	msg := se.Msg
 	if msg == "" {
-		msg = fmt.Sprintf("status %d", se.Code)
+		msg = "no error message"
 	}
 	switch se.Code {
 	case 401:
@@ -270,7 +274,7 @@ func (s *remoteApprovals) approve(ctx context.Context, sys *system, id string, o
 	}
 	g := r.Grant
 	fmt.Fprintf(sys.stdout, "approved %s: %s (%s, until %s, signed by the server's key %s)\n", r.ID, noEscapes(r.Summary),
-		usesText(g.Uses, r.Session), g.Expires.UTC().Format(time.RFC3339), noEscapes(g.Approver.Fingerprint))
+		usesText(g.Uses, noEscapes(r.Session)), g.Expires.UTC().Format(time.RFC3339), noEscapes(g.Approver.Fingerprint))
 	// A hook whose policy names approvers honours only their grants from
 	// a server (docs/api.md, "What the hook trusts").
 	if pol != nil && strings.TrimSuffix(pol.Settings.ApprovalURL, "/") == strings.TrimSuffix(s.url, "/") && len(pol.Settings.Approvers) > 0 {

@@ -254,6 +254,8 @@ func TestApprovalsServerErrors(t *testing.T) {
 		{"loose token file", []string{"approve", id, "--server", s.base, "--token-file", loose}, "readable by its owner only"},
 		{"missing token file", []string{"list", "--server", s.base, "--token-file", filepath.Join(op.home, "nope")}, "no such file"},
 		{"no such request", []string{"approve", "req_nonesuch00", "--server", s.base, "--token-file", good}, "no approval request req_nonesuch00 (status 404)"},
+		{"wait for no such request", []string{"wait", "req_nonesuch00", "--server", s.base, "--token-file", good}, "(status 404)"},
+		{"bad status filter", []string{"list", "--status", "bogus", "--server", s.base, "--token-file", good}, "unknown status"},
 		{"bad id", []string{"approve", "../../healthz", "--server", s.base, "--token-file", good}, "invalid approval request id"},
 		{"--key", []string{"approve", id, "--server", s.base, "--token-file", good, "--key", good}, "server signs the grant with its own key"},
 		{"--session", []string{"approve", id, "--server", s.base, "--token-file", good, "--session"}, "--session does not work with --server"},
@@ -335,6 +337,10 @@ func TestApprovalsServerSocket(t *testing.T) {
 				t.Errorf("approve without a terminal: exit %d %s%s", code, out, errs)
 			}
 			op.terminal = true
+			code, out, errs = op.run(t, "approvals", "approve", id, "--key", filepath.Join(op.home, "k"), "--policy", platform)
+			if code != 1 || out != "" || !strings.Contains(errs, "settings.approval_url (unix://"+sock) || !strings.Contains(errs, "--state-dir DIR") {
+				t.Errorf("approve --key through settings.approval_url: exit %d %s%s", code, out, errs)
+			}
 			code, out, errs = op.run(t, "approvals", "list", "--status", "pending", "--policy", platform)
 			if code != 0 || !strings.Contains(out, id) {
 				t.Fatalf("list through settings.approval_url: exit %d\n%s%s", code, out, errs)
