@@ -109,7 +109,7 @@ the caller by its uid.`,
 		Short: "List approval requests; tampered and leftover files are reported with the reason",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if remote, err := o.viaServer(cmd, sys, nil); remote {
+			if handled, err := o.viaServer(cmd, sys, nil); handled {
 				return err
 			}
 			st, err := o.store(sys)
@@ -143,7 +143,7 @@ Exit codes: 0 approved (a grant that verifies, or one already used), 3 rejected,
 decision: wait warns once and goes on waiting.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if remote, err := o.viaServer(cmd, sys, args); remote {
+			if handled, err := o.viaServer(cmd, sys, args); handled {
 				return err
 			}
 			if o.timeout < 0 {
@@ -163,7 +163,7 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Show one approval request: what the call would run or write, and why it was asked",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if remote, err := o.viaServer(cmd, sys, args); remote {
+			if handled, err := o.viaServer(cmd, sys, args); handled {
 				return err
 			}
 			st, err := o.store(sys)
@@ -184,7 +184,7 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Allow the identical call, once per use, until the grant expires (signed with the approver key)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if remote, err := o.viaServer(cmd, sys, args); remote {
+			if handled, err := o.viaServer(cmd, sys, args); handled {
 				return err
 			}
 			if o.uses < 1 {
@@ -272,7 +272,7 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Deny the identical call with the human's reason, as feedback to the model",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if remote, err := o.viaServer(cmd, sys, args); remote {
+			if handled, err := o.viaServer(cmd, sys, args); handled {
 				return err
 			}
 			if o.reason == "" {
@@ -322,7 +322,7 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Delete finished requests older than D, and unusable request and temporary files a day old",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if remote, err := o.viaServer(cmd, sys, nil); remote {
+			if handled, err := o.viaServer(cmd, sys, nil); handled {
 				return err
 			}
 			if olderThan < 0 {
@@ -349,7 +349,7 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Print the approver public key (ed25519:…) for settings.approvers; --generate creates the key",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if remote, err := o.viaServer(cmd, sys, nil); remote {
+			if handled, err := o.viaServer(cmd, sys, nil); handled {
 				return err
 			}
 			path := o.key
