@@ -48,6 +48,8 @@ type approvalsOptions struct {
 	key       string
 	generate  bool
 	GrantsDir string
+	server    string // --server: the approval server (approvals_remote.go)
+	tokenFile string // --token-file: its approver token
 	// list filters
 	status, sessionID, provider string
 	timeout                     time.Duration
@@ -87,17 +89,29 @@ approve --edit opens $VISUAL/$EDITOR (else vi) on the command, the written conte
 edit's new text; the grant then allows only the edited call, judged by the policy first.
 
 The state directory is --state-dir, else settings.state_dir of the policy in effect
-(--policy), else $XDG_STATE_HOME/toolguard, else ~/.local/state/toolguard.`,
+(--policy), else $XDG_STATE_HOME/toolguard, else ~/.local/state/toolguard.
+
+With --server URL (unix:///path/to/socket or http://127.0.0.1:PORT), or when the policy in
+effect sets settings.approval_url and --state-dir is not given, list, show, wait, approve and
+reject go to that toolguard serve's API instead: its store (serve --database, system mode),
+its key signing the grant. The approver token is --token-file FILE, else
+$TOOLGUARD_APPROVER_TOKEN; over a Unix socket without one, serve --peer-credentials knows
+the caller by its uid.`,
 	}
 	cmd.PersistentFlags().StringVar(&o.StateDir, "state-dir", "", "approval state directory")
 	cmd.PersistentFlags().StringArrayVar(&o.Files, "policy", nil, "policy file whose settings (state_dir, approvers) to use (repeatable)")
 	cmd.PersistentFlags().StringArrayVar(&o.Layers, "layer", nil, "named policy layer `NAME=FILE`")
+	cmd.PersistentFlags().StringVar(&o.server, "server", "", "decide through the toolguard serve at `URL` (unix:///path or http://127.0.0.1:PORT) instead of the local store")
+	cmd.PersistentFlags().StringVar(&o.tokenFile, "token-file", "", "with --server: `FILE` holding an approver token (else $TOOLGUARD_APPROVER_TOKEN)")
 
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List approval requests; tampered and leftover files are reported with the reason",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if handled, err := o.viaServer(cmd, sys, nil); handled {
+				return err
+			}
 			st, err := o.store(sys)
 			if err != nil {
 				return err
@@ -111,28 +125,7 @@ The state directory is --state-dir, else settings.state_dir of the policy in eff
 					o.sessionID != "" && r.Session != o.sessionID ||
 					o.provider != "" && r.Provider != o.provider
 			})
-			if o.json {
-				if reqs == nil {
-					reqs = []approval.Request{}
-				}
-				for i := range reqs {
-					reqs[i].ToolInput = "" // for approve --edit only
-				}
-				return writeJSON(sys, reqs)
-			}
-			tw := tabwriter.NewWriter(sys.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATUS\tCREATED\tPROVIDER\tSUMMARY")
-			for _, r := range reqs {
-				summary := r.Summary
-				if r.Problem != "" {
-					summary = r.Problem
-					if r.Summary != "" {
-						summary += " — " + r.Summary
-					}
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Created.UTC().Format(time.RFC3339), noEscapes(r.Provider), noEscapes(summary))
-			}
-			return tw.Flush()
+			return printRequests(sys, reqs, o.json)
 		},
 	}
 	list.Flags().BoolVar(&o.json, "json", false, "print JSON")
@@ -150,6 +143,9 @@ Exit codes: 0 approved (a grant that verifies, or one already used), 3 rejected,
 decision: wait warns once and goes on waiting.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if handled, err := o.viaServer(cmd, sys, args); handled {
+				return err
+			}
 			if o.timeout < 0 {
 				return usagef("--timeout must not be negative")
 			}
@@ -157,7 +153,7 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
-			return waitDecision(cmd.Context(), sys, st, args[0], o.timeout)
+			return waitDecision(cmd.Context(), sys, st.Get, args[0], o.timeout, waitPoll)
 		},
 	}
 	wait.Flags().Var(durationVar(&o.timeout, 0), "timeout", "give up after D (exit 5); 0 waits for ever")
@@ -167,6 +163,9 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Show one approval request: what the call would run or write, and why it was asked",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if handled, err := o.viaServer(cmd, sys, args); handled {
+				return err
+			}
 			st, err := o.store(sys)
 			if err != nil {
 				return err
@@ -175,15 +174,7 @@ decision: wait warns once and goes on waiting.`,
 			if err != nil {
 				return err
 			}
-			if r.Problem != "" {
-				r.Status = approval.StatusTampered
-			}
-			if o.json {
-				r.ToolInput = "" // for approve --edit only
-				return writeJSON(sys, r)
-			}
-			renderRequest(sys.stdout, r, useColor(sys))
-			return nil
+			return printRequest(sys, r, o.json)
 		},
 	}
 	show.Flags().BoolVar(&o.json, "json", false, "print JSON")
@@ -193,6 +184,9 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Allow the identical call, once per use, until the grant expires (signed with the approver key)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if handled, err := o.viaServer(cmd, sys, args); handled {
+				return err
+			}
 			if o.uses < 1 {
 				return usagef("--uses must be at least 1")
 			}
@@ -278,6 +272,9 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Deny the identical call with the human's reason, as feedback to the model",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if handled, err := o.viaServer(cmd, sys, args); handled {
+				return err
+			}
 			if o.reason == "" {
 				return usagef("reject wants --reason: the model reads it")
 			}
@@ -325,6 +322,9 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Delete finished requests older than D, and unusable request and temporary files a day old",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if handled, err := o.viaServer(cmd, sys, nil); handled {
+				return err
+			}
 			if olderThan < 0 {
 				return usagef("--older-than must not be negative")
 			}
@@ -349,6 +349,9 @@ decision: wait warns once and goes on waiting.`,
 		Short: "Print the approver public key (ed25519:…) for settings.approvers; --generate creates the key",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if handled, err := o.viaServer(cmd, sys, nil); handled {
+				return err
+			}
 			path := o.key
 			if o.generate {
 				if path == "" {
@@ -434,9 +437,10 @@ type waitResult struct {
 	Decided  *time.Time         `json:"decided,omitempty"`
 }
 
-// waitDecision polls the request id until it is decided or timeout (0: no
-// limit) has passed, prints the decision and ends with its exit code.
-func waitDecision(ctx context.Context, sys *system, st *approval.Store, id string, timeout time.Duration) error {
+// waitDecision polls the request id (get, every poll) until it is decided
+// or timeout (0: no limit) has passed, prints the decision and ends with
+// its exit code.
+func waitDecision(ctx context.Context, sys *system, get func(string) (approval.Request, error), id string, timeout, poll time.Duration) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -447,13 +451,13 @@ func waitDecision(ctx context.Context, sys *system, st *approval.Store, id strin
 	}
 	warned := false
 	for {
-		r, err := st.Get(id)
+		r, err := get(id)
 		if err != nil {
 			return err
 		}
 		res, code, done := decisionOf(r, sys.now())
 		if r.Problem != "" && !warned {
-			fmt.Fprintf(sys.stderr, "toolguard: %s: the grant does not count (%s); still waiting\n", id, r.Problem)
+			fmt.Fprintf(sys.stderr, "toolguard: %s: the grant does not count (%s); still waiting\n", id, noEscapes(r.Problem))
 			warned = true
 		}
 		if done {
@@ -471,7 +475,7 @@ func waitDecision(ctx context.Context, sys *system, st *approval.Store, id strin
 				return err
 			}
 			return &exitError{code: waitTimedOut}
-		case <-time.After(waitPoll):
+		case <-time.After(poll):
 		}
 	}
 }
@@ -511,4 +515,44 @@ func decisionOf(r approval.Request, now time.Time) (waitResult, int, bool) {
 		return res, waitApproved, true
 	}
 	return res, 0, false
+}
+
+// printRequests prints requests as `approvals list` does: a table, or
+// JSON with --json.
+func printRequests(sys *system, reqs []approval.Request, asJSON bool) error {
+	if asJSON {
+		if reqs == nil {
+			reqs = []approval.Request{}
+		}
+		for i := range reqs {
+			reqs[i].ToolInput = "" // for approve --edit only
+		}
+		return writeJSON(sys, reqs)
+	}
+	tw := tabwriter.NewWriter(sys.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tCREATED\tPROVIDER\tSUMMARY")
+	for _, r := range reqs {
+		summary := r.Summary
+		if r.Problem != "" {
+			summary = r.Problem
+			if r.Summary != "" {
+				summary += " — " + r.Summary
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", noEscapes(r.ID), noEscapes(string(r.Status)), r.Created.UTC().Format(time.RFC3339), noEscapes(r.Provider), noEscapes(summary))
+	}
+	return tw.Flush()
+}
+
+// printRequest prints one request as `approvals show` does.
+func printRequest(sys *system, r approval.Request, asJSON bool) error {
+	if r.Problem != "" {
+		r.Status = approval.StatusTampered
+	}
+	if asJSON {
+		r.ToolInput = "" // for approve --edit only
+		return writeJSON(sys, r)
+	}
+	renderRequest(sys.stdout, r, useColor(sys))
+	return nil
 }

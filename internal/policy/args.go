@@ -110,7 +110,7 @@ var toolguardValueFlags = sync.OnceValue(func() map[string]bool {
 	return set("--policy", "--layer", "--state-dir", "--provider", "--scope", "--dir", "--command",
 		"--preset", "--reason", "--older-than", "-o", "--output", "--mode", "--workspace", "--audit-log", "--file",
 		"--since", "--key", "--grants-dir", "--listen", "--socket", "--tool", "--path", "--mcp", "--url", "--payload",
-		"--cwd", "-c")
+		"--cwd", "-c", "--server", "--token-file")
 })
 
 // argList is a command's arguments after the matched prefix; for programs

@@ -1,7 +1,12 @@
 // Package remote is the hook's client of a toolguard serve approval
 // server (settings.approval_url; docs/approvals.md, "Remote approvals"):
 // a sandboxed hook records its ask there and asks for a grant there,
-// because the store and the approver key live outside the sandbox.
+// because the store and the approver key live outside the sandbox. It is
+// also the approver's client of `toolguard approvals --server`
+// (NewApprover: list, show, approve, reject; docs/approvals.md, "Deciding
+// through the server"), which signs nothing: the server does. An
+// approver client sends its token over a Unix socket or loopback http
+// only, and reads answers of up to 64 MiB with 30 s per request.
 //
 // It speaks just enough HTTP/1.1 over a net.Conn, so that the hook binary
 // links neither net/http nor crypto/tls: one request per connection

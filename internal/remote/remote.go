@@ -36,37 +36,56 @@ const (
 type Client struct {
 	network, addr, host string
 	token               string
+	agent               string // User-Agent
+	noToken             string // what a 401 to a tokenless request is told (Do)
+	maxBody             int64  // MaxBody when zero
 	// Timeout bounds each request (DefaultTimeout when zero).
 	Timeout time.Duration
+}
+
+// errHTTPS is an https:// address: this client has no TLS.
+var errHTTPS = errors.New("https is not supported")
+
+// parseAddr splits an address of the server: unix:///path/to/socket or
+// http://host:port. Its errors say what was wanted, not which setting.
+func parseAddr(rawURL string) (network, addr, host string, err error) {
+	switch {
+	case strings.HasPrefix(rawURL, "unix://"):
+		p := strings.TrimPrefix(rawURL, "unix://")
+		if !strings.HasPrefix(p, "/") {
+			return "", "", "", errors.New("want unix:///absolute/path/to/socket")
+		}
+		return "unix", p, "localhost", nil
+	case strings.HasPrefix(rawURL, "http://"):
+		hp := strings.TrimSuffix(strings.TrimPrefix(rawURL, "http://"), "/")
+		host, port, err := net.SplitHostPort(hp)
+		if err != nil || host == "" || strings.ContainsAny(hp, "/?#@ ") {
+			return "", "", "", errors.New("want http://host:port")
+		}
+		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			return "", "", "", errors.New("bad port")
+		}
+		return "tcp", hp, hp, nil
+	case strings.HasPrefix(rawURL, "https://"):
+		return "", "", "", errHTTPS
+	}
+	return "", "", "", errors.New("want unix:///path/to/socket or http://host:port")
 }
 
 // New returns a client for rawURL (unix:///path or http://host:port) that
 // sends token as its bearer token.
 func New(rawURL, token string) (*Client, error) {
-	c := &Client{token: token}
-	switch {
-	case strings.HasPrefix(rawURL, "unix://"):
-		p := strings.TrimPrefix(rawURL, "unix://")
-		if !strings.HasPrefix(p, "/") {
-			return nil, fmt.Errorf("approval_url %q: want unix:///absolute/path/to/socket", rawURL)
-		}
-		c.network, c.addr, c.host = "unix", p, "localhost"
-	case strings.HasPrefix(rawURL, "http://"):
-		hp := strings.TrimSuffix(strings.TrimPrefix(rawURL, "http://"), "/")
-		host, port, err := net.SplitHostPort(hp)
-		if err != nil || host == "" || strings.ContainsAny(hp, "/?#@ ") {
-			return nil, fmt.Errorf("approval_url %q: want http://host:port", rawURL)
-		}
-		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-			return nil, fmt.Errorf("approval_url %q: bad port", rawURL)
-		}
-		c.network, c.addr, c.host = "tcp", hp, hp
-	case strings.HasPrefix(rawURL, "https://"):
+	network, addr, host, err := parseAddr(rawURL)
+	if errors.Is(err, errHTTPS) {
 		return nil, fmt.Errorf("approval_url %q: https is not supported by the hook; mount the server's Unix socket "+
 			"into the sandbox (unix:///path) or use a local TLS-terminating forwarder (http://127.0.0.1:PORT)", rawURL)
-	default:
-		return nil, fmt.Errorf("approval_url %q: want unix:///path/to/socket or http://host:port", rawURL)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("approval_url %q: %v", rawURL, err)
+	}
+	c := &Client{network: network, addr: addr, host: host, token: token, agent: "toolguard-hook",
+		noToken: "no approval token (settings.approval_token_file or $TOOLGUARD_APPROVAL_TOKEN), and the server " +
+			"does not take this caller by its peer credentials (toolguard serve --peer-credentials)"}
 	if token == "" && c.network != "unix" {
 		// Over a Unix socket the server may know the caller by its peer
 		// credentials (toolguard serve --socket in system mode): no token.
@@ -115,8 +134,7 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 		}
 		if status == 401 && c.token == "" {
 			// Tokenless over a socket whose server wants a token.
-			e.Error = "no approval token (settings.approval_token_file or $TOOLGUARD_APPROVAL_TOKEN), and the server " +
-				"does not take this caller by its peer credentials (toolguard serve --peer-credentials): " + e.Error
+			e.Error = c.noToken + ": " + e.Error
 		}
 		return &StatusError{Code: status, Msg: e.Error}
 	}
@@ -180,7 +198,7 @@ func (c *Client) exchange(ctx context.Context, method, path, hdr string, body []
 	defer stop()
 
 	var req bytes.Buffer
-	fmt.Fprintf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: toolguard-hook\r\n", method, path, c.host)
+	fmt.Fprintf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: %s\r\n", method, path, c.host, c.agent)
 	if c.token != "" {
 		fmt.Fprintf(&req, "Authorization: Bearer %s\r\n", c.token)
 	}
@@ -193,13 +211,20 @@ func (c *Client) exchange(ctx context.Context, method, path, hdr string, body []
 	if _, err := conn.Write(req.Bytes()); err != nil {
 		return 0, nil, err
 	}
-	return ReadResponse(bufio.NewReader(conn))
+	max := c.maxBody
+	if max <= 0 {
+		max = MaxBody
+	}
+	return readResponse(bufio.NewReader(conn), max)
 }
 
 // ReadResponse reads one HTTP/1.x response from r: the status code and
 // the Content-Length body (see the package documentation for what is
 // refused).
-func ReadResponse(r *bufio.Reader) (int, []byte, error) {
+func ReadResponse(r *bufio.Reader) (int, []byte, error) { return readResponse(r, MaxBody) }
+
+// readResponse is ReadResponse with a body of at most max bytes.
+func readResponse(r *bufio.Reader, max int64) (int, []byte, error) {
 	head := &limitedReader{r: r, n: MaxHeader}
 	tp := textproto.NewReader(bufio.NewReader(head))
 	line, err := tp.ReadLine()
@@ -233,8 +258,8 @@ func ReadResponse(r *bufio.Reader) (int, []byte, error) {
 	if err != nil || n < 0 {
 		return 0, nil, fmt.Errorf("bad Content-Length %q", trim(cls[0]))
 	}
-	if n > MaxBody {
-		return 0, nil, fmt.Errorf("response body of %d bytes is larger than %d", n, MaxBody)
+	if n > max {
+		return 0, nil, fmt.Errorf("response body of %d bytes is larger than %d", n, max)
 	}
 	// What the header reader buffered beyond the headers comes first,
 	// then the rest from r (not through the header limit).
