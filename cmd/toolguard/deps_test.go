@@ -79,11 +79,15 @@ var importArrows = map[string][]string{
 	"internal/guard":               {"internal/approval", "internal/audit", "internal/bundle", "internal/call", "internal/install", "internal/policy", "internal/protocol", "internal/remote", "internal/shellparse", "internal/workspace"},
 	"internal/hook":                {"internal/audit", "internal/call", "internal/guard", "internal/policy", "internal/protocol", "internal/workspace"},
 	"internal/serve": {"internal/approval", "internal/approval/pgstore", "internal/audit", "internal/bundle", "internal/call",
-		"internal/guard", "internal/hook", "internal/policy", "internal/protocol", "internal/remote", "internal/workspace"},
+		"internal/guard", "internal/hook", "internal/policy", "internal/protocol", "internal/remote", "internal/serve/otelexport", "internal/workspace"},
 	"internal/approval/pgstore":        {"internal/approval", "internal/audit"},
 	"internal/approval/pgstore/pgtest": {},
 	"internal/bundle":                  {"internal/approval", "internal/policy"},
 	"guard":                            {"internal/call", "internal/guard", "internal/policy", "internal/workspace"},
+
+	// serve's audit lines as OpenTelemetry logs (docs/otel.md), and the tests' OTLP/HTTP receiver
+	"internal/serve/otelexport":          {"internal/audit"},
+	"internal/serve/otelexport/otlptest": {},
 }
 
 // TestImportArrows fails when a package imports a toolguard package its

@@ -108,19 +108,28 @@ func Append(path string, rec Record) error {
 // single write; a failed or short write is rolled back (the file is
 // truncated to its size before the write), so one bad write never costs
 // a neighbouring record.
-func AppendContext(ctx context.Context, path string, rec Record) (err error) {
+func AppendContext(ctx context.Context, path string, rec Record) error {
+	_, _, err := AppendLine(ctx, path, rec)
+	return err
+}
+
+// AppendLine is [AppendContext] that also returns the line as written:
+// rec with its Prev set, and the line's hash (the SHA-256, hex, of its
+// bytes without the newline: the prev of the line after it). Serve's
+// OpenTelemetry export names each line it sends by that hash.
+func AppendLine(ctx context.Context, path string, rec Record) (written Record, hash string, err error) {
 	if path == "" {
-		return errors.New("audit log: empty path")
+		return rec, "", errors.New("audit log: empty path")
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("audit log: not written: %v", context.Cause(ctx))
+		return rec, "", fmt.Errorf("audit log: not written: %v", context.Cause(ctx))
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("audit log: %v", err)
+		return rec, "", fmt.Errorf("audit log: %v", err)
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_RDWR|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
-		return fmt.Errorf("audit log: %v", err)
+		return rec, "", fmt.Errorf("audit log: %v", err)
 	}
 	defer func() {
 		if cerr := f.Close(); cerr != nil && err == nil {
@@ -128,9 +137,9 @@ func AppendContext(ctx context.Context, path string, rec Record) (err error) {
 		}
 	}()
 	if fi, err := f.Stat(); err != nil {
-		return fmt.Errorf("audit log: %v", err)
+		return rec, "", fmt.Errorf("audit log: %v", err)
 	} else if !fi.Mode().IsRegular() {
-		return fmt.Errorf("audit log: %s is not a regular file (%s); nothing written", path, fileType(fi.Mode()))
+		return rec, "", fmt.Errorf("audit log: %s is not a regular file (%s); nothing written", path, fileType(fi.Mode()))
 	}
 	// Appends of one process take turns before the file lock, so that
 	// the kernel's lock queue holds one waiter per process. Waiting for a
@@ -142,9 +151,9 @@ func AppendContext(ctx context.Context, path string, rec Record) (err error) {
 	case appendTurn <- struct{}{}:
 		defer func() { <-appendTurn }()
 	case <-turn.C:
-		return fmt.Errorf("audit log: lock %s: %w (waited %s for the other appends of this process)", path, ErrLockBusy, turnTimeout)
+		return rec, "", fmt.Errorf("audit log: lock %s: %w (waited %s for the other appends of this process)", path, ErrLockBusy, turnTimeout)
 	case <-ctx.Done():
-		return fmt.Errorf("audit log: lock %s: %w (gave up: %v)", path, ErrLockBusy, context.Cause(ctx))
+		return rec, "", fmt.Errorf("audit log: lock %s: %w (gave up: %v)", path, ErrLockBusy, context.Cause(ctx))
 	}
 	deadline := time.Now().Add(MaxLockWait)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
@@ -152,17 +161,17 @@ func AppendContext(ctx context.Context, path string, rec Record) (err error) {
 	}
 	unlock, err := lockAppend(ctx, f, path, deadline)
 	if err != nil {
-		return fmt.Errorf("audit log: lock %s: %w", path, err)
+		return rec, "", fmt.Errorf("audit log: lock %s: %w", path, err)
 	}
-	werr := appendLocked(f, rec)
+	written, hash, werr := appendLocked(f, rec)
 	uerr := unlock()
 	if werr != nil {
-		return fmt.Errorf("audit log: %w", werr)
+		return rec, "", fmt.Errorf("audit log: %w", werr)
 	}
 	if uerr != nil {
-		return fmt.Errorf("audit log: unlock %s: %v", path, uerr)
+		return rec, "", fmt.Errorf("audit log: unlock %s: %v", path, uerr)
 	}
-	return nil
+	return written, hash, nil
 }
 
 // appendTurn is held by the append of this process that is taking or
@@ -172,22 +181,24 @@ var appendTurn = make(chan struct{}, 1)
 // turnTimeout bounds the wait for appendTurn.
 const turnTimeout = 30 * time.Second
 
-// appendLocked writes rec at the end of f, whose lock the caller holds.
-func appendLocked(f *os.File, rec Record) error {
+// appendLocked writes rec at the end of f, whose lock the caller holds,
+// and returns it as written (chained) with its line's hash.
+func appendLocked(f *os.File, rec Record) (Record, string, error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return err
+		return rec, "", err
 	}
 	size := fi.Size()
 	prev, endsInNL, err := lastLine(f, size)
 	if err != nil {
-		return err
+		return rec, "", err
 	}
 	rec.Prev = prev
 	line, err := rec.MarshalLine()
 	if err != nil {
-		return err
+		return rec, "", err
 	}
+	hash := lineHash(bytes.TrimSuffix(line, []byte("\n")))
 	if !endsInNL {
 		line = append([]byte{'\n'}, line...)
 	}
@@ -198,12 +209,12 @@ func appendLocked(f *os.File, rec Record) error {
 	if werr != nil {
 		if n > 0 || werr == io.ErrShortWrite {
 			if terr := f.Truncate(size); terr != nil {
-				return fmt.Errorf("%w; rolling back to %d bytes failed too: %v", werr, size, terr)
+				return rec, "", fmt.Errorf("%w; rolling back to %d bytes failed too: %v", werr, size, terr)
 			}
 		}
-		return werr
+		return rec, "", werr
 	}
-	return nil
+	return rec, hash, nil
 }
 
 // MaxLineBack bounds how far back from the end of the log an append reads

@@ -48,6 +48,8 @@ type Options struct {
 	nodeTokens              string                         // --node-tokens: POST /v1/hooks/{agent} (serve_hooks.go)
 	database                string                         // --database: approvals in PostgreSQL (serve_db.go)
 	readAudit               func() ([]audit.Record, error) // the audit chain in the database (nil: the file)
+	appendLine              appendLine                     // append to the database's chain, telling the line's hash (nil: the file; otel.go)
+	otlp                    otlpFlags                      // --otlp-endpoint: audit lines to OpenTelemetry (otel.go)
 	bundleKey               string                         // --bundle-key: signbundle.go
 }
 
@@ -96,6 +98,7 @@ gracefully.`,
 	guard.PolicyFlags(fl, &o.Selection)
 	guard.DecideFlags(fl, &o.Options)
 	o.system.register(cmd)
+	o.otlp.register(cmd)
 	_ = fl.MarkHidden("grants-dir") // checks are dry runs: no grant is read
 	return cmd
 }
@@ -166,6 +169,11 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		return err
 	}
 	guard.WarnUntrusted(sys, st, signer, keyPath)
+	stopExport, err := startExport(ctx, &sys, o, ps) // otel.go: before sys is handed on
+	if err != nil {
+		return err
+	}
+	defer stopExport()
 
 	notify, err := NotifiersOf(ps.Pol.Settings.Notify) // settings.notify, then the flags
 	if err != nil {

@@ -53,6 +53,9 @@ func openStore(ctx context.Context, sys *guard.System, o *Options, ps *workspace
 	st.Trust(trusted)
 	sys.Approvals = st
 	sys.AppendAudit = func(ctx context.Context, _ string, rec audit.Record) error { return db.AppendAudit(ctx, rec) }
+	o.appendLine = func(ctx context.Context, _ string, rec audit.Record) (audit.Record, string, error) {
+		return db.AppendAuditLine(ctx, rec)
+	}
 	o.readAudit = func() ([]audit.Record, error) {
 		var b bytes.Buffer
 		if err := db.WriteAudit(context.Background(), &b); err != nil {

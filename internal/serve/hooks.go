@@ -188,7 +188,7 @@ func (s *Server) hookCall(w http.ResponseWriter, r *http.Request) {
 			f.Flush() // the agent has its answer; the audit line follows
 		}
 		actx, acancel := context.WithTimeout(context.WithoutCancel(r.Context()), timeout)
-		ans.Audit(actx)
+		ans.Audit(withNode(actx, node)) // the node names the exported line (otel.go)
 		acancel()
 	}
 }

@@ -23,7 +23,15 @@ const lockAudit int64 = 0x746f6f6c67756103
 // chains its lines, so WriteAudit's output passes `toolguard audit
 // verify` (audit.Verify).
 func (db *DB) AppendAudit(ctx context.Context, rec audit.Record) error {
-	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+	_, _, err := db.AppendAuditLine(ctx, rec)
+	return err
+}
+
+// AppendAuditLine is AppendAudit that also returns the line as written:
+// rec with its Prev set, and the line's hash (the prev of the line after
+// it), as audit.AppendLine does for the file.
+func (db *DB) AppendAuditLine(ctx context.Context, rec audit.Record) (written audit.Record, hash string, err error) {
+	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", lockAudit); err != nil {
 			return fmt.Errorf("audit: lock: %v", err)
 		}
@@ -42,11 +50,18 @@ func (db *DB) AppendAudit(ctx context.Context, rec audit.Record) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "INSERT INTO toolguard_audit (line) VALUES ($1)", string(bytes.TrimSuffix(line, []byte("\n")))); err != nil {
+		body := bytes.TrimSuffix(line, []byte("\n"))
+		if _, err := tx.Exec(ctx, "INSERT INTO toolguard_audit (line) VALUES ($1)", string(body)); err != nil {
 			return fmt.Errorf("audit: %v", err)
 		}
+		sum := sha256.Sum256(body)
+		written, hash = rec, hex.EncodeToString(sum[:])
 		return nil
 	})
+	if err != nil {
+		return rec, "", err
+	}
+	return written, hash, nil
 }
 
 // WriteAudit writes the audit chain to w as the JSONL log, oldest first.
