@@ -170,4 +170,18 @@ command = "git tag"
 	if !strings.Contains(string(data), `"git push --force origin main"`) || !strings.Contains(string(data), "allowed once by approval") {
 		t.Errorf("audit log:\n%s", data)
 	}
+	// Every decision line the server wrote names the node whose token made the call.
+	decisions := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if !strings.Contains(line, `"event":"policy.decision"`) {
+			continue
+		}
+		decisions++
+		if !strings.Contains(line, `"node":"runner-1"`) {
+			t.Errorf("a decision line without its node: %s", line)
+		}
+	}
+	if decisions == 0 {
+		t.Errorf("no decision line in the audit log:\n%s", data)
+	}
 }

@@ -49,6 +49,7 @@ type Record struct {
 	ApprovalID string    `json:"approval_id,omitempty"`
 	PolicyHash string    `json:"policy_hash"`
 	Bundle     string    `json:"bundle,omitempty"` // the managed policy bundle in effect (its hash; docs/bundles.md)
+	Node       string    `json:"node,omitempty"`   // the fleet node whose token made the call (serve's HTTP hook; docs/fleet.md)
 	DurationMS float64   `json:"duration_ms"`
 	Mode       string    `json:"mode"`
 	Error      string    `json:"error,omitempty"`

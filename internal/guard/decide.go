@@ -69,6 +69,7 @@ type Request struct {
 
 // Outcome is one decided call, with everything the audit log records.
 type Outcome struct {
+	Node      string // the fleet node whose token made the call (serve's HTTP hook); "" in the process hook
 	Call      call.Call
 	Codec     protocol.Codec
 	Res       *policy.Result

@@ -40,6 +40,7 @@ func RecordAudit(ctx context.Context, sys guard.System, f *guard.Options, o *gua
 		Decision:   o.Verdict.Decision.String(),
 		Reason:     audit.Redact(o.Verdict.Reason),
 		ApprovalID: o.Approval,
+		Node:       o.Node,
 		Mode:       o.Mode.String(),
 		DurationMS: float64(sys.Now().Sub(o.Started).Microseconds()) / 1000,
 	}

@@ -47,6 +47,7 @@ func (e *Engine) Hook(ctx context.Context, hc HookCall) HookAnswer {
 	if out.Codec == nil {
 		out.Codec = codec
 	}
+	out.Node = hc.Node // the audit line names the node
 	rep := protocol.EncodeFor(out.Codec, out.Call, out.Verdict)
 	var head []byte
 	if out.Err != nil {
