@@ -77,7 +77,7 @@ var importArrows = map[string][]string{
 	"internal/importer":            {"internal/call", "internal/policy", "internal/protocol"},
 	"internal/workspace":           {"internal/call", "internal/policy", "internal/shellparse"},
 	"internal/guard":               {"internal/approval", "internal/audit", "internal/bundle", "internal/call", "internal/install", "internal/policy", "internal/protocol", "internal/remote", "internal/shellparse", "internal/workspace"},
-	"internal/hook":                {"internal/audit", "internal/call", "internal/guard", "internal/policy", "internal/protocol", "internal/workspace"},
+	"internal/hook":                {"internal/audit", "internal/call", "internal/guard", "internal/policy", "internal/protocol", "internal/remote", "internal/workspace"},
 	"internal/serve": {"internal/approval", "internal/approval/pgstore", "internal/audit", "internal/bundle", "internal/call",
 		"internal/guard", "internal/hook", "internal/policy", "internal/protocol", "internal/remote", "internal/serve/otelexport", "internal/workspace"},
 	"internal/approval/pgstore":        {"internal/approval", "internal/audit"},

@@ -56,6 +56,10 @@ type Options struct {
 	guard.Options
 	Provider string
 	Decide   DecideFunc
+	// Server is serve's address (--server: unix:///path or
+	// http://host:port) whose hook endpoint decides instead of this
+	// process, authenticated by NodeToken; "" decides here (forward.go).
+	Server, NodeToken string
 }
 
 // DecideFunc is the signature of guard.Decide.
@@ -103,6 +107,11 @@ func run(ctx context.Context, sys IO, o *Options, codec protocol.Codec) (int, er
 	if codec == nil {
 		codec = protocol.Detect(payload)
 		g.setCodec(codec)
+	}
+	if o.Server != "" && readErr == nil {
+		if code, done, err := forward(g, sys, o, codec, payload); done {
+			return code, err
+		}
 	}
 	out := outcome(g.ctx, sys, o, g, codec, &payload, readErr)
 	if out.Codec == nil {

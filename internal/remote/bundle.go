@@ -22,7 +22,7 @@ func (c *Client) Bundle(ctx context.Context, etag string) (data []byte, notModif
 	if etag != "" {
 		hdr = "If-None-Match: " + etag + "\r\n"
 	}
-	status, body, err := c.roundTrip(ctx, "GET", BundlePath, hdr, nil)
+	status, _, body, err := c.roundTrip(ctx, "GET", BundlePath, hdr, nil)
 	if err != nil {
 		return nil, false, fmt.Errorf("approval server %s: %w", c.addr, err)
 	}

@@ -120,7 +120,7 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 			return err
 		}
 	}
-	status, data, err := c.roundTrip(ctx, method, path, "", body)
+	status, _, data, err := c.roundTrip(ctx, method, path, "", body)
 	if err != nil {
 		return fmt.Errorf("approval server %s: %w", c.addr, err)
 	}
@@ -161,14 +161,14 @@ func errorOf(data []byte) string {
 
 // roundTrip sends one request; hdr is extra header lines, each ending in
 // "\r\n".
-func (c *Client) roundTrip(ctx context.Context, method, path, hdr string, body []byte) (int, []byte, error) {
+func (c *Client) roundTrip(ctx context.Context, method, path, hdr string, body []byte) (int, textproto.MIMEHeader, []byte, error) {
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	status, data, err := c.exchange(ctx, method, path, hdr, body)
+	status, rh, data, err := c.exchange(ctx, method, path, hdr, body)
 	if err != nil {
 		var ne net.Error
 		switch {
@@ -178,19 +178,19 @@ func (c *Client) roundTrip(ctx context.Context, method, path, hdr string, body [
 			err = fmt.Errorf("no answer within %v (%v)", timeout, err)
 		}
 	}
-	return status, data, err
+	return status, rh, data, err
 }
 
-func (c *Client) exchange(ctx context.Context, method, path, hdr string, body []byte) (int, []byte, error) {
+func (c *Client) exchange(ctx context.Context, method, path, hdr string, body []byte) (int, textproto.MIMEHeader, []byte, error) {
 	d := net.Dialer{}
 	conn, err := d.DialContext(ctx, c.network, c.addr)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	defer conn.Close()
 	deadline, _ := ctx.Deadline()
 	if err := conn.SetDeadline(deadline); err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	// A context cancelled before its deadline (the hook's watchdog) ends
 	// the exchange at once.
@@ -209,7 +209,7 @@ func (c *Client) exchange(ctx context.Context, method, path, hdr string, body []
 	req.WriteString("\r\n")
 	req.Write(body)
 	if _, err := conn.Write(req.Bytes()); err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	max := c.maxBody
 	if max <= 0 {
@@ -221,45 +221,49 @@ func (c *Client) exchange(ctx context.Context, method, path, hdr string, body []
 // ReadResponse reads one HTTP/1.x response from r: the status code and
 // the Content-Length body (see the package documentation for what is
 // refused).
-func ReadResponse(r *bufio.Reader) (int, []byte, error) { return readResponse(r, MaxBody) }
+func ReadResponse(r *bufio.Reader) (int, []byte, error) {
+	status, _, body, err := readResponse(r, MaxBody)
+	return status, body, err
+}
 
-// readResponse is ReadResponse with a body of at most max bytes.
-func readResponse(r *bufio.Reader, max int64) (int, []byte, error) {
+// readResponse is ReadResponse with a body of at most max bytes, and the
+// response's header.
+func readResponse(r *bufio.Reader, max int64) (int, textproto.MIMEHeader, []byte, error) {
 	head := &limitedReader{r: r, n: MaxHeader}
 	tp := textproto.NewReader(bufio.NewReader(head))
 	line, err := tp.ReadLine()
 	if err != nil {
-		return 0, nil, fmt.Errorf("reading the status line: %w", eofIsUnexpected(err, head))
+		return 0, nil, nil, fmt.Errorf("reading the status line: %w", eofIsUnexpected(err, head))
 	}
 	proto, rest, _ := strings.Cut(line, " ")
 	code, _, _ := strings.Cut(rest, " ")
 	if proto != "HTTP/1.1" && proto != "HTTP/1.0" {
-		return 0, nil, fmt.Errorf("not an HTTP/1.x response: %q", trim(line))
+		return 0, nil, nil, fmt.Errorf("not an HTTP/1.x response: %q", trim(line))
 	}
 	status, err := strconv.Atoi(code)
 	if err != nil || len(code) != 3 || status < 100 {
-		return 0, nil, fmt.Errorf("bad status line %q", trim(line))
+		return 0, nil, nil, fmt.Errorf("bad status line %q", trim(line))
 	}
 	hdr, err := tp.ReadMIMEHeader()
 	if err != nil {
-		return 0, nil, fmt.Errorf("reading the headers: %w", eofIsUnexpected(err, head))
+		return 0, nil, nil, fmt.Errorf("reading the headers: %w", eofIsUnexpected(err, head))
 	}
 	if status == 304 {
-		return status, nil, nil // Not Modified has no body (RFC 9110, 15.4.5)
+		return status, hdr, nil, nil // Not Modified has no body (RFC 9110, 15.4.5)
 	}
 	if te := hdr.Get("Transfer-Encoding"); te != "" {
-		return 0, nil, fmt.Errorf("Transfer-Encoding %q is not supported (want a Content-Length body)", trim(te))
+		return 0, nil, nil, fmt.Errorf("Transfer-Encoding %q is not supported (want a Content-Length body)", trim(te))
 	}
 	cls := hdr.Values("Content-Length")
 	if len(cls) != 1 {
-		return 0, nil, fmt.Errorf("want one Content-Length header, got %d", len(cls))
+		return 0, nil, nil, fmt.Errorf("want one Content-Length header, got %d", len(cls))
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(cls[0]), 10, 64)
 	if err != nil || n < 0 {
-		return 0, nil, fmt.Errorf("bad Content-Length %q", trim(cls[0]))
+		return 0, nil, nil, fmt.Errorf("bad Content-Length %q", trim(cls[0]))
 	}
 	if n > max {
-		return 0, nil, fmt.Errorf("response body of %d bytes is larger than %d", n, max)
+		return 0, nil, nil, fmt.Errorf("response body of %d bytes is larger than %d", n, max)
 	}
 	// What the header reader buffered beyond the headers comes first,
 	// then the rest from r (not through the header limit).
@@ -267,9 +271,9 @@ func readResponse(r *bufio.Reader, max int64) (int, []byte, error) {
 	body := io.MultiReader(bytes.NewReader(buffered), r)
 	data := make([]byte, n)
 	if _, err := io.ReadFull(body, data); err != nil {
-		return 0, nil, fmt.Errorf("reading a %d-byte body: %w", n, eofIsUnexpected(err, nil))
+		return 0, nil, nil, fmt.Errorf("reading a %d-byte body: %w", n, eofIsUnexpected(err, nil))
 	}
-	return status, data, nil
+	return status, hdr, data, nil
 }
 
 // limitedReader is io.LimitedReader that says why it stopped.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolguard/toolguard/internal/call"
 	"github.com/toolguard/toolguard/internal/protocol"
+	"github.com/toolguard/toolguard/internal/remote"
 )
 
 // The agents' own hooks over HTTP (issue 34 item 1; docs/api.md, "Hook
@@ -227,8 +228,8 @@ func denyReply(codec protocol.Codec, reason string) protocol.Reply {
 // stdout): the exit code the process hook would end with, and its stderr
 // (base64), for a client that forwards a command hook.
 const (
-	HeaderExitCode = "Toolguard-Exit-Code"
-	HeaderStderr   = "Toolguard-Stderr"
+	HeaderExitCode = remote.HeaderExitCode
+	HeaderStderr   = remote.HeaderStderr
 )
 
 // writeReply answers with the reply's stdout as the body, status 200.
