@@ -35,11 +35,12 @@ an unrecognised shape gets a reply that blocks in every agent when the call is d
 A payload that cannot be read, or a policy that does not load, gets the on_error
 decision (deny unless the policy says otherwise) — never a silent allow.
 
-With --server, serve's hook endpoint (POST /v1/hooks/{agent}) decides and writes the
-audit line; the hook prints its reply. The node token is read from --token-file (a file
-only its owner can read: the token alone, or NAME:TOKEN) or $TOOLGUARD_NODE_TOKEN. When
-the server cannot be reached or refuses, the hook decides with the local policy as it
-would without --server, and says why on stderr.`,
+With --server, serve's hook endpoint (POST /v1/hooks/{agent}) is asked too: its reply
+(and its audit line) wins when its decision is stricter than the local one — the server
+can tighten, never loosen. The node token is read from --token-file (a file only its
+owner can read: the token alone, or NAME:TOKEN) or $TOOLGUARD_NODE_TOKEN. When the
+server cannot be reached or refuses, the local policy decides alone, and the hook says
+why on stderr.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return &hookUsageError{fmt.Sprintf("%s takes no arguments (got %q)", cmd.CommandPath(), strings.Join(args, " "))}
@@ -52,7 +53,7 @@ would without --server, and says why on stderr.`,
 	// agents treat as "go ahead"): see hook.Usage.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &hookUsageError{err.Error()} })
 	cmd.Flags().StringVar(&o.provider, "provider", "", "agent dialect: claude-code (claude), codebuddy, codex, gemini, cursor, copilot, antigravity (agy), kiro, windsurf (cascade), devin")
-	cmd.Flags().StringVar(&o.server, "server", "", "serve's address (unix:///path or http://host:port): its hook endpoint decides; the local policy when it cannot")
+	cmd.Flags().StringVar(&o.server, "server", "", "serve's address (unix:///path or http://host:port): its hook endpoint's answer counts when stricter than the local one")
 	cmd.Flags().StringVar(&o.tokenFile, "token-file", "", "with --server: the node token `FILE` (default: $"+nodeTokenEnv+")")
 	o.register(cmd)
 	return cmd

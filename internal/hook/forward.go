@@ -10,17 +10,22 @@ import (
 )
 
 // forwardTimeout bounds the server's answer; the rest of the hook's
-// deadline is left for deciding locally when it does not come.
+// deadline is left for the local decision.
 const forwardTimeout = 4 * time.Second
 
-// forward asks serve's hook endpoint (--server) to decide the call: the
-// server's reply is printed as it is, and the server writes the audit
-// line. When the server cannot be reached or does not answer a decision
-// (down, a refused token, a malformed answer), the hook decides locally
-// with its own policy and state, exactly as without --server (with
-// settings.approval_url a headless ask still fails closed), and says why
-// on stderr. done is false when the caller is to decide locally.
-func forward(g *watchdog, sys IO, o *Options, codec protocol.Codec, payload []byte) (code int, done bool, err error) {
+// forward asks serve's hook endpoint (--server) to decide the call and
+// returns its reply, or nil (saying why on stderr) when the server cannot
+// be reached or does not answer a decision (down, a refused token, a
+// malformed answer).
+//
+// The server can only tighten: the hook still decides locally, and the
+// server's reply is printed only when its decision is stricter than the
+// local one (run). Its reply is not signed, and whatever answers at the
+// address — a process the agent started on a loopback port while serve
+// was down — could say allow; the fleet's policy reaches the node as a
+// signed bundle, its grants as signed grants (settings.approval_url), and
+// neither can be forged this way.
+func forward(g *watchdog, sys IO, o *Options, codec protocol.Codec, payload []byte) *remote.HookReply {
 	c, err := remote.NewNode(o.Server, o.NodeToken)
 	if err == nil {
 		c.Timeout = forwardTimeout
@@ -29,10 +34,9 @@ func forward(g *watchdog, sys IO, o *Options, codec protocol.Codec, payload []by
 		r, err = c.Hook(ctx, codec.Name(), payload)
 		cancel()
 		if err == nil {
-			code, _, werr := g.reply(protocol.Reply{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode}, "")
-			return code, true, werr
+			return &r
 		}
 	}
-	fmt.Fprintf(sys.Stderr, "toolguard: --server: %v; deciding with the local policy\n", err)
-	return 0, false, nil
+	fmt.Fprintf(sys.Stderr, "toolguard: --server: %v; deciding with the local policy alone\n", err)
+	return nil
 }

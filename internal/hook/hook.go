@@ -19,6 +19,7 @@ import (
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
+	"github.com/toolguard/toolguard/internal/remote"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
@@ -57,8 +58,8 @@ type Options struct {
 	Provider string
 	Decide   DecideFunc
 	// Server is serve's address (--server: unix:///path or
-	// http://host:port) whose hook endpoint decides instead of this
-	// process, authenticated by NodeToken; "" decides here (forward.go).
+	// http://host:port) whose hook endpoint is asked too, authenticated by
+	// NodeToken; its answer counts when it is stricter (forward.go).
 	Server, NodeToken string
 }
 
@@ -108,14 +109,18 @@ func run(ctx context.Context, sys IO, o *Options, codec protocol.Codec) (int, er
 		codec = protocol.Detect(payload)
 		g.setCodec(codec)
 	}
+	var served *remote.HookReply
 	if o.Server != "" && readErr == nil {
-		if code, done, err := forward(g, sys, o, codec, payload); done {
-			return code, err
-		}
+		served = forward(g, sys, o, codec, payload)
 	}
 	out := outcome(g.ctx, sys, o, g, codec, &payload, readErr)
 	if out.Codec == nil {
 		out.Codec = codec
+	}
+	if served != nil && served.Decision > out.Verdict.Decision {
+		// The server is stricter: its reply, its audit line.
+		code, _, err := g.reply(protocol.Reply{Stdout: served.Stdout, Stderr: served.Stderr, ExitCode: served.ExitCode}, "")
+		return code, err
 	}
 	reply := protocol.EncodeFor(out.Codec, out.Call, out.Verdict)
 	var msg string

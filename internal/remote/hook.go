@@ -8,15 +8,19 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/call"
 )
 
 // Headers of a hook endpoint's answer beyond the body (the reply's
-// stdout): the exit code the process hook would end with, and its stderr
-// (base64). serve writes them (internal/serve/hooks.go); a forwarding
-// command hook (toolguard hook --server) reads them.
+// stdout): the exit code the process hook would end with, its stderr
+// (base64), and the decision the reply says. serve writes them
+// (internal/serve/hooks.go); a forwarding command hook (toolguard hook
+// --server) reads them.
 const (
 	HeaderExitCode = "Toolguard-Exit-Code"
 	HeaderStderr   = "Toolguard-Stderr"
+	HeaderDecision = "Toolguard-Decision"
 )
 
 // HookReply is a hook endpoint's answer: what the process hook would have
@@ -24,6 +28,7 @@ const (
 type HookReply struct {
 	Stdout, Stderr []byte
 	ExitCode       int
+	Decision       call.Decision
 }
 
 // NewNode returns a client of serve's hook endpoint (POST
@@ -63,11 +68,15 @@ func (c *Client) Hook(ctx context.Context, agent string, payload []byte) (HookRe
 	if err != nil || code < 0 || code > 255 {
 		return HookReply{}, fmt.Errorf("hook server %s: no valid %s header in its answer", c.addr, HeaderExitCode)
 	}
+	dec, ok := call.ParseDecision(hdr.Get(HeaderDecision))
+	if !ok {
+		return HookReply{}, fmt.Errorf("hook server %s: no valid %s header in its answer", c.addr, HeaderDecision)
+	}
 	var stderr []byte
 	if s := hdr.Get(HeaderStderr); s != "" {
 		if stderr, err = base64.StdEncoding.DecodeString(s); err != nil {
 			return HookReply{}, fmt.Errorf("hook server %s: bad %s header: %v", c.addr, HeaderStderr, err)
 		}
 	}
-	return HookReply{Stdout: body, Stderr: stderr, ExitCode: code}, nil
+	return HookReply{Stdout: body, Stderr: stderr, ExitCode: code, Decision: dec}, nil
 }

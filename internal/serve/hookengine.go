@@ -54,7 +54,7 @@ func (e *Engine) Hook(ctx context.Context, hc HookCall) HookAnswer {
 		head = []byte("toolguard: " + out.Err.Error() + "\n")
 	}
 	rep.Stderr = append(append(head, stderr.Bytes()...), rep.Stderr...)
-	return HookAnswer{Reply: rep, Audit: func(ctx context.Context) { hook.RecordAudit(ctx, e.Sys, &e.Options, out) }}
+	return HookAnswer{Reply: rep, Decision: out.Verdict.Decision, Audit: func(ctx context.Context) { hook.RecordAudit(ctx, e.Sys, &e.Options, out) }}
 }
 
 // nodeTokens reads --node-tokens: a private file of NAME:TOKEN (or TOKEN)

@@ -53,6 +53,10 @@ type HookCall struct {
 // HookAnswer is the process hook's answer to a HookCall.
 type HookAnswer struct {
 	Reply protocol.Reply
+	// Decision is what the reply says (sent as Toolguard-Decision: a
+	// forwarding hook takes the server's reply only when it is stricter
+	// than its own decision).
+	Decision call.Decision
 	// Audit, if set, writes the call's audit line; the server calls it
 	// once the reply is sent, with a context that ends at the deadline.
 	Audit func(ctx context.Context)
@@ -183,6 +187,7 @@ func (s *Server) hookCall(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeoutCause(r.Context(), timeout, errHookDeadline)
 	defer cancel()
 	ans := s.decideHook(ctx, hc)
+	w.Header().Set(HeaderDecision, ans.Decision.String())
 	writeReply(w, ans.Reply)
 	if ans.Audit != nil {
 		if f, ok := w.(http.Flusher); ok {
@@ -205,7 +210,7 @@ func (s *Server) decideHook(ctx context.Context, hc HookCall) HookAnswer {
 		defer func() {
 			if p := recover(); p != nil {
 				s.cfg.Logf("toolguard serve: hook call of %s: internal error: %v", hc.Node, p)
-				done <- HookAnswer{Reply: denyReply(hc.Codec, fmt.Sprintf("toolguard: internal error: %v", p))}
+				done <- HookAnswer{Reply: denyReply(hc.Codec, fmt.Sprintf("toolguard: internal error: %v", p)), Decision: call.Deny}
 			}
 		}()
 		done <- s.cfg.Hook(ctx, hc)
@@ -214,7 +219,7 @@ func (s *Server) decideHook(ctx context.Context, hc HookCall) HookAnswer {
 	case a := <-done:
 		return a
 	case <-ctx.Done():
-		return HookAnswer{Reply: denyReply(hc.Codec, "toolguard: "+context.Cause(ctx).Error())}
+		return HookAnswer{Reply: denyReply(hc.Codec, "toolguard: "+context.Cause(ctx).Error()), Decision: call.Deny}
 	}
 }
 
@@ -230,6 +235,7 @@ func denyReply(codec protocol.Codec, reason string) protocol.Reply {
 const (
 	HeaderExitCode = remote.HeaderExitCode
 	HeaderStderr   = remote.HeaderStderr
+	HeaderDecision = remote.HeaderDecision
 )
 
 // writeReply answers with the reply's stdout as the body, status 200.
