@@ -18,6 +18,7 @@ import (
 // at once (the human confirmed the rule in the page).
 type AmendPlan struct {
 	File    string
+	Rule    string // the new rule's id
 	Snippet string // what is appended
 	// OldLines is how many lines the file had (the diff's hunk header).
 	OldLines int
@@ -64,7 +65,7 @@ func PlanAmend(file string, a Amendment) (AmendPlan, error) {
 		}
 		return AmendPlan{}, fmt.Errorf("the amended policy does not validate, nothing written:%s", b.String())
 	}
-	return AmendPlan{File: file, Snippet: a.Snippet, OldLines: strings.Count(text, "\n"), old: old, updated: updated, mode: mode}, nil
+	return AmendPlan{File: file, Rule: a.Rule, Snippet: a.Snippet, OldLines: strings.Count(text, "\n"), old: old, updated: updated, mode: mode}, nil
 }
 
 // ErrAmendRace is Write's error when the policy file changed after

@@ -1,5 +1,6 @@
-// The toolguard inbox: lists requests, approves and rejects them, and
-// reloads on every event of /v1/events. Every text from a request is set
+// The toolguard inbox: lists requests, approves (as they are, edited, or
+// with a new allow rule) and rejects them, and reloads on every event of
+// /v1/events. Every text from a request is set
 // with textContent: a preview is the agent's text, never markup.
 "use strict";
 
@@ -68,6 +69,22 @@ function fact(dl, name, value) {
   dl.append(dt, dd);
 }
 
+// editedText is the field a human edited, from a grant's edit.
+function editedText(e) {
+  try {
+    const v = JSON.parse(e.input)[e.field];
+    if (typeof v === "string") return e.field + " " + v;
+  } catch (err) { /* not JSON: show the field's name only */ }
+  return e.field;
+}
+
+// busy: the human has a form of this card open or text typed in it; a
+// reload leaves such a card alone while it still waits.
+function busy(node) {
+  return [...node.querySelectorAll("form.edit, form.amend")].some(f => !f.hidden) ||
+    [...node.querySelectorAll("form.reject textarea")].some(t => t.value);
+}
+
 function card(r) {
   const node = template.content.firstElementChild.cloneNode(true);
   node.dataset.id = r.id;
@@ -117,6 +134,7 @@ function card(r) {
     let t = r.status;
     if (r.decided) t += " " + new Date(r.decided).toLocaleString();
     if (g) t += " by " + (g.approver.user || "?") + " (" + g.approver.fingerprint + "), " + g.uses_left + " of " + g.uses + " use(s) left, until " + new Date(g.expires).toLocaleString();
+    if (g && g.edit) t += "; approved as edited: " + editedText(g.edit);
     if (r.reject_reason) t += ": " + r.reject_reason;
     if (r.stop) t += r.stop_delivered ? " (turn stopped)" : " (the turn stops at the session's next call)";
     decision.textContent = t;
@@ -129,16 +147,76 @@ function card(r) {
     return node;
   }
   const fail = e => { err.hidden = false; err.textContent = e.message; };
+  const clear = () => { err.hidden = true; err.textContent = ""; };
+  const base = "/v1/approvals/" + encodeURIComponent(r.id);
+  // what every approval sends: the uses and expiry chosen in the card
+  const grant = () => ({ uses: parseInt(approve.elements.uses.value, 10), ttl: approve.elements.ttl.value, session: r.session || undefined });
   approve.addEventListener("submit", async ev => {
     ev.preventDefault();
-    const uses = parseInt(approve.elements.uses.value, 10);
+    clear();
     try {
-      await api("POST", "/v1/approvals/" + encodeURIComponent(r.id) + "/approve",
-        { uses, ttl: approve.elements.ttl.value, session: r.session || undefined });
+      await api("POST", base + "/approve", grant());
       say("Approved " + r.id + ".");
       await load();
     } catch (e) { fail(e); }
   });
+
+  // Edit: the server names the field (command, content, new text) and its
+  // text; the edited call is judged by the policy before it is approved.
+  const edit = node.querySelector("form.edit");
+  const amend = node.querySelector("form.amend");
+  let field = "";
+  approve.querySelector("button.edit").addEventListener("click", async () => {
+    clear();
+    try {
+      const e = await api("GET", base + "/edit");
+      field = e.field;
+      edit.querySelector(".edit-label").textContent = "Edited " + e.field + " (the agent is handed, or told to run, exactly this)";
+      edit.elements.text.value = e.text;
+      amend.hidden = true;
+      edit.hidden = false;
+      edit.elements.text.focus();
+    } catch (e) { fail(e); }
+  });
+  edit.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    clear();
+    try {
+      const out = await api("POST", base + "/approve", { ...grant(), edit: { field, text: edit.elements.text.value } });
+      edit.hidden = true;
+      say(out.grant && out.grant.edit ? "Approved " + r.id + " as edited." : "Approved " + r.id + " as it was: the edit changed nothing.");
+      await load();
+    } catch (e) { fail(e); }
+  });
+
+  // Approve and add rule: the server shows the rule and the file; what
+  // was shown is what it writes (it refuses a rule that changed since).
+  let snippet = "";
+  approve.querySelector("button.amend").addEventListener("click", async () => {
+    clear();
+    try {
+      const a = await api("GET", base + "/amend");
+      snippet = a.snippet;
+      amend.querySelector(".amend-file").textContent = "Adds rule " + a.rule + " to " + a.file + ":";
+      amend.querySelector("pre.snippet").textContent = a.snippet.replace(/^\n+/, "");
+      edit.hidden = true;
+      amend.hidden = false;
+      amend.querySelector("button.ok").focus();
+    } catch (e) { fail(e); }
+  });
+  amend.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    clear();
+    try {
+      await api("POST", base + "/approve", { ...grant(), amend: { snippet } });
+      amend.hidden = true;
+      say("Approved " + r.id + " and added its rule to the policy.");
+      await load();
+    } catch (e) { fail(e); }
+  });
+  for (const f of [edit, amend]) {
+    f.querySelector("button.cancel").addEventListener("click", () => { f.hidden = true; clear(); approve.querySelector("button.ok").focus(); });
+  }
   reject.addEventListener("submit", async ev => {
     ev.preventDefault();
     const reason = reject.elements.reason.value.trim();
@@ -176,15 +254,19 @@ async function load() {
       const keep = focused ? focused.dataset.id : null;
       const pending = reqs.filter(r => r.status === "pending");
       const decided = reqs.filter(r => r.status !== "pending");
-      // Leave a card the human is typing in alone while it still waits.
-      const typing = focused && focused.dataset.status === "pending" && focused.querySelector("textarea").value &&
-        pending.some(r => r.id === keep);
-      if (!typing) {
-        pendingBox.replaceChildren(...pending.map(card));
-        if (keep) {
-          const again = pendingBox.querySelector('[data-id="' + CSS.escape(keep) + '"]');
-          if (again) again.focus();
-        }
+      // Leave a card the human is typing in, or has a form of open, alone
+      // while it still waits.
+      const active = document.activeElement;
+      const kept = r => {
+        const old = pendingBox.querySelector('[data-id="' + CSS.escape(r.id) + '"]');
+        return old && busy(old) ? old : card(r);
+      };
+      pendingBox.replaceChildren(...pending.map(kept));
+      if (active && active.isConnected && active !== document.body) {
+        active.focus();
+      } else if (keep) {
+        const again = pendingBox.querySelector('[data-id="' + CSS.escape(keep) + '"]');
+        if (again) again.focus();
       }
       decidedBox.replaceChildren(...decided.map(card));
       document.getElementById("pending-count").textContent = "(" + pending.length + ")";
