@@ -78,15 +78,22 @@ function editedText(e) {
   return e.field;
 }
 
-// busy: the human has a form of this card open or text typed in it; a
-// reload leaves such a card alone while it still waits.
+// busy: the human has a form of this card open, is opening one, has text
+// typed in it or an error to read; a reload leaves such a card alone while
+// it still waits.
 function busy(node) {
-  return [...node.querySelectorAll("form.edit, form.amend")].some(f => !f.hidden) ||
+  const err = node.querySelector(".form-error");
+  return node.dataset.opening === "1" || (err && !err.hidden) || [...node.querySelectorAll("form.edit, form.amend")].some(f => !f.hidden) ||
     [...node.querySelectorAll("form.reject textarea")].some(t => t.value);
 }
 
+// drawn is the request each card was drawn from (JSON), so that a reload
+// keeps a card whose request did not change: a click on it is not lost.
+const drawn = new WeakMap();
+
 function card(r) {
   const node = template.content.firstElementChild.cloneNode(true);
+  drawn.set(node, JSON.stringify(r));
   node.dataset.id = r.id;
   node.id = r.id;
   node.dataset.status = r.status;
@@ -166,18 +173,21 @@ function card(r) {
   const edit = node.querySelector("form.edit");
   const amend = node.querySelector("form.amend");
   let field = "";
-  approve.querySelector("button.edit").addEventListener("click", async () => {
+  // opening: the form's text is on its way; a reload meanwhile keeps the card
+  const opening = async (f) => {
     clear();
-    try {
-      const e = await api("GET", base + "/edit");
-      field = e.field;
-      edit.querySelector(".edit-label").textContent = "Edited " + e.field + " (the agent is handed, or told to run, exactly this)";
-      edit.elements.text.value = e.text;
-      amend.hidden = true;
-      edit.hidden = false;
-      edit.elements.text.focus();
-    } catch (e) { fail(e); }
-  });
+    node.dataset.opening = "1";
+    try { await f(); } catch (e) { fail(e); } finally { delete node.dataset.opening; }
+  };
+  approve.querySelector("button.edit").addEventListener("click", () => opening(async () => {
+    const e = await api("GET", base + "/edit");
+    field = e.field;
+    edit.querySelector(".edit-label").textContent = "Edited " + e.field + " (the agent is handed, or told to run, exactly this)";
+    edit.elements.text.value = e.text;
+    amend.hidden = true;
+    edit.hidden = false;
+    edit.elements.text.focus();
+  }));
   edit.addEventListener("submit", async ev => {
     ev.preventDefault();
     clear();
@@ -192,18 +202,15 @@ function card(r) {
   // Approve and add rule: the server shows the rule and the file; what
   // was shown is what it writes (it refuses a rule that changed since).
   let snippet = "";
-  approve.querySelector("button.amend").addEventListener("click", async () => {
-    clear();
-    try {
-      const a = await api("GET", base + "/amend");
-      snippet = a.snippet;
-      amend.querySelector(".amend-file").textContent = "Adds rule " + a.rule + " to " + a.file + ":";
-      amend.querySelector("pre.snippet").textContent = a.snippet.replace(/^\n+/, "");
-      edit.hidden = true;
-      amend.hidden = false;
-      amend.querySelector("button.ok").focus();
-    } catch (e) { fail(e); }
-  });
+  approve.querySelector("button.amend").addEventListener("click", () => opening(async () => {
+    const a = await api("GET", base + "/amend");
+    snippet = a.snippet;
+    amend.querySelector(".amend-file").textContent = "Adds rule " + a.rule + " to " + a.file + ":";
+    amend.querySelector("pre.snippet").textContent = a.snippet.replace(/^\n+/, "");
+    edit.hidden = true;
+    amend.hidden = false;
+    amend.querySelector("button.ok").focus();
+  }));
   amend.addEventListener("submit", async ev => {
     ev.preventDefault();
     clear();
@@ -243,6 +250,18 @@ try {
   }
 } catch (e) { /* no storage, or not ours: the inbox opens without a card */ }
 
+// show puts nodes into box in this order, moving, adding or removing only
+// what changed: a card left in place keeps its focus, its typed text and
+// a click on its way.
+function show(box, nodes) {
+  let at = box.firstChild;
+  for (const n of nodes) {
+    if (n === at) { at = at.nextSibling; continue; }
+    box.insertBefore(n, at);
+  }
+  while (at) { const next = at.nextSibling; at.remove(); at = next; }
+}
+
 let loading = null;
 let hashDone = false;
 async function load() {
@@ -257,18 +276,18 @@ async function load() {
       // Leave a card the human is typing in, or has a form of open, alone
       // while it still waits.
       const active = document.activeElement;
-      const kept = r => {
-        const old = pendingBox.querySelector('[data-id="' + CSS.escape(r.id) + '"]');
-        return old && busy(old) ? old : card(r);
+      const kept = box => r => {
+        const old = box.querySelector('[data-id="' + CSS.escape(r.id) + '"]');
+        return old && (drawn.get(old) === JSON.stringify(r) || r.status === "pending" && busy(old)) ? old : card(r);
       };
-      pendingBox.replaceChildren(...pending.map(kept));
+      show(pendingBox, pending.map(kept(pendingBox)));
       if (active && active.isConnected && active !== document.body) {
-        active.focus();
+        if (document.activeElement !== active) active.focus();
       } else if (keep) {
         const again = pendingBox.querySelector('[data-id="' + CSS.escape(keep) + '"]');
         if (again) again.focus();
       }
-      decidedBox.replaceChildren(...decided.map(card));
+      show(decidedBox, decided.map(kept(decidedBox)));
       document.getElementById("pending-count").textContent = "(" + pending.length + ")";
       if (!pending.length) {
         const p = document.createElement("p");
