@@ -183,21 +183,23 @@ func TestApproveEditRefused(t *testing.T) {
 		{"get amend wrong method", "PUT", "/amend", approverTok, `{}`, 405, "not allowed"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			f, in := newInboxFixture(t, false)
-			r := in.record(t, f.st, "codex", "s1", shellInput("git reset --hard HEAD~1"))
-			path := "/v1/approvals/" + r.ID + tc.path
-			w := f.do(t, tc.method, path, tc.token, tc.body)
-			if w.Code != tc.status || !strings.Contains(errorOf(t, w), tc.want) {
-				t.Fatalf("%s %s: %d %s, want %d and %q", tc.method, path, w.Code, w.Body, tc.status, tc.want)
-			}
-			if got, _ := f.st.Get(r.ID); got.Status != approval.StatusPending || got.Grant != nil {
-				t.Fatalf("the refused edit decided the request: %+v", got)
-			}
-			if len(f.audited) > 0 {
-				t.Fatalf("a refused edit was audited: %+v", f.audited)
-			}
-		})
+		for _, provider := range []string{"claude-code", "codex"} {
+			t.Run(provider+"/"+tc.name, func(t *testing.T) {
+				f, in := newInboxFixture(t, false)
+				r := in.record(t, f.st, provider, "s1", shellInput("git reset --hard HEAD~1"))
+				path := "/v1/approvals/" + r.ID + tc.path
+				w := f.do(t, tc.method, path, tc.token, tc.body)
+				if w.Code != tc.status || !strings.Contains(errorOf(t, w), tc.want) {
+					t.Fatalf("%s %s: %d %s, want %d and %q", tc.method, path, w.Code, w.Body, tc.status, tc.want)
+				}
+				if got, _ := f.st.Get(r.ID); got.Status != approval.StatusPending || got.Grant != nil {
+					t.Fatalf("the refused edit decided the request: %+v", got)
+				}
+				if len(f.audited) > 0 {
+					t.Fatalf("a refused edit was audited: %+v", f.audited)
+				}
+			})
+		}
 	}
 	// ids: unknown, malformed; and requests that cannot be edited
 	f, in := newInboxFixture(t, false)
@@ -381,4 +383,26 @@ func TestInboxCSRF(t *testing.T) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestApproveEditLookalikes: edits that look like a denied command but are
+// not one are approved as edited, in both dialects: the pre-validation is
+// the policy's decision, not a word match.
+func TestApproveEditLookalikes(t *testing.T) {
+	for _, provider := range []string{"claude-code", "codex"} {
+		for _, edited := range []string{"git push origin main", "echo git push --force origin main", "git log --grep=--force", "git push --dry-run --force origin main"} {
+			t.Run(provider+"/"+edited, func(t *testing.T) {
+				f, in := newInboxFixture(t, false)
+				r := in.record(t, f.st, provider, "s1", shellInput("git reset --hard HEAD~1"))
+				w := f.do(t, "POST", "/v1/approvals/"+r.ID+"/approve", approverTok, `{"edit":{"text":`+quote(edited)+`}}`)
+				if w.Code != 200 || !strings.Contains(w.Body.String(), `"edit": {`) {
+					t.Fatalf("approve edited to %q: %d %s", edited, w.Code, w.Body)
+				}
+				key := approval.Key(in.call(t, provider, "s1", shellInput(edited)))
+				if out, err := f.st.Check(context.Background(), key, time.Now()); err != nil || out.Kind != approval.Granted {
+					t.Fatalf("the edited call %q: %+v %v", edited, out, err)
+				}
+			})
+		}
+	}
 }
