@@ -1,7 +1,7 @@
 // The toolguard inbox: lists requests, approves (as they are, edited, or
 // with a new allow rule) and rejects them, and reloads on every event of
-// /v1/events. Every text from a request is set
-// with textContent: a preview is the agent's text, never markup.
+// /v1/events. Every text from a request is set with textContent: a preview
+// is the agent's text, never markup.
 "use strict";
 
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
