@@ -84,10 +84,11 @@ func editRequest(sys *system, st *approval.Store, id string, o *approvalsOptions
 	if err != nil {
 		return nil, err
 	}
-	field, text, err := guard.EditableText(sys.guardSys(), r)
+	ed, err := guard.EditableText(sys.guardSys(), r)
 	if err != nil {
 		return nil, fmt.Errorf("approve --edit %s: %w", id, err)
 	}
+	field, text := ed.Field, ed.Text
 	editor := editorCommand(sys)
 	if editor == "" {
 		return nil, fmt.Errorf("approve --edit %s: stdin is not a terminal and neither $VISUAL nor $EDITOR is set: nothing to edit with", id)

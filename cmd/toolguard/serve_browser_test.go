@@ -520,6 +520,9 @@ func TestServeInboxBrowserEdit(t *testing.T) {
 		t.Errorf("the Write's edit form shows %q", got)
 	}
 	wcard := `#pending article[data-id="` + writeID + `"]`
+	if label := waitText(t, ctx, wcard+" form.edit .edit-label"); !strings.Contains(label, "content of write "+hookFile) {
+		t.Errorf("the Write's edit form is labelled %q, want the file it writes", label)
+	}
 	if err := chromedp.Do(ctx,
 		chromedp.SetValue(css(wcard+" form.edit textarea"), "#!/bin/sh\necho reviewed-hook\n"),
 		chromedp.Click(css(wcard+" form.edit button.ok")),

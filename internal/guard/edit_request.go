@@ -20,26 +20,36 @@ import (
 // the edited call.
 var ErrEditDenied = errors.New("the policy denies the edited call")
 
+// Editable is the part of a request's call a human may edit.
+type Editable struct {
+	Field string // the tool input's field: command, content, new_string, …
+	Text  string
+	// Call is the request's call, rebuilt from its recorded input and
+	// checked against its key: what the edit changes, whatever the
+	// request's (agent-writable) preview says.
+	Call call.Call
+}
+
 // EditableText returns the field of r's call a human may edit and its
 // text. It refuses a request without a recorded tool input, and one whose
 // recorded input is not the input of its call: the request file is
 // agent-writable, and the edit would start from a swapped text.
-func EditableText(sys System, r approval.Request) (field, text string, err error) {
+func EditableText(sys System, r approval.Request) (Editable, error) {
 	if r.ToolInput == "" {
-		return "", "", fmt.Errorf("the request holds no editable input (only shell commands, Write content and a single edit's new text, without secrets, up to %d KiB, recorded by this version of the hook); approve or reject it as it is", approval.MaxToolInput>>10)
+		return Editable{}, fmt.Errorf("the request holds no editable input (only shell commands, Write content and a single edit's new text, without secrets, up to %d KiB, recorded by this version of the hook); approve or reject it as it is", approval.MaxToolInput>>10)
 	}
-	field, text, err = EditField(r.Kind, []byte(r.ToolInput))
+	field, text, err := EditField(r.Kind, []byte(r.ToolInput))
 	if err != nil {
-		return "", "", err
+		return Editable{}, err
 	}
 	c0, _, err := editedCallOf(sys, r, r.ToolInput)
 	if err != nil {
-		return "", "", err
+		return Editable{}, err
 	}
 	if approval.Key(c0) != r.Key {
-		return "", "", errors.New("the request's recorded input is not the input of its call (the request file was changed?); nothing approved")
+		return Editable{}, errors.New("the request's recorded input is not the input of its call (the request file was changed?); nothing approved")
 	}
-	return field, text, nil
+	return Editable{Field: field, Text: text, Call: c0}, nil
 }
 
 // editedCallOf builds the call the input makes, in r's context (provider,
@@ -75,10 +85,11 @@ type EditResult struct {
 // approving it is here). A denied edit is an error wrapping ErrEditDenied
 // with the rule's reason; nothing is signed.
 func JudgeEdit(ctx context.Context, sys System, sel workspace.Selection, load func(project string) (*workspace.Set, error), r approval.Request, edited string) (EditResult, error) {
-	field, text, err := EditableText(sys, r)
+	ed, err := EditableText(sys, r)
 	if err != nil {
 		return EditResult{}, err
 	}
+	field, text := ed.Field, ed.Text
 	if strings.TrimSpace(edited) == "" && strings.TrimSpace(text) != "" {
 		return EditResult{}, fmt.Errorf("the edited %s is empty; nothing approved", field)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/audit"
 	"github.com/toolguard/toolguard/internal/guard"
 )
 
@@ -221,27 +222,27 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request, _ Role) error {
 
 // editable is the field of req's call a human may edit, and its text:
 // 403 when the server has no editor, 422 when the call cannot be edited.
-func (s *Server) editable(req approval.Request) (field, text string, err error) {
+func (s *Server) editable(req approval.Request) (guard.Editable, error) {
 	if s.cfg.EditText == nil || s.cfg.JudgeEdit == nil {
-		return "", "", Errorf(http.StatusForbidden, "this server does not edit calls")
+		return guard.Editable{}, Errorf(http.StatusForbidden, "this server does not edit calls")
 	}
-	field, text, err = s.cfg.EditText(req)
+	ed, err := s.cfg.EditText(req)
 	if err != nil {
-		return "", "", Errorf(http.StatusUnprocessableEntity, "request %s cannot be edited: %v", req.ID, err)
+		return guard.Editable{}, Errorf(http.StatusUnprocessableEntity, "request %s cannot be edited: %v", req.ID, err)
 	}
-	return field, text, nil
+	return ed, nil
 }
 
 // judgeEdit is the edit to sign for req: nil when the text is unchanged
 // (the call is approved as it is), a 422 with the policy's reason when
 // the policy denies the edited call.
 func (s *Server) judgeEdit(r *http.Request, req approval.Request, b *editBody) (*approval.Edit, error) {
-	field, _, err := s.editable(req)
+	ed, err := s.editable(req)
 	if err != nil {
 		return nil, err
 	}
-	if b.Field != "" && b.Field != field {
-		return nil, Errorf(http.StatusConflict, "request %s edits %q, not %q", req.ID, field, b.Field)
+	if b.Field != "" && b.Field != ed.Field {
+		return nil, Errorf(http.StatusConflict, "request %s edits %q, not %q", req.ID, ed.Field, b.Field)
 	}
 	if len(*b.Text) > approval.MaxToolInput {
 		return nil, Errorf(http.StatusRequestEntityTooLarge, "the edited text is larger than %d KiB", approval.MaxToolInput>>10)
@@ -307,17 +308,20 @@ func (s *Server) pendingRequest(r *http.Request) (approval.Request, error) {
 }
 
 // editText answers GET /v1/approvals/{id}/edit: the field a human may
-// edit before approving, and its text.
+// edit before approving, its text, and what the call is (its summary,
+// from the recorded input checked against the request's key: the
+// preview is agent-writable and might name another file).
 func (s *Server) editText(w http.ResponseWriter, r *http.Request, _ Role) error {
 	req, err := s.pendingRequest(r)
 	if err != nil {
 		return err
 	}
-	field, text, err := s.editable(req)
+	ed, err := s.editable(req)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"id": req.ID, "kind": req.Kind, "field": field, "text": text})
+	writeJSON(w, http.StatusOK, map[string]string{"id": req.ID, "kind": req.Kind, "field": ed.Field, "text": ed.Text,
+		"call": audit.CallSummary(ed.Call, guard.SummaryMax)})
 	return nil
 }
 

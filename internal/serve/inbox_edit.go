@@ -10,7 +10,7 @@ import (
 
 // EditText is Config.EditText: the field of r's call a human may edit,
 // and its text (guard.EditableText, as approvals approve --edit).
-func (e *Engine) EditText(r approval.Request) (field, text string, err error) {
+func (e *Engine) EditText(r approval.Request) (guard.Editable, error) {
 	return guard.EditableText(e.Sys, r)
 }
 

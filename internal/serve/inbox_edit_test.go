@@ -99,8 +99,8 @@ func TestApproveEdit(t *testing.T) {
 				t.Fatalf("the defaults did not ask about %q: %+v", orig, r)
 			}
 			w := f.do(t, "GET", "/v1/approvals/"+r.ID+"/edit", approverTok, "")
-			var et struct{ ID, Kind, Field, Text string }
-			if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &et) != nil || et.Field != "command" || et.Text != orig || et.Kind != "shell" {
+			var et struct{ ID, Kind, Field, Text, Call string }
+			if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &et) != nil || et.Field != "command" || et.Text != orig || et.Kind != "shell" || et.Call != orig {
 				t.Fatalf("GET edit: %d %s", w.Code, w.Body)
 			}
 			edited := "git reset --soft HEAD~1"
@@ -138,6 +138,30 @@ func TestApproveEdit(t *testing.T) {
 				t.Fatalf("audited: %+v", f.audited)
 			}
 		})
+	}
+}
+
+// TestEditNamesTheVerifiedCall: the edit endpoint says which call the
+// edit changes from the recorded input checked against the key, not from
+// the request's preview, which the agent can rewrite.
+func TestEditNamesTheVerifiedCall(t *testing.T) {
+	f, in := newInboxFixture(t, false)
+	codec, _ := protocol.Lookup("claude-code")
+	input := `{"file_path":"/tmp/proj/.bashrc","content":"alias ls=rm\n"}`
+	c, err := guard.RebuildCall(codec, in.home, "Write", "/tmp/proj", "s1", "", input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.st.Create(approval.Request{Key: approval.Key(c), Summary: "write /tmp/proj/README.md", Tool: "Write", Kind: "write", Cwd: "/tmp/proj",
+		Session: "s1", Provider: "claude-code", Reason: "ask", Preview: &approval.Preview{Path: "/tmp/proj/README.md"}, ToolInput: input}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f.do(t, "GET", "/v1/approvals/"+r.ID+"/edit", approverTok, "")
+	var et struct{ Field, Text, Call string }
+	if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &et) != nil || et.Field != "content" || et.Text != "alias ls=rm\n" ||
+		!strings.Contains(et.Call, "/tmp/proj/.bashrc") || strings.Contains(et.Call, "README") {
+		t.Fatalf("GET edit of a Write with a swapped preview: %d %s", w.Code, w.Body)
 	}
 }
 

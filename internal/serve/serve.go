@@ -172,7 +172,7 @@ type Config struct {
 	// EditText and JudgeEdit let an approver edit a call before approving
 	// it (approvals.go; guard.EditableText, guard.JudgeEdit by the served
 	// policy); nil: edits are refused.
-	EditText  func(r approval.Request) (field, text string, err error)
+	EditText  func(r approval.Request) (guard.Editable, error)
 	JudgeEdit func(ctx context.Context, r approval.Request, text string) (guard.EditResult, error)
 	// PlanAmend proposes the allow rule of "approve and add rule" for a
 	// request, checked against the policy file it goes to (serve

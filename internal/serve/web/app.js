@@ -182,7 +182,8 @@ function card(r) {
   approve.querySelector("button.edit").addEventListener("click", () => opening(async () => {
     const e = await api("GET", base + "/edit");
     field = e.field;
-    edit.querySelector(".edit-label").textContent = "Edited " + e.field + " (the agent is handed, or told to run, exactly this)";
+    edit.querySelector(".edit-label").textContent = "Edited " + e.field + (e.kind === "shell" ? "" : " of " + e.call) +
+      " (the agent is handed, or told to run, exactly this)";
     edit.elements.text.value = e.text;
     amend.hidden = true;
     edit.hidden = false;
