@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -278,6 +279,10 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 	fmt.Fprintf(sys.Stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
 	if amendFile != "" {
 		fmt.Fprintf(sys.Stderr, "toolguard serve: approvers may add allow rules to %s (--amend-file)\n", amendFile)
+		if !slices.Contains(ps.Files, amendFile) {
+			fmt.Fprintf(sys.Stderr, "toolguard serve: note: %s is not among the policy files serve loaded (%s): its rules reach only the hooks that load it\n",
+				amendFile, strings.Join(ps.Files, ", "))
+		}
 	}
 	if o.socket == "" {
 		announceLogin(sys, base+"/login?t="+login, tokenPath)
