@@ -4,52 +4,24 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/guard"
-	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
 // amendPolicy shows the diff of the policy file with p appended, checks
-// that the result validates with its new [[test]], asks the human (unless
-// yes), and writes it. It returns whether the file was written.
+// that the result validates with its new [[test]] (guard.PlanAmend, as
+// the server's inbox does), asks the human (unless yes), and writes it. It
+// returns whether the file was written.
 func amendPolicy(sys *system, file string, p guard.Amendment, yes bool) (bool, error) {
-	old, err := os.ReadFile(file)
-	mode := os.FileMode(0o600)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		old = []byte("version = 1\n")
-	case err != nil:
-		return false, err
-	default:
-		if fi, err := os.Stat(file); err == nil {
-			mode = fi.Mode().Perm()
-		}
-	}
-	text := string(old)
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	updated := text + p.Snippet
-	pol, err := policy.Load([]policy.Source{{Path: file, Data: []byte(updated)}}, policy.LoadOptions{})
+	plan, err := guard.PlanAmend(file, p)
 	if err != nil {
-		return false, fmt.Errorf("the amended policy does not load, nothing written: %w", err)
+		return false, err
 	}
-	if probs := pol.Check(); len(probs) > 0 {
-		var b strings.Builder
-		for _, pr := range probs {
-			b.WriteString("\n  " + pr.String())
-		}
-		return false, fmt.Errorf("the amended policy does not validate, nothing written:%s", b.String())
-	}
-	oldLines := strings.Count(text, "\n")
-	add := strings.Split(strings.TrimSuffix(p.Snippet, "\n"), "\n")
-	fmt.Fprintf(sys.stdout, "--- %s\n+++ %s\n@@ -%d,0 +%d,%d @@\n", file, file, oldLines, oldLines+1, len(add))
+	add := strings.Split(strings.TrimSuffix(plan.Snippet, "\n"), "\n")
+	fmt.Fprintf(sys.stdout, "--- %s\n+++ %s\n@@ -%d,0 +%d,%d @@\n", file, file, plan.OldLines, plan.OldLines+1, len(add))
 	for _, l := range add {
 		fmt.Fprintf(sys.stdout, "+%s\n", l)
 	}
@@ -61,26 +33,7 @@ func amendPolicy(sys *system, file string, p guard.Amendment, yes bool) (bool, e
 			return false, nil
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return false, err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".policy-*")
-	if err != nil {
-		return false, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(updated); err != nil {
-		tmp.Close()
-		return false, err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return false, err
-	}
-	if err := tmp.Close(); err != nil {
-		return false, err
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
+	if err := plan.Write(); err != nil {
 		return false, err
 	}
 	fmt.Fprintf(sys.stdout, "wrote %s\n", file)

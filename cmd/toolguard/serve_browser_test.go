@@ -127,7 +127,7 @@ func TestServeInboxBrowser(t *testing.T) {
 		t.Fatalf("a reject without reason went through: %d %s", code, body)
 	}
 	if err := chromedp.Do(ctx,
-		chromedp.SendKeys(css(card2+" textarea"), "Use git stash; keep the commit."),
+		chromedp.SendKeys(css(card2+" form.reject textarea"), "Use git stash; keep the commit."),
 		chromedp.Click(css(card2+" form.reject button")),
 		chromedp.WaitVisible(css(`#decided article[data-id="`+id2+`"]`)),
 		chromedp.WaitNotPresent(css(card2)),
@@ -281,7 +281,7 @@ func TestServeInboxBrowserStop(t *testing.T) {
 		done := `#decided article[data-id="` + a.id + `"]`
 		if err := chromedp.Do(ctx,
 			chromedp.WaitVisible(css(card)),
-			chromedp.SendKeys(css(card+" textarea"), "Not on main."),
+			chromedp.SendKeys(css(card+" form.reject textarea"), "Not on main."),
 			chromedp.Click(css(card+` form.reject input[name="stop"]`)),
 			chromedp.Click(css(card+" form.reject button")),
 			chromedp.WaitVisible(css(done)),
@@ -342,4 +342,321 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 		return
 	}
 	_ = os.WriteFile(dir+"/"+name, buf, 0o644)
+}
+
+// inboxAgent is one agent's dialect in the browser tests: its hook
+// arguments and a shell call's payload.
+type inboxAgent struct {
+	provider string
+	args     []string
+	payload  func(session, cmd string) []byte
+	allowed  func(reply string) bool // the reply allows the call
+}
+
+var inboxAgents = []inboxAgent{
+	{provider: "claude-code", args: []string{"--mode", "headless"},
+		payload: func(sess, cmd string) []byte {
+			return []byte(`{"session_id":` + quoteJSON(sess) + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":` +
+				quoteJSON(cmd) + `},"cwd":"/tmp/proj"}`)
+		},
+		allowed: func(out string) bool {
+			return strings.Contains(out, `"permissionDecision":"allow"`) && !strings.Contains(out, `"permissionDecision":"deny"`)
+		}},
+	{provider: "codex",
+		payload: func(sess, cmd string) []byte {
+			return []byte(`{"session_id":` + quoteJSON(sess) + `,"turn_id":"turn-1","cwd":"/tmp/proj","hook_event_name":"PreToolUse","model":"gpt-test",` +
+				`"permission_mode":"default","tool_name":"Bash","tool_input":{"command":` + quoteJSON(cmd) + `},"tool_use_id":"call-1"}`)
+		},
+		// Codex's hook has no allow: it says nothing (docs/agents)
+		allowed: func(out string) bool { return strings.TrimSpace(out) == "" }},
+}
+
+// hook runs the agent's hook on a shell call and returns its reply
+// (stdout and stderr: a Codex deny may go to either).
+func (a inboxAgent) hook(t *testing.T, e *serveEnv, sess, cmd string) string {
+	t.Helper()
+	args := append([]string{"hook", "--provider", a.provider}, a.args...)
+	code, out, errs := e.runTool(t, a.payload(sess, cmd), args...)
+	if code != 0 && code != 2 {
+		t.Fatalf("%s hook exit %d: %s %s", a.provider, code, out, errs)
+	}
+	return out + errs
+}
+
+// waitText is the text of sel once it is not empty (a card is drawn
+// before its fields are filled in), or "" after 10 s.
+func waitText(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("%s: %v", sel, err)
+		}
+		if s != "" || time.Now().After(deadline) {
+			return s
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestServeInboxBrowserEdit: "Edit…" in the page shows the command, and
+// approving the edited text allows the edited call only — the agent's
+// retry of its original call is denied with the edited command to run
+// (Claude Code's Bash, Codex), the edited call is allowed once — and a
+// Write's edited content reaches Claude Code as updatedInput on the retry
+// of its own call. An edit the policy denies is refused in the page with
+// the rule's reason, and the request still waits; "Approve and add rule"
+// on a server without --amend-file says how to enable it.
+func TestServeInboxBrowserEdit(t *testing.T) {
+	chromium := chromiumPath(t)
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	e := newServeEnv(t)
+	s := e.start(t)
+	if s.login == "" {
+		t.Fatalf("no login link printed:\n%s", s.stderr)
+	}
+	const orig, edited = "git reset --hard HEAD~3", "git reset --hard HEAD~1" // both asked by default
+	ids := map[string]string{}
+	for _, a := range inboxAgents {
+		out := a.hook(t, e, "sess-edit-"+a.provider, orig)
+		if ids[a.provider] = reqID.FindString(out); ids[a.provider] == "" || a.allowed(out) {
+			t.Fatalf("%s: the first call recorded no request: %s", a.provider, out)
+		}
+	}
+	denyID := reqID.FindString(inboxAgents[0].hook(t, e, "sess-edit-denied", orig))
+	// A Write that replaces a git hook (asked by default).
+	proj := t.TempDir()
+	hookFile := filepath.Join(proj, ".git", "hooks", "pre-commit")
+	if err := os.MkdirAll(filepath.Dir(hookFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hookFile, []byte("#!/bin/sh\necho old-hook\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := []byte(`{"session_id":"sess-edit-write","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":` +
+		quoteJSON(hookFile) + `,"content":"#!/bin/sh\necho new-hook\n"},"cwd":` + quoteJSON(proj) + `}`)
+	writeHook := func() string {
+		code, out, errs := e.runTool(t, write, "hook", "--provider", "claude-code", "--mode", "headless")
+		if code != 0 {
+			t.Fatalf("Write hook exit %d: %s %s", code, out, errs)
+		}
+		return out
+	}
+	writeID := reqID.FindString(writeHook())
+	if denyID == "" || writeID == "" {
+		t.Fatalf("no request for the denied edit (%q) or the Write (%q)", denyID, writeID)
+	}
+
+	ctx := browser(t, chromium)
+	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.login), chromedp.WaitVisible(css(`#pending article[data-id="`+writeID+`"]`))); err != nil {
+		t.Fatalf("open the inbox: %v\n%s", err, s.stderr)
+	}
+	// editIn opens a card's edit form and returns the text it shows.
+	editIn := func(id string) string {
+		t.Helper()
+		card := `#pending article[data-id="` + id + `"]`
+		if err := chromedp.Do(ctx, chromedp.WaitVisible(css(card)), chromedp.Click(css(card+" button.edit")),
+			chromedp.WaitVisible(css(card+" form.edit textarea"))); err != nil {
+			t.Fatalf("open the edit of %s: %v", id, err)
+		}
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(`+quoteJSON(card+" form.edit textarea")+`).value`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, a := range inboxAgents {
+		id := ids[a.provider]
+		card := `#pending article[data-id="` + id + `"]`
+		if got := editIn(id); got != orig {
+			t.Errorf("%s: the edit form shows %q, want the command %q", a.provider, got, orig)
+		}
+		if err := chromedp.Do(ctx,
+			chromedp.SetValue(css(card+" form.edit textarea"), edited),
+			chromedp.Click(css(card+" form.edit button.ok")),
+			chromedp.WaitVisible(css(`#decided article[data-id="`+id+`"]`)),
+			chromedp.WaitNotPresent(css(card)),
+		); err != nil {
+			t.Fatalf("%s: approve edited: %v", a.provider, err)
+		}
+		if d := waitText(t, ctx, `#decided article[data-id="`+id+`"] .decision`); !strings.Contains(d, "approved as edited: command "+edited) {
+			t.Errorf("%s: the decided card says %q", a.provider, d)
+		}
+	}
+	screenshot(t, ctx, "inbox-edited.png")
+	for _, a := range inboxAgents {
+		id, sess := ids[a.provider], "sess-edit-"+a.provider
+		// the agent's retry of its own call is not allowed: it is told the
+		// edited command, and nothing is used up
+		for range 2 {
+			out := a.hook(t, e, sess, orig)
+			if a.allowed(out) || !strings.Contains(out, "run exactly this command instead") || !strings.Contains(out, edited) || !strings.Contains(out, id) {
+				t.Fatalf("%s: the retry of the original call: %s", a.provider, out)
+			}
+		}
+		// a look-alike of the edit is not allowed by the grant
+		if out := a.hook(t, e, sess, "git reset --hard HEAD~2"); a.allowed(out) {
+			t.Errorf("%s: a look-alike of the edit was allowed: %s", a.provider, out)
+		}
+		// the edited call, run as a new call: allowed once by the grant
+		out := a.hook(t, e, sess, edited)
+		if !a.allowed(out) || a.provider == "claude-code" && !strings.Contains(out, id) {
+			t.Fatalf("%s: the edited call: %s", a.provider, out)
+		}
+		// by the grant: its one use is taken
+		if code, body := s.call(t, "GET", "/v1/approvals/"+id, s.approver, ""); code != 200 || !strings.Contains(body, `"status": "consumed"`) {
+			t.Errorf("%s: after the edited call the request is %d %s", a.provider, code, body)
+		}
+		if out := a.hook(t, e, sess, orig); a.allowed(out) {
+			t.Errorf("%s: the original call after the use: %s", a.provider, out)
+		}
+	}
+
+	// The Write: Claude Code is handed the edited content as updatedInput.
+	if got := editIn(writeID); got != "#!/bin/sh\necho new-hook\n" {
+		t.Errorf("the Write's edit form shows %q", got)
+	}
+	wcard := `#pending article[data-id="` + writeID + `"]`
+	if label := waitText(t, ctx, wcard+" form.edit .edit-label"); !strings.Contains(label, "content of write "+hookFile) {
+		t.Errorf("the Write's edit form is labelled %q, want the file it writes", label)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(css(wcard+" form.edit textarea"), "#!/bin/sh\necho reviewed-hook\n"),
+		chromedp.Click(css(wcard+" form.edit button.ok")),
+		chromedp.WaitVisible(css(`#decided article[data-id="`+writeID+`"]`)),
+	); err != nil {
+		t.Fatalf("approve the edited Write: %v", err)
+	}
+	out := writeHook()
+	if !inboxAgents[0].allowed(out) || !strings.Contains(out, `"updatedInput":{`) || !strings.Contains(out, `echo reviewed-hook`) || strings.Contains(out, "new-hook") {
+		t.Fatalf("the Write's retry after the edit: %s", out)
+	}
+
+	// An edit the policy denies: refused in the page with the rule's
+	// reason; the request still waits.
+	dcard := `#pending article[data-id="` + denyID + `"]`
+	editIn(denyID)
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(css(dcard+" form.edit textarea"), "git push --force origin main"),
+		chromedp.Click(css(dcard+" form.edit button.ok")),
+		chromedp.WaitVisible(css(dcard+" .form-error")),
+	); err != nil {
+		t.Fatalf("the denied edit: %v", err)
+	}
+	msg := waitText(t, ctx, dcard+" .form-error")
+	if !strings.Contains(msg, "the policy denies the edited call") || !strings.Contains(msg, "git-push-force") {
+		t.Errorf("the page says %q, want the policy's reason", msg)
+	}
+	screenshot(t, ctx, "inbox-edit-denied.png")
+	if code, body := s.call(t, "GET", "/v1/approvals/"+denyID, s.approver, ""); code != 200 || !strings.Contains(body, `"status": "pending"`) {
+		t.Fatalf("after the denied edit: %d %s", code, body)
+	}
+	// the open form outlives a reload caused by another request's event
+	other := reqID.FindString(inboxAgents[1].hook(t, e, "sess-edit-other", orig))
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(css(`#pending article[data-id="`+other+`"]`))); err != nil {
+		t.Fatalf("the new request did not appear: %v", err)
+	}
+	if v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(`+quoteJSON(dcard+" form.edit textarea")+`).value`)); err != nil || v != "git push --force origin main" {
+		t.Errorf("the open edit after a reload holds %q (%v)", v, err)
+	}
+	// amending is off on this server: the page says how to turn it on
+	if err := chromedp.Do(ctx, chromedp.Click(css(dcard+" form.edit button.cancel")), chromedp.Click(css(dcard+" button.amend"))); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(msg, "--amend-file") && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		msg = waitText(t, ctx, dcard+" .form-error")
+	}
+	if !strings.Contains(msg, "--amend-file") {
+		t.Errorf("amend without --amend-file: the page says %q", msg)
+	}
+}
+
+// TestServeInboxBrowserAmend: "Approve and add rule…" shows the rule and
+// the file (serve --amend-file: here the user's policy, which the hook
+// reads); confirming writes exactly that rule, and the next identical
+// call of either agent is allowed by the rule — the request's grant is
+// left unused — while a longer command is still asked.
+func TestServeInboxBrowserAmend(t *testing.T) {
+	chromium := chromiumPath(t)
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	e := newServeEnv(t)
+	policyFile := filepath.Join(e.env["XDG_CONFIG_HOME"], "toolguard", "policy.toml")
+	s := e.start(t, "--amend-file", policyFile)
+	if s.login == "" {
+		t.Fatalf("no login link printed:\n%s", s.stderr)
+	}
+	cmds := map[string]string{"claude-code": "terraform apply -auto-approve", "codex": "terraform destroy -auto-approve"}
+	ids := map[string]string{}
+	for _, a := range inboxAgents {
+		out := a.hook(t, e, "sess-amend-"+a.provider, cmds[a.provider])
+		if ids[a.provider] = reqID.FindString(out); ids[a.provider] == "" || a.allowed(out) {
+			t.Fatalf("%s: the first call recorded no request: %s", a.provider, out)
+		}
+	}
+	ctx := browser(t, chromium)
+	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.login), chromedp.WaitVisible(css(`#pending article[data-id="`+ids["codex"]+`"]`))); err != nil {
+		t.Fatalf("open the inbox: %v\n%s", err, s.stderr)
+	}
+	for _, a := range inboxAgents {
+		id := ids[a.provider]
+		card := `#pending article[data-id="` + id + `"]`
+		if err := chromedp.Do(ctx, chromedp.Click(css(card+" button.amend")), chromedp.WaitVisible(css(card+" form.amend pre.snippet"))); err != nil {
+			msg, _ := chromedp.Run(ctx, chromedp.Text(css(card+" .form-error")))
+			t.Fatalf("%s: open the rule: %v (the page says %q)", a.provider, err, msg)
+		}
+		snippet := waitText(t, ctx, card+" form.amend pre.snippet")
+		file := waitText(t, ctx, card+" form.amend .amend-file")
+		wantRegex := "regex = '^" + strings.ReplaceAll(cmds[a.provider], "-", `\-`) + "$'"
+		if !strings.Contains(snippet, `id = "amend-`+id+`"`) || !strings.Contains(snippet, `decision = "allow"`) || !strings.Contains(snippet, "[[test]]") ||
+			!strings.Contains(file, policyFile) {
+			t.Errorf("%s: the page shows %q\n%s", a.provider, file, snippet)
+		}
+		if _, err := os.Stat(policyFile); a.provider == "claude-code" && err == nil {
+			t.Fatalf("the rule was written before it was confirmed")
+		}
+		screenshot(t, ctx, "inbox-amend-"+a.provider+".png")
+		if err := chromedp.Do(ctx,
+			chromedp.Click(css(card+" form.amend button.ok")),
+			chromedp.WaitVisible(css(`#decided article[data-id="`+id+`"]`)),
+			chromedp.WaitNotPresent(css(card)),
+		); err != nil {
+			t.Fatalf("%s: add rule and approve: %v", a.provider, err)
+		}
+		data, err := os.ReadFile(policyFile)
+		if err != nil || !strings.Contains(string(data), strings.TrimPrefix(snippet, "\n")) {
+			t.Fatalf("%s: the policy file (%v) lacks the rule shown:\n%s\n--- shown:\n%s", a.provider, err, data, snippet)
+		}
+		if !strings.Contains(string(data), wantRegex) && !strings.Contains(string(data), "regex = '^"+cmds[a.provider]+"$'") {
+			t.Errorf("%s: the rule is not exact:\n%s", a.provider, data)
+		}
+	}
+	if code, out, errs := e.runTool(t, nil, "validate", "--policy", policyFile); code != 0 {
+		t.Fatalf("the amended policy does not validate: %s %s", out, errs)
+	}
+	for _, a := range inboxAgents {
+		id, sess := ids[a.provider], "sess-amend-"+a.provider
+		for range 2 { // the rule, not a one-use grant: every identical call
+			out := a.hook(t, e, sess, cmds[a.provider])
+			if !a.allowed(out) || a.provider == "claude-code" && !strings.Contains(out, "allowed by rule amend-"+id) {
+				t.Fatalf("%s: the call after the rule: %s", a.provider, out)
+			}
+			if strings.Contains(out, "approval "+id) {
+				t.Errorf("%s: allowed by the grant, not the rule: %s", a.provider, out)
+			}
+		}
+		code, body := s.call(t, "GET", "/v1/approvals/"+id, s.approver, "")
+		if code != 200 || !strings.Contains(body, `"uses_left": 1`) {
+			t.Errorf("%s: the request's grant was used: %d %s", a.provider, code, body)
+		}
+		// a longer command is still asked
+		if out := a.hook(t, e, sess+"-2", cmds[a.provider]+" -lock=false"); a.allowed(out) || !reqID.MatchString(out) {
+			t.Errorf("%s: a longer command: %s", a.provider, out)
+		}
+	}
 }

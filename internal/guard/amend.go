@@ -37,6 +37,7 @@ var safeWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 // Amendment is the rule --amend proposes for a request.
 type Amendment struct {
+	Rule    string // the new rule's id
 	Snippet string // TOML: one [[rule]] and one [[test]]
 }
 
@@ -104,7 +105,7 @@ func ProposeAmend(r approval.Request, pol *policy.Policy) (Amendment, error) {
 			prefix = append(prefix, w)
 		}
 		joined := strings.Join(argv, " ")
-		return Amendment{Snippet: head + "command = " + strconv.Quote(strings.Join(prefix, " ")) +
+		return Amendment{Rule: id, Snippet: head + "command = " + strconv.Quote(strings.Join(prefix, " ")) +
 			"\nregex = '^" + regexp.QuoteMeta(joined) + "$'\n\n[[test]]\ncommand = " +
 			strconv.Quote(joined) + "\nexpect = \"allow\"\n"}, nil
 	case "write", "edit":
@@ -116,7 +117,7 @@ func ProposeAmend(r approval.Request, pol *policy.Policy) (Amendment, error) {
 			return Amendment{}, errors.New("the request names no absolute path: write the rule by hand")
 		}
 		tool := r.Kind // a [[test]]'s tool is a kind (write, edit)
-		return Amendment{Snippet: head + "path = [" + strconv.Quote(path) + "]\nop = [\"write\"]\n\n[[test]]\ntool = " +
+		return Amendment{Rule: id, Snippet: head + "path = [" + strconv.Quote(path) + "]\nop = [\"write\"]\n\n[[test]]\ntool = " +
 			strconv.Quote(tool) + "\npath = " + strconv.Quote(path) + "\nexpect = \"allow\"\n"}, nil
 	}
 	return Amendment{}, fmt.Errorf("--amend proposes rules for shell commands and file writes, not for %s calls", r.Kind)

@@ -3,6 +3,7 @@ package serve
 import (
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/audit"
+	"github.com/toolguard/toolguard/internal/guard"
 )
 
 // Bounds of an approval made through the server.
@@ -121,6 +124,27 @@ type approveBody struct {
 	// grant is for the session the human meant. A grant is always for one
 	// session: the call key holds the session id.
 	Session string `json:"session,omitempty"`
+	// Edit approves the call as the human edited it (approvals approve
+	// --edit): the grant allows only the edited call, which the served
+	// policy judges first.
+	Edit *editBody `json:"edit,omitempty"`
+	// Amend also adds the allow rule GET /v1/approvals/{id}/amend showed
+	// to the policy file of serve --amend-file (approvals approve --amend).
+	Amend *amendBody `json:"amend,omitempty"`
+}
+
+type editBody struct {
+	// Text replaces the editable field (GET /v1/approvals/{id}/edit).
+	Text *string `json:"text"`
+	// Field, when given, must be the field GET .../edit named.
+	Field string `json:"field,omitempty"`
+}
+
+type amendBody struct {
+	// Snippet is the rule as GET /v1/approvals/{id}/amend showed it: the
+	// server writes only that (the request file is agent-writable, and the
+	// rule is derived from it).
+	Snippet string `json:"snippet"`
 }
 
 type rejectBody struct {
@@ -153,6 +177,15 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request, _ Role) error {
 	if ttl <= 0 || ttl > maxTTL {
 		return Errorf(http.StatusBadRequest, "ttl must be positive and at most %v, got %v", maxTTL, ttl)
 	}
+	if b.Edit != nil && b.Amend != nil {
+		return Errorf(http.StatusBadRequest, "\"edit\" and \"amend\" exclude each other: a rule cannot say what the human edited")
+	}
+	if b.Edit != nil && b.Edit.Text == nil {
+		return Errorf(http.StatusBadRequest, "field \"edit.text\" is required: the edited text")
+	}
+	if b.Amend != nil && b.Amend.Snippet == "" {
+		return Errorf(http.StatusBadRequest, "field \"amend.snippet\" is required: the rule GET /v1/approvals/{id}/amend showed")
+	}
 	req, err := s.request(r)
 	if err != nil {
 		return err
@@ -163,12 +196,147 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request, _ Role) error {
 	if req.Status == approval.StatusLeftover {
 		return Errorf(http.StatusConflict, "request %s cannot be read, so it cannot be approved", req.ID)
 	}
-	out, err := s.cfg.Store.Approve(req.ID, ttl, uses, s.cfg.Now(), s.cfg.Signer)
+	// A decision is final once: fail before an edit is judged or a rule written.
+	if err := approval.Undecided(&req, "approve"); err != nil {
+		return decidedConflict(err)
+	}
+	var edit *approval.Edit
+	if b.Edit != nil {
+		if edit, err = s.judgeEdit(r, req, b.Edit); err != nil {
+			return err
+		}
+	}
+	if b.Amend != nil {
+		if err := s.amend(req, b.Amend.Snippet); err != nil {
+			return err
+		}
+	}
+	out, err := s.cfg.Store.ApproveEdited(req.ID, ttl, uses, s.cfg.Now(), s.cfg.Signer, edit)
 	if err != nil {
 		return decidedConflict(err)
 	}
 	s.audit(r, out, "approve")
 	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// editable is the field of req's call a human may edit, and its text:
+// 403 when the server has no editor, 422 when the call cannot be edited.
+func (s *Server) editable(req approval.Request) (guard.Editable, error) {
+	if s.cfg.EditText == nil || s.cfg.JudgeEdit == nil {
+		return guard.Editable{}, Errorf(http.StatusForbidden, "this server does not edit calls")
+	}
+	ed, err := s.cfg.EditText(req)
+	if err != nil {
+		return guard.Editable{}, Errorf(http.StatusUnprocessableEntity, "request %s cannot be edited: %v", req.ID, err)
+	}
+	return ed, nil
+}
+
+// judgeEdit is the edit to sign for req: nil when the text is unchanged
+// (the call is approved as it is), a 422 with the policy's reason when
+// the policy denies the edited call.
+func (s *Server) judgeEdit(r *http.Request, req approval.Request, b *editBody) (*approval.Edit, error) {
+	ed, err := s.editable(req)
+	if err != nil {
+		return nil, err
+	}
+	if b.Field != "" && b.Field != ed.Field {
+		return nil, Errorf(http.StatusConflict, "request %s edits %q, not %q", req.ID, ed.Field, b.Field)
+	}
+	if len(*b.Text) > approval.MaxToolInput {
+		return nil, Errorf(http.StatusRequestEntityTooLarge, "the edited text is larger than %d KiB", approval.MaxToolInput>>10)
+	}
+	res, err := s.cfg.JudgeEdit(r.Context(), req, *b.Text)
+	if err != nil {
+		return nil, Errorf(http.StatusUnprocessableEntity, "the edit of request %s is refused: %v", req.ID, err)
+	}
+	return res.Edit, nil
+}
+
+// amend writes the rule proposed for req to the policy file, when it is
+// still snippet, the rule the human was shown.
+func (s *Server) amend(req approval.Request, snippet string) error {
+	s.amendMu.Lock()
+	defer s.amendMu.Unlock()
+	plan, err := s.planAmend(req)
+	if err != nil {
+		return err
+	}
+	if plan.Snippet != snippet {
+		return Errorf(http.StatusConflict, "the rule proposed for request %s is no longer the one shown; nothing written: get it again (GET /v1/approvals/%s/amend)", req.ID, req.ID)
+	}
+	if err := plan.Write(); errors.Is(err, guard.ErrAmendRace) {
+		return Errorf(http.StatusConflict, "%s: %v", plan.File, err)
+	} else if err != nil {
+		return fmt.Errorf("amending %s: %v", plan.File, err)
+	}
+	s.cfg.Logf("toolguard serve: added rule %s to %s", plan.Rule, plan.File)
+	return nil
+}
+
+// planAmend is the checked amendment for req: 403 when amending is off,
+// 422 when no rule can be proposed or the amended policy does not validate.
+func (s *Server) planAmend(req approval.Request) (guard.AmendPlan, error) {
+	if s.cfg.PlanAmend == nil {
+		return guard.AmendPlan{}, Errorf(http.StatusForbidden, "adding rules is off: start serve with --amend-file FILE to let approvers add allow rules to that policy file")
+	}
+	plan, err := s.cfg.PlanAmend(req)
+	if err != nil {
+		return guard.AmendPlan{}, Errorf(http.StatusUnprocessableEntity, "no rule for request %s: %v", req.ID, err)
+	}
+	return plan, nil
+}
+
+// pendingRequest is the request of the path's {id} when it can still be
+// approved: 409 once decided.
+func (s *Server) pendingRequest(r *http.Request) (approval.Request, error) {
+	if _, err := query(r); err != nil {
+		return approval.Request{}, err
+	}
+	req, err := s.request(r)
+	if err != nil {
+		return req, err
+	}
+	if req.Status == approval.StatusLeftover || req.Status == approval.StatusTampered {
+		return req, Errorf(http.StatusConflict, "request %s is %s: %s", req.ID, req.Status, req.Problem)
+	}
+	if err := approval.Undecided(&req, "approve"); err != nil {
+		return req, decidedConflict(err)
+	}
+	return req, nil
+}
+
+// editText answers GET /v1/approvals/{id}/edit: the field a human may
+// edit before approving, its text, and what the call is (its summary,
+// from the recorded input checked against the request's key: the
+// preview is agent-writable and might name another file).
+func (s *Server) editText(w http.ResponseWriter, r *http.Request, _ Role) error {
+	req, err := s.pendingRequest(r)
+	if err != nil {
+		return err
+	}
+	ed, err := s.editable(req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"id": req.ID, "kind": req.Kind, "field": ed.Field, "text": ed.Text,
+		"call": audit.CallSummary(ed.Call, guard.SummaryMax)})
+	return nil
+}
+
+// amendText answers GET /v1/approvals/{id}/amend: the allow rule (and its
+// [[test]]) "approve and add rule" would append, and the file.
+func (s *Server) amendText(w http.ResponseWriter, r *http.Request, _ Role) error {
+	req, err := s.pendingRequest(r)
+	if err != nil {
+		return err
+	}
+	plan, err := s.planAmend(req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"id": req.ID, "file": plan.File, "rule": plan.Rule, "snippet": plan.Snippet})
 	return nil
 }
 

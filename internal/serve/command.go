@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -51,6 +52,7 @@ type Options struct {
 	appendLine              appendLine                     // append to the database's chain, telling the line's hash (nil: the file; otel.go)
 	otlp                    otlpFlags                      // --otlp-endpoint: audit lines to OpenTelemetry (otel.go)
 	bundleKey               string                         // --bundle-key: signbundle.go
+	amendFile               string                         // --amend-file: the inbox's "approve and add rule" (inbox_edit.go)
 }
 
 // NewCommand is the `serve` command (cmd/toolguard-serve). sys is the
@@ -95,6 +97,7 @@ gracefully.`,
 	fl.StringVar(&o.nodeTokens, "node-tokens", "", "answer the agents' hooks at POST /v1/hooks/{agent} for the nodes in this `FILE` (NAME:TOKEN a line, mode 0600)")
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	fl.StringVar(&o.bundleKey, "bundle-key", "", "sign the policy as a bundle at GET /v1/policy/bundle with this private key `FILE` (created on first use)")
+	fl.StringVar(&o.amendFile, "amend-file", "", "let approvers add allow rules (approve and add rule) to this policy `FILE`; without it the inbox adds none")
 	guard.PolicyFlags(fl, &o.Selection)
 	guard.DecideFlags(fl, &o.Options)
 	o.system.register(cmd)
@@ -228,6 +231,10 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 	if publicURL == "" && o.socket == "" {
 		publicURL = base
 	}
+	amendFile := ""
+	if o.amendFile != "" {
+		amendFile = sys.Path(o.amendFile)
+	}
 	e := &Engine{Sys: sys, Options: o.Options, Set: ps, ReadAudit: o.readAudit}
 	srv := New(Config{
 		Check:        e.Check,
@@ -250,6 +257,9 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 		NodeTokens:   nodes,
 		Changes:      changes,
 		Bundle:       policyBundle,
+		EditText:     e.EditText,
+		JudgeEdit:    e.JudgeEdit,
+		PlanAmend:    e.amender(amendFile),
 	})
 	defer srv.Close()
 	hs := &http.Server{
@@ -275,6 +285,13 @@ func Run(ctx context.Context, sys guard.System, o *Options) error {
 	pub := signer.Key.Public().(ed25519.PublicKey)
 	fmt.Fprintf(sys.Stderr, "toolguard serve: listening on %s (policy %s, %d rules; state %s)\n", base, ps.Pol.Hash(), ps.Pol.RuleCount(), where)
 	fmt.Fprintf(sys.Stderr, "toolguard serve: tokens in %s; decisions signed by %s (%s)\n", tokenPath, approval.Fingerprint(pub), keyPath)
+	if amendFile != "" {
+		fmt.Fprintf(sys.Stderr, "toolguard serve: approvers may add allow rules to %s (--amend-file)\n", amendFile)
+		if !slices.Contains(ps.Files, amendFile) {
+			fmt.Fprintf(sys.Stderr, "toolguard serve: note: %s is not among the policy files serve loaded (%s): its rules reach only the hooks that load it\n",
+				amendFile, strings.Join(ps.Files, ", "))
+		}
+	}
 	if o.socket == "" {
 		announceLogin(sys, base+"/login?t="+login, tokenPath)
 	} else {

@@ -168,6 +168,16 @@ type Config struct {
 	// Bundle is the signed policy bundle GET /v1/policy/bundle serves
 	// (bundle.go); nil: none (404).
 	Bundle []byte
+
+	// EditText and JudgeEdit let an approver edit a call before approving
+	// it (approvals.go; guard.EditableText, guard.JudgeEdit by the served
+	// policy); nil: edits are refused.
+	EditText  func(r approval.Request) (guard.Editable, error)
+	JudgeEdit func(ctx context.Context, r approval.Request, text string) (guard.EditResult, error)
+	// PlanAmend proposes the allow rule of "approve and add rule" for a
+	// request, checked against the policy file it goes to (serve
+	// --amend-file); nil: amending is off.
+	PlanAmend func(r approval.Request) (guard.AmendPlan, error)
 }
 
 // Server is the toolguard HTTP handler.
@@ -183,6 +193,8 @@ type Server struct {
 	subs      map[chan Event]struct{}
 	notifiers []*notifier
 	nodes     nodeTokens // Config.NodeTokens, digested
+
+	amendMu sync.Mutex // one amendment of the policy file at a time
 
 	mu       sync.Mutex
 	logins   map[string]time.Time // unused one-time login tokens -> expiry (zero: none)
@@ -331,6 +343,8 @@ func (s *Server) routes() {
 	s.route("/v1/approvals/{id}", RoleHook, false, s.get, "GET")
 	s.route("/v1/approvals/{id}/approve", RoleApprover, true, s.approve, "POST")
 	s.route("/v1/approvals/{id}/reject", RoleApprover, true, s.reject, "POST")
+	s.route("/v1/approvals/{id}/edit", RoleApprover, false, s.editText, "GET")
+	s.route("/v1/approvals/{id}/amend", RoleApprover, false, s.amendText, "GET")
 	s.route("/v1/events", RoleApprover, false, s.events, "GET")
 	s.route("/v1/audit/summary", RoleApprover, false, s.auditSummary, "GET")
 	s.route("/v1/login-links", RoleApprover, true, s.newLoginLink, "POST")

@@ -39,7 +39,9 @@ type fixture struct {
 	audited []DecisionEvent
 }
 
-func newFixture(t *testing.T) *fixture {
+// newFixture is a server over a fresh store with one pending request;
+// each opt changes its Config first.
+func newFixture(t *testing.T, opts ...func(*Config)) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	key, err := approval.GenerateKey(filepath.Join(dir, "approver.key"))
@@ -58,7 +60,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{st: st, id: req.ID}
-	f.srv = New(Config{
+	cfg := Config{
 		Check: func(_ context.Context, r CheckRequest) (*guard.Report, error) {
 			f.mu.Lock()
 			f.checks = append(f.checks, r)
@@ -86,7 +88,11 @@ func newFixture(t *testing.T) *fixture {
 		Tokens:     map[string]Role{approverTok: RoleApprover, hookTok: RoleHook},
 		LoginToken: "login-once",
 		Poll:       20 * time.Millisecond,
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	f.srv = New(cfg)
 	t.Cleanup(f.srv.Close)
 	return f
 }

@@ -1,6 +1,7 @@
-// The toolguard inbox: lists requests, approves and rejects them, and
-// reloads on every event of /v1/events. Every text from a request is set
-// with textContent: a preview is the agent's text, never markup.
+// The toolguard inbox: lists requests, approves (as they are, edited, or
+// with a new allow rule) and rejects them, and reloads on every event of
+// /v1/events. Every text from a request is set with textContent: a preview
+// is the agent's text, never markup.
 "use strict";
 
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
@@ -68,8 +69,31 @@ function fact(dl, name, value) {
   dl.append(dt, dd);
 }
 
+// editedText is the field a human edited, from a grant's edit.
+function editedText(e) {
+  try {
+    const v = JSON.parse(e.input)[e.field];
+    if (typeof v === "string") return e.field + " " + v;
+  } catch (err) { /* not JSON: show the field's name only */ }
+  return e.field;
+}
+
+// busy: the human has a form of this card open, is opening one, has text
+// typed in it or an error to read; a reload leaves such a card alone while
+// it still waits.
+function busy(node) {
+  const err = node.querySelector(".form-error");
+  return node.dataset.opening === "1" || (err && !err.hidden) || [...node.querySelectorAll("form.edit, form.amend")].some(f => !f.hidden) ||
+    [...node.querySelectorAll("form.reject textarea")].some(t => t.value);
+}
+
+// drawn is the request each card was drawn from (JSON), so that a reload
+// keeps a card whose request did not change: a click on it is not lost.
+const drawn = new WeakMap();
+
 function card(r) {
   const node = template.content.firstElementChild.cloneNode(true);
+  drawn.set(node, JSON.stringify(r));
   node.dataset.id = r.id;
   node.id = r.id;
   node.dataset.status = r.status;
@@ -117,6 +141,7 @@ function card(r) {
     let t = r.status;
     if (r.decided) t += " " + new Date(r.decided).toLocaleString();
     if (g) t += " by " + (g.approver.user || "?") + " (" + g.approver.fingerprint + "), " + g.uses_left + " of " + g.uses + " use(s) left, until " + new Date(g.expires).toLocaleString();
+    if (g && g.edit) t += "; approved as edited: " + editedText(g.edit);
     if (r.reject_reason) t += ": " + r.reject_reason;
     if (r.stop) t += r.stop_delivered ? " (turn stopped)" : " (the turn stops at the session's next call)";
     decision.textContent = t;
@@ -129,16 +154,77 @@ function card(r) {
     return node;
   }
   const fail = e => { err.hidden = false; err.textContent = e.message; };
+  const clear = () => { err.hidden = true; err.textContent = ""; };
+  const base = "/v1/approvals/" + encodeURIComponent(r.id);
+  // what every approval sends: the uses and expiry chosen in the card
+  const grant = () => ({ uses: parseInt(approve.elements.uses.value, 10), ttl: approve.elements.ttl.value, session: r.session || undefined });
   approve.addEventListener("submit", async ev => {
     ev.preventDefault();
-    const uses = parseInt(approve.elements.uses.value, 10);
+    clear();
     try {
-      await api("POST", "/v1/approvals/" + encodeURIComponent(r.id) + "/approve",
-        { uses, ttl: approve.elements.ttl.value, session: r.session || undefined });
+      await api("POST", base + "/approve", grant());
       say("Approved " + r.id + ".");
       await load();
     } catch (e) { fail(e); }
   });
+
+  // Edit: the server names the field (command, content, new text) and its
+  // text; the edited call is judged by the policy before it is approved.
+  const edit = node.querySelector("form.edit");
+  const amend = node.querySelector("form.amend");
+  let field = "";
+  // opening: the form's text is on its way; a reload meanwhile keeps the card
+  const opening = async (f) => {
+    clear();
+    node.dataset.opening = "1";
+    try { await f(); } catch (e) { fail(e); } finally { delete node.dataset.opening; }
+  };
+  approve.querySelector("button.edit").addEventListener("click", () => opening(async () => {
+    const e = await api("GET", base + "/edit");
+    field = e.field;
+    edit.querySelector(".edit-label").textContent = "Edited " + e.field + (e.kind === "shell" ? "" : " of " + e.call) +
+      " (the agent is handed, or told to run, exactly this)";
+    edit.elements.text.value = e.text;
+    amend.hidden = true;
+    edit.hidden = false;
+    edit.elements.text.focus();
+  }));
+  edit.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    clear();
+    try {
+      const out = await api("POST", base + "/approve", { ...grant(), edit: { field, text: edit.elements.text.value } });
+      edit.hidden = true;
+      say(out.grant && out.grant.edit ? "Approved " + r.id + " as edited." : "Approved " + r.id + " as it was: the edit changed nothing.");
+      await load();
+    } catch (e) { fail(e); }
+  });
+
+  // Approve and add rule: the server shows the rule and the file; what
+  // was shown is what it writes (it refuses a rule that changed since).
+  let snippet = "";
+  approve.querySelector("button.amend").addEventListener("click", () => opening(async () => {
+    const a = await api("GET", base + "/amend");
+    snippet = a.snippet;
+    amend.querySelector(".amend-file").textContent = "Adds rule " + a.rule + " to " + a.file + ":";
+    amend.querySelector("pre.snippet").textContent = a.snippet.replace(/^\n+/, "");
+    edit.hidden = true;
+    amend.hidden = false;
+    amend.querySelector("button.ok").focus();
+  }));
+  amend.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    clear();
+    try {
+      await api("POST", base + "/approve", { ...grant(), amend: { snippet } });
+      amend.hidden = true;
+      say("Approved " + r.id + " and added its rule to the policy.");
+      await load();
+    } catch (e) { fail(e); }
+  });
+  for (const f of [edit, amend]) {
+    f.querySelector("button.cancel").addEventListener("click", () => { f.hidden = true; clear(); approve.querySelector("button.ok").focus(); });
+  }
   reject.addEventListener("submit", async ev => {
     ev.preventDefault();
     const reason = reject.elements.reason.value.trim();
@@ -165,6 +251,18 @@ try {
   }
 } catch (e) { /* no storage, or not ours: the inbox opens without a card */ }
 
+// show puts nodes into box in this order, moving, adding or removing only
+// what changed: a card left in place keeps its focus, its typed text and
+// a click on its way.
+function show(box, nodes) {
+  let at = box.firstChild;
+  for (const n of nodes) {
+    if (n === at) { at = at.nextSibling; continue; }
+    box.insertBefore(n, at);
+  }
+  while (at) { const next = at.nextSibling; at.remove(); at = next; }
+}
+
 let loading = null;
 let hashDone = false;
 async function load() {
@@ -176,17 +274,21 @@ async function load() {
       const keep = focused ? focused.dataset.id : null;
       const pending = reqs.filter(r => r.status === "pending");
       const decided = reqs.filter(r => r.status !== "pending");
-      // Leave a card the human is typing in alone while it still waits.
-      const typing = focused && focused.dataset.status === "pending" && focused.querySelector("textarea").value &&
-        pending.some(r => r.id === keep);
-      if (!typing) {
-        pendingBox.replaceChildren(...pending.map(card));
-        if (keep) {
-          const again = pendingBox.querySelector('[data-id="' + CSS.escape(keep) + '"]');
-          if (again) again.focus();
-        }
+      // Leave a card the human is typing in, or has a form of open, alone
+      // while it still waits.
+      const active = document.activeElement;
+      const kept = box => r => {
+        const old = box.querySelector('[data-id="' + CSS.escape(r.id) + '"]');
+        return old && (drawn.get(old) === JSON.stringify(r) || r.status === "pending" && busy(old)) ? old : card(r);
+      };
+      show(pendingBox, pending.map(kept(pendingBox)));
+      if (active && active.isConnected && active !== document.body) {
+        if (document.activeElement !== active) active.focus();
+      } else if (keep) {
+        const again = pendingBox.querySelector('[data-id="' + CSS.escape(keep) + '"]');
+        if (again) again.focus();
       }
-      decidedBox.replaceChildren(...decided.map(card));
+      show(decidedBox, decided.map(kept(decidedBox)));
       document.getElementById("pending-count").textContent = "(" + pending.length + ")";
       if (!pending.length) {
         const p = document.createElement("p");
