@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/cliflags"
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/workspace"
@@ -93,8 +94,8 @@ gracefully.`,
 	fl.StringVar(&o.nodeTokens, "node-tokens", "", "answer the agents' hooks at POST /v1/hooks/{agent} for the nodes in this `FILE` (NAME:TOKEN a line, mode 0600)")
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	fl.StringVar(&o.bundleKey, "bundle-key", "", "sign the policy as a bundle at GET /v1/policy/bundle with this private key `FILE` (created on first use)")
-	guard.PolicyFlags(fl, &o.Selection)
-	guard.DecideFlags(fl, &o.Options)
+	cliflags.Policy(fl, &o.Selection)
+	cliflags.Decide(fl, &o.Options)
 	o.system.register(cmd)
 	_ = fl.MarkHidden("grants-dir") // checks are dry runs: no grant is read
 	return cmd
