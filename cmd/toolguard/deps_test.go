@@ -73,7 +73,8 @@ var importArrows = map[string][]string{
 	"internal/approval":            {"internal/call", "internal/filelock"},
 	"internal/audit":               {"internal/call", "internal/filelock"},
 	"internal/remote":              {"internal/approval", "internal/audit", "internal/call"},
-	"internal/install":             {"internal/call", "internal/policy", "internal/protocol", "internal/shellparse"}, // policy, call: install --native reads the locked denies and evaluates the allows it proves
+	"internal/install":             {"internal/approval", "internal/call", "internal/policy", "internal/protocol", "internal/shellparse"}, // policy, call: install --native reads the locked denies and evaluates the allows it proves; approval: install --system --serve's key
+	"internal/doctor":              {"internal/guard", "internal/install", "internal/policy", "internal/protocol", "internal/remote", "internal/workspace"},
 	"internal/importer":            {"internal/call", "internal/policy", "internal/protocol"},
 	"internal/workspace":           {"internal/call", "internal/policy", "internal/shellparse"},
 	"internal/guard":               {"internal/approval", "internal/audit", "internal/bundle", "internal/call", "internal/install", "internal/policy", "internal/protocol", "internal/remote", "internal/shellparse", "internal/workspace"},
@@ -127,7 +128,7 @@ func TestImportArrows(t *testing.T) {
 // internal/serve's command) and internal/cliflags, never here.
 var commandLineFree = []string{
 	"guard", "internal/approval", "internal/audit", "internal/bundle", "internal/call",
-	"internal/guard", "internal/hook", "internal/install", "internal/importer",
+	"internal/doctor", "internal/guard", "internal/hook", "internal/install", "internal/importer",
 	"internal/policy", "internal/protocol", "internal/remote", "internal/shellparse",
 	"internal/workspace",
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -135,7 +137,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	} else if o.command != "" {
 		opts.Program = workspace.ArgPath(o.command, cwd, sys.home())
 	} else if exe, err := sys.executable(); err == nil {
-		opts.Program = stableBinary(sys, exe)
+		opts.Program = install.StableBinary(exe, argv0(), cwd)
 	}
 	var res install.Result
 	if uninstall {
@@ -162,4 +164,26 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 		return uninstallHTTP(sys, o, dir) // install_http.go
 	}
 	return nil
+}
+
+// installBinary is the program the hook command runs (install.Binary).
+func installBinary(sys *system, o *installOptions) (string, error) {
+	cwd, _ := sys.getwd()
+	var caches []string
+	if c := sys.getenv("GOCACHE"); c != "" && c != "off" {
+		caches = append(caches, c)
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		caches = append(caches, filepath.Join(d, "go-build"))
+	}
+	return install.Binary(install.BinaryOptions{Portable: o.portable, Command: o.command, Cwd: cwd, Home: sys.home(),
+		Executable: sys.executable, Argv0: argv0(), Caches: caches})
+}
+
+// argv0 is the name this process was started by (tests replace it).
+var argv0 = func() string {
+	if len(os.Args) == 0 {
+		return ""
+	}
+	return os.Args[0]
 }
