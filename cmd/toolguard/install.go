@@ -148,19 +148,8 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	if err != nil {
 		return err
 	}
-	prefix := ""
-	if o.dryRun {
-		prefix = "(dry run) "
-	}
-	fmt.Fprintf(sys.stdout, "%s%s\n", prefix, res.Summary)
-	if res.Backup != "" {
-		fmt.Fprintf(sys.stdout, "%sbackup: %s\n", prefix, res.Backup)
-	}
-	if !uninstall {
-		for _, n := range res.Notes {
-			fmt.Fprintf(sys.stdout, "note: %s\n", n)
-		}
-	} else if codec.Name() == protocol.NameClaude {
+	printInstall(sys, o.dryRun, res, !uninstall)
+	if uninstall && codec.Name() == protocol.NameClaude {
 		return uninstallHTTP(sys, o, dir) // install_http.go
 	}
 	return nil
