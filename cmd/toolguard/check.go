@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -90,9 +89,7 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 
 func printCheck(sys *system, o *checkOptions, j *guard.Report) error {
 	if o.json {
-		enc := json.NewEncoder(sys.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(j); err != nil {
+		if err := writeJSON(sys, j); err != nil {
 			return err
 		}
 	} else {
