@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/audit"
-	"github.com/toolguard/toolguard/internal/guard"
+	"github.com/toolguard/toolguard/internal/cliflags"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
@@ -69,7 +69,7 @@ func newAuditCmd(sys *system) *cobra.Command {
 func (o *auditOptions) registerLog(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.file, "file", "", "old spelling of --audit-log")
 	_ = cmd.Flags().MarkHidden("file")
-	guard.PolicyFlags(cmd.Flags(), &o.Selection)
+	cliflags.Policy(cmd.Flags(), &o.Selection)
 	cmd.Flags().StringVar(&o.StateDir, "state-dir", "", "state directory (for the default audit log location)")
 	cmd.Flags().StringVar(&o.AuditLog, "audit-log", "", "audit log file (default: the policy's audit_log)")
 }

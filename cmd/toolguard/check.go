@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -28,11 +27,6 @@ type checkOptions struct {
 	provider string
 	cwd      string
 	input    string // --input: the tool input JSON of an --mcp call
-
-	// Set by serve, never by flags: the payload itself (instead of the
-	// --payload file) and the policy to decide by (instead of loading one).
-	payloadData []byte
-	policySet   *workspace.Set
 }
 
 func newCheckCmd(sys *system) *cobra.Command {
@@ -72,12 +66,10 @@ With --exit-code the exit status is 0 for allow or pass, 3 for ask, 4 for deny.`
 func checkResult(sys *system, o *checkOptions, args []string) (*guard.Report, error) {
 	q := guard.CheckRequest{Args: args, Command: o.command, Tool: o.tool, Paths: o.paths, MCP: o.mcp,
 		Input: o.input, URL: o.url, Provider: o.provider, Cwd: o.cwd}
-	if data := o.payloadData; data != nil {
-		q.Payload = func() ([]byte, error) { return data, nil }
-	} else if o.payload != "" {
+	if o.payload != "" {
 		q.Payload = func() ([]byte, error) { return readFileOrStdin(sys, o.payload) }
 	}
-	return guard.Check(sys.guardSys(), o.Options, o.policySet, q)
+	return guard.Check(sys.guardSys(), o.Options, nil, q)
 }
 
 func readFileOrStdin(sys *system, name string) ([]byte, error) {
@@ -97,9 +89,7 @@ func runCheck(sys *system, o *checkOptions, args []string) error {
 
 func printCheck(sys *system, o *checkOptions, j *guard.Report) error {
 	if o.json {
-		enc := json.NewEncoder(sys.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(j); err != nil {
+		if err := writeJSON(sys, j); err != nil {
 			return err
 		}
 	} else {

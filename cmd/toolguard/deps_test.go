@@ -73,12 +73,14 @@ var importArrows = map[string][]string{
 	"internal/approval":            {"internal/call", "internal/filelock"},
 	"internal/audit":               {"internal/call", "internal/filelock"},
 	"internal/remote":              {"internal/approval", "internal/audit", "internal/call"},
-	"internal/install":             {"internal/call", "internal/policy", "internal/protocol", "internal/shellparse"}, // policy, call: install --native reads the locked denies and evaluates the allows it proves
+	"internal/install":             {"internal/approval", "internal/call", "internal/policy", "internal/protocol", "internal/shellparse"}, // policy, call: install --native reads the locked denies and evaluates the allows it proves; approval: install --system --serve's key
+	"internal/doctor":              {"internal/guard", "internal/install", "internal/policy", "internal/protocol", "internal/remote", "internal/workspace"},
 	"internal/importer":            {"internal/call", "internal/policy", "internal/protocol"},
 	"internal/workspace":           {"internal/call", "internal/policy", "internal/shellparse"},
 	"internal/guard":               {"internal/approval", "internal/audit", "internal/bundle", "internal/call", "internal/install", "internal/policy", "internal/protocol", "internal/remote", "internal/shellparse", "internal/workspace"},
+	"internal/cliflags":            {"internal/guard", "internal/workspace"}, // the policy and decision flags hook, check and serve share
 	"internal/hook":                {"internal/audit", "internal/call", "internal/guard", "internal/policy", "internal/protocol", "internal/remote", "internal/workspace"},
-	"internal/serve": {"internal/approval", "internal/approval/pgstore", "internal/audit", "internal/bundle", "internal/call",
+	"internal/serve": {"internal/approval", "internal/approval/pgstore", "internal/audit", "internal/bundle", "internal/call", "internal/cliflags",
 		"internal/guard", "internal/hook", "internal/policy", "internal/protocol", "internal/remote", "internal/serve/otelexport", "internal/workspace"},
 	"internal/approval/pgstore":        {"internal/approval", "internal/audit"},
 	"internal/approval/pgstore/pgtest": {},
@@ -122,5 +124,40 @@ func TestImportArrows(t *testing.T) {
 	}
 	if seen < 10 {
 		t.Errorf("only %d packages checked: go list answered %q", seen, out)
+	}
+}
+
+// commandLineFree are the packages that decide, find or store: they know no
+// command line. Flags are registered by the commands (cmd/toolguard,
+// internal/serve's command) and internal/cliflags, never here.
+var commandLineFree = []string{
+	"guard", "internal/approval", "internal/audit", "internal/bundle", "internal/call",
+	"internal/doctor", "internal/guard", "internal/hook", "internal/install", "internal/importer",
+	"internal/policy", "internal/protocol", "internal/remote", "internal/shellparse",
+	"internal/workspace",
+}
+
+// TestNoCommandLineInCore fails when a package that decides imports
+// cobra or pflag (directly or through another package).
+func TestNoCommandLineInCore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	const mod = "github.com/toolguard/toolguard/"
+	banned := []string{"github.com/spf13/cobra", "github.com/spf13/pflag"}
+	for _, pkg := range commandLineFree {
+		out, err := exec.Command("go", "list", "-deps", "../../"+pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, mod+pkg) {
+			t.Fatalf("go list -deps %s does not list the package itself: the test would prove nothing (%q)", pkg, out)
+		}
+		for _, b := range banned {
+			if slices.Contains(deps, b) {
+				t.Errorf("%s imports %s: flags are registered in cmd/toolguard or internal/cliflags", pkg, b)
+			}
+		}
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/toolguard/toolguard/internal/guard"
+
+	"github.com/toolguard/toolguard/internal/doctor"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
@@ -68,57 +69,18 @@ func runDoctor(sys *system, o *doctorOptions) error {
 			return usagef("--agent: %v", err)
 		}
 	}
-	rep := doctorReport{Policy: &doctorPolicy{}, Unguarded: []string{}}
-	var loaded *policy.Policy
-	// As the hook loads it: with the managed bundle (docs/bundles.md).
-	if ps, err := guard.LoadPolicy(context.Background(), sys.guardSys(), &guard.Options{Selection: o.Selection}, project); err != nil {
-		rep.Policy.Error = err.Error()
-	} else {
-		loaded = ps.Pol
-		rep.Policy.Bundle = ps.Bundle
-		rep.Policy.Layers = ps.Pol.Layers
-		rep.Policy.Hash, rep.Policy.Rules = ps.Pol.Hash(), ps.Pol.RuleCount()
-		rep.Policy.Ignored = sys.env().IgnoredParts(ps.Pol)
-		rep.Policy.GuardGaps = ps.Pol.GuardGaps()
-		if ps.Pol.Settings.RequireEnforcement {
-			o.require = true // settings.require_enforcement: the policy asks for it
-			rep.RequireEnforcement = true
-		}
-	}
-	rep.Policy.Nested = nestedPolicies(project)
-	if o.agent == "" || o.agent == "claude-code" {
-		nr := install.ClaudeNative(sys.home(), project, loaded, policy.Env{Home: sys.home(), Workspace: project})
-		if len(nr.Missing)+len(nr.Conflicts)+len(nr.HTTP)+len(nr.Notes) > 0 {
-			rep.ClaudeNative = &nr
-		}
-		for _, h := range nr.HTTP {
-			c := httpCheck{HTTPHook: h, Reach: "not asked (--no-probe)"}
-			if !o.noProbe {
-				c.Reach = reachHTTP(h.URL)
-			}
-			rep.HTTP = append(rep.HTTP, c)
-		}
-	}
-	checked := map[string]*hookCheck{}
-	for _, st := range install.Inspect(sys.home(), project) {
-		if o.agent != "" && st.Agent != o.agent {
-			continue
-		}
-		rep.Agents = append(rep.Agents, judgeAgent(sys, o, st, project, checked))
-	}
-	for _, a := range rep.Agents {
-		judged := o.agent != "" || (a.Detected && a.Enforceable)
-		if judged && !a.guarded() {
-			rep.Unguarded = append(rep.Unguarded, a.Agent)
-		}
+	rep := doctor.Run(context.Background(), &doctor.Options{Sys: sys.guardSys(), Selection: o.Selection,
+		Project: project, Agent: o.agent, NoProbe: o.noProbe})
+	if rep.RequireEnforcement {
+		o.require = true // settings.require_enforcement: the policy asks for it
 	}
 	if o.json {
 		if err := writeJSON(sys, rep); err != nil {
 			return err
 		}
 	} else {
-		printDoctor(sys.stdout, &rep)
-		printNative(sys.stdout, &rep)
+		printDoctor(sys.stdout, rep)
+		printNative(sys.stdout, rep)
 	}
 	if o.require && len(rep.Unguarded) > 0 {
 		msg := "not guarded: " + strings.Join(rep.Unguarded, ", ")
@@ -134,7 +96,7 @@ func runDoctor(sys *system, o *doctorOptions) error {
 }
 
 // printNative prints what doctor read of Claude Code's own rules.
-func printNative(w io.Writer, rep *doctorReport) {
+func printNative(w io.Writer, rep *doctor.Report) {
 	nr := rep.ClaudeNative
 	if nr == nil {
 		return
@@ -162,15 +124,15 @@ func printNative(w io.Writer, rep *doctorReport) {
 	}
 }
 
-func printDoctor(w io.Writer, rep *doctorReport) {
+func printDoctor(w io.Writer, rep *doctor.Report) {
 	for _, a := range rep.Agents {
 		state := "not detected"
 		switch {
 		case a.Detected && !a.Enforceable:
 			state = "policy not enforced"
-		case a.guarded() && a.Checks != nil:
+		case a.IsGuarded() && a.Checks != nil:
 			state = "guarded (proved: the hook denied the deny probe and passed the pass probe)"
-		case a.guarded():
+		case a.IsGuarded():
 			state = "guarded (configured; not probed)"
 		case a.Detected:
 			state = "NOT GUARDED"
@@ -218,7 +180,7 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 		if a.Note != "" && a.Detected {
 			fmt.Fprintf(w, "    %s\n", a.Note)
 		}
-		if a.Detected && a.Enforceable && !a.guarded() {
+		if a.Detected && a.Enforceable && !a.IsGuarded() {
 			for _, p := range a.Problems {
 				fmt.Fprintf(w, "    problem: %s\n", p)
 			}
@@ -264,7 +226,7 @@ func printGuardGaps(w io.Writer, gaps []policy.GuardGap) {
 // printBehaviour prints what the agent does with each answer, from the
 // conformance table (protocol.Conformance.Behaviours), with where each row
 // comes from: an e2e probe on the measured versions, or the agent's docs.
-func printBehaviour(w io.Writer, a doctorAgent) {
+func printBehaviour(w io.Writer, a doctor.Agent) {
 	if len(a.Behaviour) == 0 {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolguard/toolguard/internal/doctor"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/protocol"
 )
@@ -22,7 +23,7 @@ func TestDoctorPrintsBehaviour(t *testing.T) {
 	if !ok {
 		t.Fatal("no claude row")
 	}
-	a := doctorAgent{AgentStatus: install.AgentStatus{Agent: "claude-code", Detected: true}, AgentVersion: "9.9.9",
+	a := doctor.Agent{AgentStatus: install.AgentStatus{Agent: "claude-code", Detected: true}, AgentVersion: "9.9.9",
 		Behaviour: row.Behaviours(), MeasuredOn: row.Measured}
 	var buf bytes.Buffer
 	printBehaviour(&buf, a)
@@ -38,7 +39,7 @@ func TestDoctorPrintsBehaviour(t *testing.T) {
 		}
 	}
 	var none bytes.Buffer
-	printBehaviour(&none, doctorAgent{AgentVersion: "1.0.0"})
+	printBehaviour(&none, doctor.Agent{AgentVersion: "1.0.0"})
 	if none.Len() != 0 {
 		t.Errorf("printed a table for an agent with no row: %q", none.String())
 	}

@@ -6,20 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/user"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolguard/toolguard/internal/doctor"
 	"github.com/toolguard/toolguard/internal/install"
-	"github.com/toolguard/toolguard/internal/remote"
 )
 
-// doctor --system (internal/install/system_doctor.go; docs/install.md,
-// "System mode").
+// doctor --system (internal/doctor/system.go, internal/install/system_doctor.go;
+// docs/install.md, "System mode").
 type doctorSystemFlags struct {
 	on    bool
 	user  string
@@ -55,68 +51,13 @@ func runDoctorSystem(sys *system, o *doctorOptions) error {
 	if geteuid() != 0 {
 		return errors.New("doctor --system checks as another user: run it as root (sudo toolguard doctor --system --user NAME)")
 	}
-	name := f.user
-	if name == "" {
-		name = sys.getenv("SUDO_USER")
-	}
-	var u *user.User
-	var err error
-	if name == "" {
-		u, err = user.Current()
-	} else if _, nerr := strconv.Atoi(name); nerr == nil {
-		u, err = user.LookupId(name)
-		if err != nil { // a uid without a passwd entry (a container's agent)
-			u, err = &user.User{Uid: name, Gid: name, Username: "uid " + name}, nil
-		}
-	} else {
-		u, err = user.Lookup(name)
-	}
-	if err != nil {
-		return fmt.Errorf("--user %s: %v", name, err)
-	}
-	uid, _ := strconv.ParseUint(u.Uid, 10, 32)
-	gid, _ := strconv.ParseUint(u.Gid, 10, 32)
-	if uid == 0 {
-		return usagef("doctor --system proves what the agent's user cannot do; root can do everything: name that user with --user NAME")
-	}
-	var groups []uint32
-	if ids, err := u.GroupIds(); err == nil {
-		for _, g := range ids {
-			if n, err := strconv.ParseUint(g, 10, 32); err == nil {
-				groups = append(groups, uint32(n))
-			}
-		}
-	}
-	// The probe is this binary run as the user; when the user cannot
-	// run it (a root-only directory), the installed one.
-	prog, _ := sys.executable()
-	if prog == "" || !otherExecutable(prog) {
-		prog = filepath.Join(f.root, install.SystemBinary)
-	}
-	opts := install.SystemDoctorOptions{Root: f.root, User: u.Username, UID: uint32(uid), StateDir: f.state,
-		Probe: install.ProbeAs(prog, []string{"doctor", "--access-probe"}, uint32(uid), uint32(gid), groups),
-		ServerCheck: func(sock string) string {
-			path := filepath.Join(f.root, sock)
-			if owner, ok := install.FileOwner(path); ok && owner == uint32(uid) {
-				return fmt.Sprintf("the socket belongs to %s: the agent's user runs the server it trusts", u.Username)
-			}
-			c, err := remote.New("unix://"+path, "")
-			if err != nil {
-				return err.Error()
-			}
-			var h map[string]string
-			if err := c.Do(context.Background(), "GET", "/healthz", nil, &h); err != nil || h["status"] != "ok" {
-				return fmt.Sprintf("the server does not answer (%v)", err)
-			}
-			return ""
-		}}
-	if v, _, found := install.AgentVersion(context.Background(), "claude-code"); found {
-		opts.ClaudeVersion = v
-	}
-	checked, findings, err := install.SystemDoctor(opts)
+	self, _ := sys.executable()
+	rep, err := doctor.System(context.Background(), doctor.SystemOptions{User: f.user, SudoUser: sys.getenv("SUDO_USER"),
+		Root: f.root, StateDir: f.state, Self: self})
 	if err != nil {
 		return err
 	}
+	u, checked, findings := rep.User, rep.Checked, rep.Findings
 	if o.json {
 		out, _ := json.MarshalIndent(map[string]any{"user": u.Username, "checked": checked, "problems": findings}, "", "  ")
 		fmt.Fprintf(sys.stdout, "%s\n", out)
@@ -125,8 +66,8 @@ func runDoctorSystem(sys *system, o *doctorOptions) error {
 		for _, c := range checked {
 			fmt.Fprintf(sys.stdout, "  %s\n", c)
 		}
-		if opts.ClaudeVersion != "" {
-			fmt.Fprintf(sys.stdout, "Claude Code %s\n", opts.ClaudeVersion)
+		if rep.ClaudeVersion != "" {
+			fmt.Fprintf(sys.stdout, "Claude Code %s\n", rep.ClaudeVersion)
 		}
 		for _, fd := range findings {
 			fmt.Fprintf(sys.stdout, "FAIL %s\n", strings.ReplaceAll(fd.String(), "\n", "\n     "))
@@ -137,18 +78,4 @@ func runDoctorSystem(sys *system, o *doctorOptions) error {
 	}
 	fmt.Fprintf(sys.stdout, "ok: no guard surface is writable, and no secret readable, by %s\n", u.Username)
 	return nil
-}
-
-// otherExecutable reports whether a program and every directory above it
-// can be run and searched by anyone.
-func otherExecutable(p string) bool {
-	for d := p; ; d = filepath.Dir(d) {
-		fi, err := os.Stat(d)
-		if err != nil || fi.Mode().Perm()&0o001 == 0 {
-			return false
-		}
-		if d == "/" {
-			return true
-		}
-	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/toolguard/toolguard/internal/cliflags"
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/workspace"
 )
@@ -10,7 +11,7 @@ import (
 // policyFlags are the flags every command that loads a policy shares.
 type policyFlags struct{ workspace.Selection }
 
-func (f *policyFlags) register(cmd *cobra.Command) { guard.PolicyFlags(cmd.Flags(), &f.Selection) }
+func (f *policyFlags) register(cmd *cobra.Command) { cliflags.Policy(cmd.Flags(), &f.Selection) }
 
 // load reads and compiles the policy in effect for a project directory.
 func (f *policyFlags) load(sys *system, project string) (*workspace.Set, error) {
@@ -21,8 +22,8 @@ func (f *policyFlags) load(sys *system, project string) (*workspace.Set, error) 
 type decideFlags struct{ guard.Options }
 
 func (f *decideFlags) register(cmd *cobra.Command) {
-	guard.PolicyFlags(cmd.Flags(), &f.Selection)
-	guard.DecideFlags(cmd.Flags(), &f.Options)
+	cliflags.Policy(cmd.Flags(), &f.Selection)
+	cliflags.Decide(cmd.Flags(), &f.Options)
 }
 
 // load reads and compiles the policy in effect for a project directory.

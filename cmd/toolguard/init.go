@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +95,7 @@ func runInit(sys *system, o *initOptions) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if err := writePolicyFile(path, data, o.force); err != nil {
+	if err := workspace.WritePolicyFile(path, data, o.force); err != nil {
 		return err
 	}
 	fmt.Fprintf(sys.stdout, "wrote %s (preset %s); check it with: toolguard validate %s\n", path, o.preset, path)
@@ -107,45 +105,4 @@ func runInit(sys *system, o *initOptions) error {
 		fmt.Fprintf(sys.stdout, "the hook treats it as untrusted (its allows and loosened settings do not count) until you run: toolguard trust %s\n", path)
 	}
 	return nil
-}
-
-// writePolicyFile writes data to path whole: to a temporary file in the
-// same directory, then into place, so that a hook reading the policy at
-// that moment sees no file or all of it, never a part. Without overwrite
-// the file is put in place with a hard link, which fails if path appeared
-// meanwhile (no clobbering what another process wrote); with overwrite,
-// or where links are not supported, by a rename.
-func writePolicyFile(path string, data []byte, overwrite bool) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".policy-*.toml.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a link the name is extra; after a rename it is gone
-	err = f.Chmod(0o644)
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if !overwrite {
-		err := os.Link(tmp, path)
-		if err == nil || errors.Is(err, fs.ErrExist) {
-			if err != nil {
-				return fmt.Errorf("%s exists; nothing written (use --force to overwrite)", path)
-			}
-			return nil
-		}
-		if _, serr := os.Lstat(path); serr == nil {
-			return fmt.Errorf("%s exists; nothing written (use --force to overwrite)", path)
-		}
-	}
-	return os.Rename(tmp, path)
 }

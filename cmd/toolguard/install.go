@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -135,7 +137,7 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	} else if o.command != "" {
 		opts.Program = workspace.ArgPath(o.command, cwd, sys.home())
 	} else if exe, err := sys.executable(); err == nil {
-		opts.Program = stableBinary(sys, exe)
+		opts.Program = install.StableBinary(exe, argv0(), cwd)
 	}
 	var res install.Result
 	if uninstall {
@@ -146,20 +148,31 @@ func runInstall(sys *system, o *installOptions, uninstall bool) error {
 	if err != nil {
 		return err
 	}
-	prefix := ""
-	if o.dryRun {
-		prefix = "(dry run) "
-	}
-	fmt.Fprintf(sys.stdout, "%s%s\n", prefix, res.Summary)
-	if res.Backup != "" {
-		fmt.Fprintf(sys.stdout, "%sbackup: %s\n", prefix, res.Backup)
-	}
-	if !uninstall {
-		for _, n := range res.Notes {
-			fmt.Fprintf(sys.stdout, "note: %s\n", n)
-		}
-	} else if codec.Name() == protocol.NameClaude {
+	printInstall(sys, o.dryRun, res, !uninstall)
+	if uninstall && codec.Name() == protocol.NameClaude {
 		return uninstallHTTP(sys, o, dir) // install_http.go
 	}
 	return nil
+}
+
+// installBinary is the program the hook command runs (install.Binary).
+func installBinary(sys *system, o *installOptions) (string, error) {
+	cwd, _ := sys.getwd()
+	var caches []string
+	if c := sys.getenv("GOCACHE"); c != "" && c != "off" {
+		caches = append(caches, c)
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		caches = append(caches, filepath.Join(d, "go-build"))
+	}
+	return install.Binary(install.BinaryOptions{Portable: o.portable, Command: o.command, Cwd: cwd, Home: sys.home(),
+		Executable: sys.executable, Argv0: argv0(), Caches: caches})
+}
+
+// argv0 is the name this process was started by (tests replace it).
+var argv0 = func() string {
+	if len(os.Args) == 0 {
+		return ""
+	}
+	return os.Args[0]
 }

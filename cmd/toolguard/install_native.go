@@ -46,21 +46,12 @@ func runNative(sys *system, o *installOptions, provider string, uninstall bool) 
 	if err != nil {
 		return fmt.Errorf("the policy does not load, nothing was written: %w", err)
 	}
-	rules, skips := install.ClaudeDenies(ps.Pol.Info(), o.scope, dir)
-	// Proven allows are checked against the policy as the hook evaluates
-	// it in this project (internal/install/native_allow.go).
-	env := policy.Env{Home: sys.home(), Workspace: dir}
-	allows, askips := install.ClaudeAllows(ps.Pol, env)
-	rules = append(rules, allows...)
-	skips = append(skips, askips...)
+	rules, skips := install.ClaudeRules(ps.Pol, o.scope, policy.Env{Home: sys.home(), Workspace: dir})
 	res, err := install.InstallNative(opts, rules)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(sys.stdout, "%s%s\n", prefix, res.Summary)
-	if res.Backup != "" {
-		fmt.Fprintf(sys.stdout, "%sbackup: %s\n", prefix, res.Backup)
-	}
+	printInstall(sys, o.dryRun, res, false)
 	for _, s := range skips {
 		fmt.Fprintf(sys.stdout, "left to the hook: rule %s: %s\n", s.From, s.Why)
 	}

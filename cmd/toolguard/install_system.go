@@ -1,19 +1,14 @@
 package main
 
 import (
-	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolguard/toolguard/internal/approval"
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/install"
 )
@@ -92,9 +87,12 @@ func runSystemInstall(sys *system, o *installOptions, uninstall bool) error {
 	}
 	var approvers []string
 	if f.serve {
-		pub, err := serverKey(sys, root, o.dryRun)
+		pub, line, err := install.ServerKey(root, o.dryRun)
 		if err != nil {
 			return err
+		}
+		if line != "" {
+			fmt.Fprintln(sys.stdout, line)
 		}
 		if pub != "" {
 			approvers = append(approvers, pub)
@@ -118,100 +116,12 @@ func runSystemInstall(sys *system, o *installOptions, uninstall bool) error {
 	return nil
 }
 
-// serveSetup creates the toolguard account and the approver group and
-// starts the server's socket unit when this is the real system and systemd
-// runs it; otherwise it says what to do.
+// serveSetup sets the server up on the live system, or says how
+// (install.ServeSetup).
 func serveSetup(sys *system, root string, dry bool) {
-	type step struct {
-		show  string
-		need  func() bool
-		argv  []string
-		after string
+	lines, failed := install.ServeSetup(root, dry)
+	for _, l := range lines {
+		fmt.Fprintln(sys.stdout, l)
 	}
-	missingGroup := func(name string) func() bool {
-		return func() bool { _, err := user.LookupGroup(name); return err != nil }
-	}
-	missingUser := func(name string) func() bool {
-		return func() bool { _, err := user.Lookup(name); return err != nil }
-	}
-	always := func() bool { return true }
-	steps := []step{
-		{"groupadd --system toolguard-approvers", missingGroup("toolguard-approvers"),
-			[]string{"groupadd", "--system", "toolguard-approvers"}, "members of toolguard-approvers approve over the socket: usermod -aG toolguard-approvers ADMIN"},
-		{"useradd --system --home-dir /var/lib/toolguard --shell /usr/sbin/nologin toolguard", missingUser("toolguard"),
-			[]string{"useradd", "--system", "--home-dir", "/var/lib/toolguard", "--shell", "/usr/sbin/nologin", "toolguard"}, ""},
-		{"chown -R toolguard:toolguard " + serverStateDir, always, []string{"chown", "-R", "toolguard:toolguard", serverStateDir}, ""},
-		{"systemctl daemon-reload", always, []string{"systemctl", "daemon-reload"}, ""},
-		{"systemctl enable --now toolguard.socket", always, []string{"systemctl", "enable", "--now", "toolguard.socket"},
-			"toolguard serve starts on the first connection to " + install.SystemSocket},
-	}
-	_, noSystemd := os.Stat("/run/systemd/system")
-	if root != "/" || dry || noSystemd != nil {
-		why := "no systemd"
-		if root != "/" || dry {
-			why = "not the live system"
-		}
-		fmt.Fprintf(sys.stdout, "note: toolguard serve was not set up (%s); as root:\n", why)
-		for _, st := range steps {
-			fmt.Fprintf(sys.stdout, "  %s\n", st.show)
-		}
-		fmt.Fprintf(sys.stdout, "  (without systemd: run the ExecStart line of /etc/systemd/system/toolguard.service as the toolguard account; packaging/container/README.md)\n")
-		return
-	}
-	for _, st := range steps {
-		if !st.need() {
-			continue
-		}
-		if out, err := exec.Command(st.argv[0], st.argv[1:]...).CombinedOutput(); err != nil {
-			fmt.Fprintf(sys.stderr, "toolguard: %s: %v: %s\n", st.show, err, strings.TrimSpace(string(out)))
-			fmt.Fprintf(sys.stderr, "toolguard: the server is not set up; finish by hand from that step (docs/install.md, \"System mode\")\n")
-			return
-		}
-		fmt.Fprintf(sys.stdout, "ran: %s\n", st.show)
-		if st.after != "" {
-			fmt.Fprintf(sys.stdout, "note: %s\n", st.after)
-		}
-	}
-}
-
-// serverStateDir is the server's state directory (the unit's
-// StateDirectory) and serverKeyPath its approver key (XDG_CONFIG_HOME is
-// the state directory in the unit).
-const (
-	serverStateDir = "/var/lib/toolguard"
-	serverKeyPath  = serverStateDir + "/toolguard/approver.key"
-)
-
-// serverKey makes sure the server's approver key exists under root (0600
-// in 0700 directories; serveSetup hands them to the toolguard account)
-// and returns its public text, which the platform policy lists in
-// settings.approvers: the hook verifies every grant the server hands it.
-func serverKey(sys *system, root string, dry bool) (string, error) {
-	path := filepath.Join(root, serverKeyPath)
-	key, err := approval.LoadKey(path)
-	if err == nil {
-		return approval.PublicText(key.Public().(ed25519.PublicKey)), nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("the server's approver key: %v", err)
-	}
-	if dry {
-		fmt.Fprintf(sys.stdout, "(dry run) create the server's approver key %s\n", serverKeyPath)
-		return "", nil
-	}
-	// /var/lib stays traversable; the state and key directories are 0700.
-	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(serverStateDir)), 0o755); err != nil {
-		return "", err
-	}
-	for _, d := range []string{serverStateDir, filepath.Dir(serverKeyPath)} {
-		if err := os.Mkdir(filepath.Join(root, d), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return "", err
-		}
-	}
-	key, err = approval.GenerateKey(path)
-	if err != nil {
-		return "", fmt.Errorf("creating the server's approver key: %v", err)
-	}
-	fmt.Fprintf(sys.stdout, "create the server's approver key %s (%s)\n", serverKeyPath, approval.Fingerprint(key.Public().(ed25519.PublicKey)))
-	return approval.PublicText(key.Public().(ed25519.PublicKey)), nil
+	fmt.Fprint(sys.stderr, failed)
 }

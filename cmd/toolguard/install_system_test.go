@@ -77,11 +77,11 @@ func TestInstallSystemCommand(t *testing.T) {
 	if code := run(context.Background(), []string{"install", "--system", "--root", root, "--serve", "--provider", "codex"}, sys); code != 0 {
 		t.Fatalf("install --system --serve: exit %d: %s", code, f.stderr.String())
 	}
-	key, err := approval.LoadKey(filepath.Join(root, serverKeyPath))
+	key, err := approval.LoadKey(filepath.Join(root, install.ServerKeyPath))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p, mode := range map[string]os.FileMode{"var/lib": 0o755, "var/lib/toolguard": 0o700, "var/lib/toolguard/toolguard": 0o700, serverKeyPath: 0o600} {
+	for p, mode := range map[string]os.FileMode{"var/lib": 0o755, "var/lib/toolguard": 0o700, "var/lib/toolguard/toolguard": 0o700, install.ServerKeyPath: 0o600} {
 		if fi, err := os.Stat(filepath.Join(root, p)); err != nil || fi.Mode().Perm() != mode {
 			t.Errorf("%s: %v %v, want %v", p, fi.Mode().Perm(), err, mode)
 		}

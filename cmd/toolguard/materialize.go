@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/toolguard/toolguard/internal/workspace"
@@ -52,23 +50,7 @@ reported as a warning and left out, as the hook would.`,
 				return err
 			}
 			cwd, _ := sys.getwd()
-			path := workspace.AbsFrom(cwd, o.out)
-			tmp, err := os.CreateTemp(filepath.Dir(path), ".toolguard-materialize-*")
-			if err != nil {
-				return err
-			}
-			defer os.Remove(tmp.Name())
-			if _, err := tmp.Write(b); err != nil {
-				tmp.Close()
-				return err
-			}
-			if err := tmp.Close(); err != nil {
-				return err
-			}
-			if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-				return err
-			}
-			if err := os.Rename(tmp.Name(), path); err != nil {
+			if err := workspace.WritePolicyFile(workspace.AbsFrom(cwd, o.out), b, true); err != nil {
 				return err
 			}
 			fmt.Fprintf(sys.stderr, "wrote %s: %d rules, %s\n", o.out, ps.Pol.RuleCount(), ps.Pol.Hash())

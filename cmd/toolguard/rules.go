@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
@@ -26,13 +25,11 @@ func newRulesCmd(sys *system) *cobra.Command {
 			}
 			info := ps.Pol.Info()
 			if o.json {
-				enc := json.NewEncoder(sys.stdout)
-				enc.SetIndent("", "  ")
 				out := map[string]any{"rules": info, "layers": ps.Pol.Layers, "hash": ps.Pol.Hash()}
 				if ig := sys.env().IgnoredParts(ps.Pol); len(ig) > 0 {
 					out["ignored"] = ig
 				}
-				return enc.Encode(out)
+				return writeJSON(sys, out)
 			}
 			tw := tabwriter.NewWriter(sys.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tDECISION\tPRIO\tLAYER\tSOURCE\tDESCRIPTION")

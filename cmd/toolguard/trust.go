@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -63,28 +61,20 @@ func runTrust(sys *system, o *trustOptions, args []string) error {
 	if len(args) == 1 {
 		file = workspace.ArgPath(args[0], cwd, sys.home())
 	}
-	key := workspace.TrustKey(file)
 	if o.revoke {
-		n, err := revokeTrust(dir, key)
+		key := workspace.TrustKey(file)
+		n, err := workspace.RevokeTrust(dir, key)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(sys.stdout, "revoked %d trust record(s) for %s\n", n, key)
 		return nil
 	}
-	data, err := workspace.ReadPolicyFile(file)
-	if err != nil {
-		return fmt.Errorf("policy %s: %w", file, err)
-	}
-	rec := workspace.TrustRecord{Path: key, Hash: workspace.ContentHash(data), Trusted: sys.now().UTC()}
-	b, err := json.MarshalIndent(rec, "", "  ")
+	rec, err := workspace.Trust(dir, file, sys.now())
 	if err != nil {
 		return err
 	}
-	if err := workspace.WriteFileAtomic(filepath.Join(dir, workspace.RecordName(key, rec.Hash)), append(b, '\n')); err != nil {
-		return err
-	}
-	fmt.Fprintf(sys.stdout, "trusted %s (%s)\n", key, rec.Hash)
+	fmt.Fprintf(sys.stdout, "trusted %s (%s)\n", rec.Path, rec.Hash)
 	return nil
 }
 
@@ -94,32 +84,7 @@ func listTrust(sys *system, dir string) error {
 		return err
 	}
 	for _, r := range recs {
-		state := "current"
-		if data, err := workspace.ReadPolicyFile(r.Path); err != nil {
-			state = "missing"
-		} else if workspace.ContentHash(data) != r.Hash {
-			state = "changed (untrusted until trusted again)"
-		}
-		fmt.Fprintf(sys.stdout, "%s\t%s\t%s\t%s\n", r.Path, r.Hash, r.Trusted.Format(time.RFC3339), state)
+		fmt.Fprintf(sys.stdout, "%s\t%s\t%s\t%s\n", r.Path, r.Hash, r.Trusted.Format(time.RFC3339), r.State())
 	}
 	return nil
-}
-
-// revokeTrust removes every record of the file key; it returns how many.
-func revokeTrust(dir, key string) (int, error) {
-	recs, err := workspace.TrustRecords(dir)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, r := range recs {
-		if r.Path != key {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, workspace.RecordName(r.Path, r.Hash))); err != nil && !os.IsNotExist(err) {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -107,9 +106,7 @@ func runValidate(sys *system, o *validateOptions, args []string) error {
 			Layers: len(pol.Layers), Hash: pol.Hash()}
 	}
 	if o.json {
-		enc := json.NewEncoder(sys.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(sys, rep); err != nil {
 			return err
 		}
 	} else {

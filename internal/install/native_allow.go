@@ -179,3 +179,14 @@ func reaches(in policy.RuleInfo, prog string) bool {
 	}
 	return false
 }
+
+// ClaudeRules are the permission rules install --native writes for p into
+// a settings file of the given scope: the locked denies (ClaudeDenies) and
+// the allows proven exact (ClaudeAllows), checked against the policy as
+// the hook evaluates it in this project (env: home, workspace); with
+// every rule left to the hook and why.
+func ClaudeRules(p *policy.Policy, scope string, env policy.Env) ([]NativeRule, []NativeSkip) {
+	rules, skips := ClaudeDenies(p.Info(), scope, env.Workspace)
+	allows, askips := ClaudeAllows(p, env)
+	return append(rules, allows...), append(skips, askips...)
+}

@@ -52,29 +52,6 @@ func matchPrefix(prefix []string, name string, args []string) ([]string, bool) {
 	return args[i:], true
 }
 
-// mayName reports whether one of the command prefixes, as written in a
-// rule (space-separated words), names cmd (matchPrefix); true when there
-// is none to test, or one the compile refuses (an empty prefix, a bad
-// glob), which decides then.
-func mayName(prefixes []string, cmd *shellparse.Command) bool {
-	may := len(prefixes) == 0
-	for _, c := range prefixes {
-		toks := strings.Fields(c)
-		for _, tok := range toks {
-			if _, err := globMatch(tok, ""); err != nil {
-				return true
-			}
-		}
-		if len(toks) == 0 {
-			return true
-		}
-		if _, hit := matchPrefix(toks, cmd.Name, cmd.Args); hit {
-			may = true
-		}
-	}
-	return may
-}
-
 // valueOptions lists, per program, the global options that take their
 // value as the next word, so that `git -C dir push` is `git push`. Built
 // on the first shell call, not at every hook start (as noneValues).

@@ -61,15 +61,6 @@
 //     index are read and checked, and a block of rule lines is decoded and
 //     compiled the first time a call reaches one of its rules.
 //
-//   - A rule not compiled yet is first read as written (ruleSource.pending:
-//     a default's decoded spec, a materialized rule's decoded line), and
-//     pickNamed passes it by without compiling it when the fields its
-//     matcher tests first say it cannot match: none of its command
-//     prefixes names the command (mayName, matchPrefix itself), or its op
-//     field or scope excludes the path target (mayPath). A value the
-//     compile would refuse (a bad glob, an empty prefix, an unknown op)
-//     is left to the compile, which fails the call closed.
-//
 // Each shortcut answers only when it is sure and otherwise leaves the
 // work to the full road: loadLazy returns nil for a file that is not
 // exactly the indexed layout, and compileAndMerge compiles every default

@@ -523,7 +523,7 @@ func (p *Policy) commandTarget(res *Result, c *call.Call, cmd *shellparse.Comman
 	t.Argv = append([]string{cmd.Name}, cmd.Args...)
 	byName, others := p.idx.commandCandidates(cmd, &ev.lookups)
 	others = p.effectCandidates(catEffect, ev.commandEffects(cmd), others)
-	r := p.pickNamed(res, c, ev, func(fr *fileRule) bool { return mayName(fr.Command, cmd) }, func(r *Rule) bool {
+	r := p.pick(res, c, ev, func(r *Rule) bool {
 		return r.m.class == classCall || r.m.matchCommand(cmd, ev)
 	}, byName, others, p.callRules(c, ev))
 	p.settle(&t, r, c.Kind)
@@ -542,13 +542,7 @@ func (p *Policy) pathTarget(res *Result, c *call.Call, pth string, op call.Op, r
 		if c.Kind != call.KindShell { // shell calls answer call rules per command
 			calls = p.callRules(c, ev)
 		}
-		outside := func(project bool) bool {
-			if project {
-				return ev.outsideProject(forms)
-			}
-			return pd.outside
-		}
-		pd.rule = p.pickNamed(res, c, ev, func(fr *fileRule) bool { return mayPath(fr, op, outside) }, func(r *Rule) bool {
+		pd.rule = p.pick(res, c, ev, func(r *Rule) bool {
 			if r.m.class == classCall {
 				return true
 			}
@@ -601,22 +595,9 @@ func (p *Policy) settle(t *Target, r *Rule, kind call.Kind) {
 // pass the call-level fields and the given test. A candidate that cannot
 // be decoded is recorded in ev.err, which fails the decision closed.
 func (p *Policy) pick(res *Result, c *call.Call, ev *evalEnv, test func(*Rule) bool, lists ...[]int32) *Rule {
-	return p.pickNamed(res, c, ev, nil, test, lists...)
-}
-
-// pickNamed is pick where a rule known as written before it is compiled
-// (Policy.rules.pending) and that may not match is passed by without
-// compiling it: may answers as the test would, from the fields it looks
-// at (mayName, mayPath). nil may tests every rule.
-func (p *Policy) pickNamed(res *Result, c *call.Call, ev *evalEnv, may func(*fileRule) bool, test func(*Rule) bool, lists ...[]int32) *Rule {
 	var locked, open *Rule // the best locked rule, the best unlocked one
 	for _, list := range lists {
 		for _, o := range list {
-			if may != nil {
-				if fr := p.pending(o); fr != nil && !may(fr) {
-					continue // a default that cannot match: not compiled
-				}
-			}
 			r, err := p.rule(o)
 			if err != nil {
 				if ev.err == nil {

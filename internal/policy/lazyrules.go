@@ -79,10 +79,9 @@ type lazyRules struct {
 	ld           *layerDoc
 	opts         LoadOptions
 
-	mu    sync.Mutex
-	got   []*Rule
-	errs  map[int]error
-	specs map[int]*fileRule // a materialized file's rules decoded, not yet compiled (line)
+	mu   sync.Mutex
+	got  []*Rule
+	errs map[int]error
 
 	allOnce sync.Once
 	rules   []*Rule
@@ -102,38 +101,6 @@ func (l *lazyRules) spec(i int) fileRule {
 		j = int(l.heads[i])
 	}
 	return l.docs[j]
-}
-
-// pending returns rule i as written when it is not compiled yet — a
-// build-time decoded default, or a materialized file's rule once its line
-// decodes — so that a call it cannot match passes it by without compiling
-// it (pickNamed; mayName and mayPath leave a value the compile refuses to
-// the compile). Nil for a compiled rule, and for a line that does not
-// decode (rule reports that).
-func (l *lazyRules) pending(i int) *fileRule {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.got[i] != nil {
-		return nil
-	}
-	if fr := l.specs[i]; fr != nil {
-		return fr // decoded; it may have failed to compile
-	}
-	if l.errs[i] != nil {
-		return nil // its line did not decode
-	}
-	if l.docs == nil {
-		fr, err := l.line(i)
-		if err != nil {
-			return nil // rule reports it
-		}
-		return fr
-	}
-	j := i
-	if l.heads != nil {
-		j = int(l.heads[i])
-	}
-	return &l.docs[j]
 }
 
 // rule returns rule i, decoding and compiling it on first use.
@@ -184,21 +151,14 @@ func (l *lazyRules) decode(i int) (*Rule, error) {
 		for j, p := range probs {
 			msgs[j] = p.Msg
 		}
-		// fr stays in specs: a call that cannot match the rule passes it
-		// by whether or not one that can came first (pending).
 		return nil, fmt.Errorf("%s:%d: rule %q: %s", l.ld.src.Path, 3+i, fr.ID, strings.Join(msgs, "; "))
 	}
-	delete(l.specs, i)
 	r.ord = i
 	return r, nil
 }
 
-// line decodes rule i of a materialized file (not compiled), once: pending
-// and decode share it.
+// line decodes rule i of a materialized file (not compiled).
 func (l *lazyRules) line(i int) (*fileRule, error) {
-	if fr := l.specs[i]; fr != nil {
-		return fr, nil
-	}
 	if err := l.splitBlock(i / blockLines); err != nil {
 		return nil, err
 	}
@@ -220,10 +180,6 @@ func (l *lazyRules) line(i int) (*fileRule, error) {
 	if fr.ID == "" || !validID(fr.ID) {
 		return nil, fmt.Errorf("%s:%d: rule %d: bad or missing id %q", l.ld.src.Path, lineNo, i, fr.ID)
 	}
-	if l.specs == nil {
-		l.specs = map[int]*fileRule{}
-	}
-	l.specs[i] = &fr
 	return &fr, nil
 }
 

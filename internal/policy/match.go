@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
@@ -245,28 +244,6 @@ func ruleOps(o string) ([]call.Op, bool) {
 		return []call.Op{call.OpWrite, call.OpCreate}, true
 	}
 	return []call.Op{op}, true
-}
-
-// mayPath reports whether a rule as written can match a path target of
-// op: matchPath's tests of the op field and of the scope, without
-// compiling it (a value the compile refuses: true, the compile decides). outside answers for the target's forms (project: scope
-// outside-project's test).
-func mayPath(fr *fileRule, op call.Op, outside func(project bool) bool) bool {
-	if len(fr.Op) > 0 && !slices.ContainsFunc(fr.Op, func(o string) bool {
-		ops, ok := ruleOps(o)
-		return !ok || slices.Contains(ops, op) // an unknown op: the compile decides
-	}) {
-		return false
-	}
-	switch fr.Scope {
-	case "outside":
-		return outside(false)
-	case "inside":
-		return !outside(false)
-	case "outside-project":
-		return outside(true)
-	}
-	return true
 }
 
 var knownModes = map[string]bool{

@@ -281,9 +281,6 @@ type ruleSource interface {
 	// all is every rule, in order; one that fails to decode or compile
 	// is left out, and the first such failure returned.
 	all() ([]*Rule, error)
-	// pending is rule i as written while it is not compiled, when that
-	// is known without compiling it (lazyRules.pending); nil otherwise.
-	pending(i int) *fileRule
 }
 
 // compiledRules are rules compiled at load.
@@ -292,7 +289,6 @@ type compiledRules []*Rule
 func (c compiledRules) rule(i int) (*Rule, error) { return c[i], nil }
 func (c compiledRules) len() int                  { return len(c) }
 func (c compiledRules) all() ([]*Rule, error)     { return c, nil }
-func (c compiledRules) pending(int) *fileRule     { return nil }
 
 // Rules returns the effective rules, in order. A policy whose rules are
 // decoded on demand (LoadOptions.Lazy) decodes every one; a rule that
@@ -313,15 +309,6 @@ func (p *Policy) rule(i int32) (*Rule, error) {
 		return nil, fmt.Errorf("the materialized policy's rule index is corrupt")
 	}
 	return p.rules.rule(int(i))
-}
-
-// pending returns the rule with ordinal i as written while it is not
-// compiled (ruleSource.pending); nil for one out of range (rule reports it).
-func (p *Policy) pending(i int32) *fileRule {
-	if i < 0 || int(i) >= p.rules.len() {
-		return nil
-	}
-	return p.rules.pending(int(i))
 }
 
 // Rule returns the effective rule with the given id, or nil.

@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/internal/approval"
+	"github.com/toolguard/toolguard/internal/cliflags"
 	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/workspace"
@@ -98,8 +99,8 @@ gracefully.`,
 	fl.StringVar(&o.publicURL, "public-url", "", "the inbox's address for links in notifications (default: where it listens)")
 	fl.StringVar(&o.bundleKey, "bundle-key", "", "sign the policy as a bundle at GET /v1/policy/bundle with this private key `FILE` (created on first use)")
 	fl.StringVar(&o.amendFile, "amend-file", "", "let approvers add allow rules (approve and add rule) to this policy `FILE`; without it the inbox adds none")
-	guard.PolicyFlags(fl, &o.Selection)
-	guard.DecideFlags(fl, &o.Options)
+	cliflags.Policy(fl, &o.Selection)
+	cliflags.Decide(fl, &o.Options)
 	o.system.register(cmd)
 	o.otlp.register(cmd)
 	_ = fl.MarkHidden("grants-dir") // checks are dry runs: no grant is read

@@ -4,6 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -129,4 +132,92 @@ func WriteFileAtomic(path string, data []byte) error {
 		os.Remove(tmp)
 	}
 	return err
+}
+
+// Trust records that the user trusts the policy file's present bytes, in
+// dir (Env.TrustDir); it returns the record.
+func Trust(dir, file string, now time.Time) (TrustRecord, error) {
+	key := TrustKey(file)
+	data, err := ReadPolicyFile(file)
+	if err != nil {
+		return TrustRecord{}, fmt.Errorf("policy %s: %w", file, err)
+	}
+	rec := TrustRecord{Path: key, Hash: ContentHash(data), Trusted: now.UTC()}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return rec, err
+	}
+	return rec, WriteFileAtomic(filepath.Join(dir, RecordName(key, rec.Hash)), append(b, '\n'))
+}
+
+// RevokeTrust removes every record of the file key from dir; it returns
+// how many.
+func RevokeTrust(dir, key string) (int, error) {
+	recs, err := TrustRecords(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range recs {
+		if r.Path != key {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, RecordName(r.Path, r.Hash))); err != nil && !os.IsNotExist(err) {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// State says whether the record's file still holds the trusted bytes:
+// "current", "missing", or "changed (untrusted until trusted again)".
+func (r TrustRecord) State() string {
+	if data, err := ReadPolicyFile(r.Path); err != nil {
+		return "missing"
+	} else if ContentHash(data) != r.Hash {
+		return "changed (untrusted until trusted again)"
+	}
+	return "current"
+}
+
+// WritePolicyFile writes data to path whole (mode 0644): to a temporary
+// file in the same directory, then into place, so that a hook reading the
+// policy at that moment sees no file or all of it, never a part. Without
+// overwrite the file is put in place with a hard link, which fails if path
+// appeared meanwhile (no clobbering what another process wrote); with
+// overwrite, or where links are not supported, by a rename.
+func WritePolicyFile(path string, data []byte, overwrite bool) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".policy-*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a link the name is extra; after a rename it is gone
+	err = f.Chmod(0o644)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if !overwrite {
+		err := os.Link(tmp, path)
+		if err == nil || errors.Is(err, fs.ErrExist) {
+			if err != nil {
+				return fmt.Errorf("%s exists; nothing written (use --force to overwrite)", path)
+			}
+			return nil
+		}
+		if _, serr := os.Lstat(path); serr == nil {
+			return fmt.Errorf("%s exists; nothing written (use --force to overwrite)", path)
+		}
+	}
+	return os.Rename(tmp, path)
 }

@@ -29,6 +29,11 @@
 // child), then checks the bars of SPEC §8 (see targets). The machine is usually shared: read the medians, and repeat
 // a run before trusting a difference of a few percent.
 //
+// On a loaded machine (other builds and tests sharing the cores) wall time
+// is mostly waiting for a core; -cpu times each run by the child's CPU
+// time (user + system, from wait4) instead, which moves far less with the
+// load, and is blind to what the process waits for (disk, a lock).
+//
 // To compare two commits in the same interleaved rounds, check the other
 // one out (git worktree add /tmp/old COMMIT) and pass -against /tmp/old:
 // its `version` and every configuration (not the 1 MiB command) are timed
@@ -45,6 +50,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -73,6 +79,14 @@ const (
 // deadline bounds one run: a case that exceeds it is reported as "> deadline".
 var deadline time.Duration
 
+// only, when set, keeps the cases whose name it matches (-only), with the
+// floors every ratio needs: the trivial binary and each `toolguard version`.
+var only *regexp.Regexp
+
+// cpuTime times each run by the child's CPU time (user + system, from
+// wait4) instead of wall time (-cpu).
+var cpuTime bool
+
 func main() {
 	n := flag.Int("n", 200, "timed runs per case")
 	warm := flag.Int("warmup", 10, "untimed runs per case first")
@@ -83,7 +97,17 @@ func main() {
 	strict := flag.Bool("strict", false, "exit 1 when a target is missed")
 	budget := flag.Duration("budget", 30*time.Second, "stop timing a case once its runs add up to this (at least 3 runs)")
 	flag.DurationVar(&deadline, "deadline", 60*time.Second, "kill a run that takes longer, and report the case as slower than this")
+	onlyRE := flag.String("only", "", "time only the cases whose name matches this regular expression (and the floors: the trivial binary, each `toolguard version`); e.g. 'platform' for one configuration in more rounds")
+	flag.BoolVar(&cpuTime, "cpu", false, "time each run by the child's CPU time (user + system) instead of wall time: steadier on a loaded machine, blind to what the process waits for")
 	flag.Parse()
+	if *onlyRE != "" {
+		re, err := regexp.Compile(*onlyRE)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "hookbench: -only:", err)
+			os.Exit(2)
+		}
+		only = re
+	}
 
 	bigPrefix = fmt.Sprintf("%d-rule policy: ", *rules)
 	if *rules%1000 == 0 {
@@ -285,6 +309,11 @@ func bench(n, warm, nrules int, budget time.Duration, md, keep bool, against str
 	// parent's peak over into a child started with vfork (as os/exec does)
 	// at its exec: shrink this process and reset its peak first, and report
 	// what is left as the floor of the measurement.
+	if only != nil {
+		cases = slices.DeleteFunc(cases, func(c *benchCase) bool {
+			return c.exe != triv && !strings.HasSuffix(c.name, versionName) && !only.MatchString(c.name)
+		})
+	}
 	floor := shrinkSelf()
 
 	// Check every case's reply once, then warm up, then time.
@@ -370,6 +399,9 @@ func runOnce(c *benchCase, dir string, env []string, capture bool) ([]byte, time
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("%v: %s", err, truncate(errb.Bytes()))
 	}
+	if cpuTime {
+		d = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	return out.Bytes(), d, maxRSS(cmd.ProcessState), nil
 }
 
@@ -435,8 +467,12 @@ func report(w io.Writer, cases []*benchCase, md bool, policySize int64, nrules, 
 		}
 	}
 	trivial := base["small"]
-	fmt.Fprintf(w, "hookbench: %s/%s, %d CPUs, %s; %d runs per case; policy.json %d rules, %.1f MiB\n\n",
-		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), n, nrules, float64(policySize)/(1<<20))
+	clock := "wall time"
+	if cpuTime {
+		clock = "CPU time (user + system) of each child"
+	}
+	fmt.Fprintf(w, "hookbench: %s/%s, %d CPUs, %s; %d runs per case; policy.json %d rules, %.1f MiB; %s\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), n, nrules, float64(policySize)/(1<<20), clock)
 	header := []string{"case", "runs", "median ms", "p95 ms", "× trivial", "× version", "× default policy", "peak RSS MB"}
 	var tw *tabwriter.Writer
 	row := func(cells ...string) {

@@ -1,4 +1,4 @@
-package main
+package install
 
 import (
 	"context"
@@ -8,54 +8,72 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/toolguard/toolguard/internal/workspace"
 )
 
-// installBinary is the program the hook command runs: "toolguard" with
+// BinaryOptions are what Binary needs from the process: the install
+// command's --portable and --command, and where this binary runs from.
+type BinaryOptions struct {
+	Portable bool
+	Command  string // --command: absolute, relative to Cwd, ~/…, or a name on PATH
+	Cwd      string
+	Home     string
+	// Executable is os.Executable; Argv0 the name the process was started
+	// by (os.Args[0]).
+	Executable func() (string, error)
+	Argv0      string
+	// Caches are the Go build caches a binary must not lie in ($GOCACHE,
+	// <user cache dir>/go-build).
+	Caches []string
+}
+
+// Binary is the program the hook command runs: "toolguard" with
 // --portable; --command as given (absolute, or found on PATH); else the
 // path this binary was started by. Anything but --portable must answer
 // `version` as toolguard, and must not be in Go's build cache.
-func installBinary(sys *system, o *installOptions) (string, error) {
-	if o.portable {
+func Binary(o BinaryOptions) (string, error) {
+	if o.Portable {
 		return "toolguard", nil
 	}
 	var bin string
-	if o.command != "" {
-		cwd, _ := sys.getwd()
-		bin = workspace.ExpandTilde(o.command, sys.home())
+	if o.Command != "" {
+		bin = o.Command
+		if o.Home != "" && (bin == "~" || strings.HasPrefix(bin, "~/")) {
+			bin = o.Home + bin[1:]
+		}
 		if !strings.ContainsRune(bin, filepath.Separator) {
 			p, err := exec.LookPath(bin)
 			if err != nil {
-				return "", fmt.Errorf("--command %s: not found on PATH: %v", o.command, err)
+				return "", fmt.Errorf("--command %s: not found on PATH: %v", o.Command, err)
 			}
 			bin = p
 		}
-		bin = workspace.AbsFrom(cwd, bin)
+		if !filepath.IsAbs(bin) {
+			bin = filepath.Join(o.Cwd, bin)
+		}
 	} else {
-		exe, err := sys.executable()
+		exe, err := o.Executable()
 		if err != nil {
 			return "", fmt.Errorf("cannot find this binary's path (%v); pass --command", err)
 		}
-		bin = stableBinary(sys, exe)
+		bin = StableBinary(exe, o.Argv0, o.Cwd)
 	}
-	if cache := buildCache(sys, bin); cache != "" {
+	if cache := buildCache(bin, o.Caches); cache != "" {
 		return "", fmt.Errorf("%s is in Go's build cache or a `go run` work directory (%s): `go run` builds a binary that is deleted later, and the hook would then fail open in most agents; "+
 			"build or install toolguard (go build -o ~/bin/toolguard ./cmd/toolguard, go install …) and run install with that binary, or pass --command PATH", bin, cache)
 	}
-	if _, err := askVersion(bin); err != nil {
+	if _, err := AskVersion(bin); err != nil {
 		return "", fmt.Errorf("%s is not a working toolguard, nothing was written: %v", bin, err)
 	}
 	return bin, nil
 }
 
-// stableBinary prefers the path this process was started by (argv[0],
+// StableBinary prefers the path this process was started by (argv0,
 // looked up on PATH when it is a bare name) over os.Executable's, when
 // both are the same file: a package manager's symlink
 // (/usr/local/bin/toolguard -> ../Cellar/toolguard/1.2/bin/toolguard)
 // survives upgrades, its versioned target does not.
-func stableBinary(sys *system, exe string) string {
-	a := argv0()
+func StableBinary(exe, argv0, cwd string) string {
+	a := argv0
 	if a == "" {
 		return exe
 	}
@@ -66,8 +84,10 @@ func stableBinary(sys *system, exe string) string {
 		}
 		a = p
 	}
-	cwd, _ := sys.getwd()
-	a = filepath.Clean(workspace.AbsFrom(cwd, a))
+	if !filepath.IsAbs(a) {
+		a = filepath.Join(cwd, a)
+	}
+	a = filepath.Clean(a)
 	fa, err1 := os.Stat(a)
 	fe, err2 := os.Stat(exe)
 	if err1 == nil && err2 == nil && os.SameFile(fa, fe) {
@@ -76,27 +96,12 @@ func stableBinary(sys *system, exe string) string {
 	return exe
 }
 
-// argv0 is the name this process was started by (tests replace it).
-var argv0 = func() string {
-	if len(os.Args) == 0 {
-		return ""
-	}
-	return os.Args[0]
-}
-
 // buildCache returns the Go build cache or go-build work directory bin
 // (or its target) lies in, or "".
-func buildCache(sys *system, bin string) string {
+func buildCache(bin string, caches []string) string {
 	paths := []string{bin}
 	if r, err := filepath.EvalSymlinks(bin); err == nil && r != bin {
 		paths = append(paths, r)
-	}
-	var caches []string
-	if c := sys.getenv("GOCACHE"); c != "" && c != "off" {
-		caches = append(caches, c)
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		caches = append(caches, filepath.Join(d, "go-build"))
 	}
 	for _, p := range paths {
 		for _, c := range caches {
@@ -120,10 +125,10 @@ func isGoBuildDir(name string) bool {
 	return ok && strings.Trim(rest, "0123456789") == ""
 }
 
-// askVersion runs `bin version` and returns its first line when it is
+// AskVersion runs `bin version` and returns its first line when it is
 // toolguard's ("toolguard …"); a missing binary, a failure or another
 // answer is an error.
-func askVersion(bin string) (string, error) {
+func AskVersion(bin string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "version")
@@ -137,12 +142,13 @@ func askVersion(bin string) (string, error) {
 		return "", fmt.Errorf("`%s version`: %v", bin, err)
 	}
 	if !strings.HasPrefix(line, "toolguard ") {
-		return "", fmt.Errorf("`%s version` answered %q, not toolguard's version line", bin, truncateLine(line, 80))
+		return "", fmt.Errorf("`%s version` answered %q, not toolguard's version line", bin, TruncateLine(line, 80))
 	}
 	return line, nil
 }
 
-func truncateLine(s string, n int) string {
+// TruncateLine cuts s to n bytes, marking the cut with "…".
+func TruncateLine(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "…"
 	}

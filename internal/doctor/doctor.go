@@ -1,4 +1,11 @@
-package main
+// Package doctor proves which agents on a machine are guarded by
+// toolguard: it reads each agent's settings (install.Inspect), runs every
+// toolguard hook line as the agent would with a deny and a pass probe,
+// loads the policy in effect and the --policy files of each hook line, and
+// reads Claude Code's own rules and HTTP hooks. It returns a Report; the
+// doctor command (cmd/toolguard/doctor.go) prints it. doctor --system's
+// checks as the agent's user are System (system.go).
+package doctor
 
 import (
 	"bufio"
@@ -13,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolguard/toolguard/internal/guard"
 	"github.com/toolguard/toolguard/internal/install"
 	"github.com/toolguard/toolguard/internal/policy"
 	"github.com/toolguard/toolguard/internal/protocol"
@@ -20,23 +28,23 @@ import (
 	"github.com/toolguard/toolguard/internal/workspace"
 )
 
-type doctorReport struct {
-	Agents    []doctorAgent `json:"agents"`
-	Policy    *doctorPolicy `json:"policy"`
+type Report struct {
+	Agents    []Agent       `json:"agents"`
+	Policy    *PolicyReport `json:"policy"`
 	Unguarded []string      `json:"unguarded"`
 	// ClaudeNative is what doctor read of Claude Code's own permission rules
 	// and HTTP hooks (install.ClaudeNative); HTTP says, per HTTP hook,
 	// whether its server answered.
 	ClaudeNative *install.NativeReport `json:"claude_native,omitempty"`
-	HTTP         []httpCheck           `json:"http_hooks,omitempty"`
+	HTTP         []HTTPCheck           `json:"http_hooks,omitempty"`
 	// RequireEnforcement: the policy's settings.require_enforcement is on.
 	RequireEnforcement bool `json:"require_enforcement,omitempty"`
 }
 
-// doctorAgent is what Inspect read plus what running the hooks showed.
-type doctorAgent struct {
+// Agent is what Inspect read plus what running the hooks showed.
+type Agent struct {
 	install.AgentStatus
-	Checks []hookCheck `json:"checks,omitempty"`
+	Checks []HookCheck `json:"checks,omitempty"`
 	Proved bool        `json:"proved"` // some pre-tool hook denied the deny probe and passed the pass probe
 	// AgentVersion is what the agent's CLI answered to --version, when it
 	// is on PATH (install.AgentVersion); Warnings say when the conformance
@@ -53,19 +61,19 @@ type doctorAgent struct {
 	Problems   []string             `json:"problems"` // why the agent is not guarded, or warnings
 }
 
-// hookCheck is one hook command line, run.
-type hookCheck struct {
+// HookCheck is one hook command line, run.
+type HookCheck struct {
 	Command  string                `json:"command"`
 	Files    []string              `json:"files"`
 	Program  string                `json:"program"`            // the word before "hook"
 	Resolved string                `json:"resolved,omitempty"` // where PATH leads, for a program that is not an absolute path
 	Version  string                `json:"version,omitempty"`  // what `PROGRAM version` answered
-	Policies []hookPolicy          `json:"policies,omitempty"` // the --policy files on the line
+	Policies []HookPolicy          `json:"policies,omitempty"` // the --policy files on the line
 	Probes   []install.ProbeResult `json:"probes,omitempty"`
 	Problems []string              `json:"problems"`
 }
 
-type hookPolicy struct {
+type HookPolicy struct {
 	File  string `json:"file"`
 	Loads bool   `json:"loads"`
 	Hash  string `json:"hash,omitempty"`
@@ -73,7 +81,7 @@ type hookPolicy struct {
 	Error string `json:"error,omitempty"`
 }
 
-type doctorPolicy struct {
+type PolicyReport struct {
 	Layers []policy.Layer `json:"layers"`
 	Hash   string         `json:"hash"`
 	Bundle string         `json:"bundle,omitempty"` // the managed policy bundle in effect (docs/bundles.md)
@@ -89,10 +97,10 @@ type doctorPolicy struct {
 	GuardGaps []policy.GuardGap `json:"guard_gaps,omitempty"`
 }
 
-// guarded: the agent runs a toolguard hook that proved itself (or, with
+// IsGuarded: the agent runs a toolguard hook that proved itself (or, with
 // --no-probe, is configured), nothing switches hooks off, and Codex does
 // not lack a trust record.
-func (a doctorAgent) guarded() bool {
+func (a Agent) IsGuarded() bool {
 	if !a.Detected || !a.Enforceable || a.Disabled || a.CodexTrust == "untrusted" && len(a.Hooks) > 0 {
 		return false
 	}
@@ -102,8 +110,68 @@ func (a doctorAgent) guarded() bool {
 	return a.Proved
 }
 
-func judgeAgent(sys *system, o *doctorOptions, st install.AgentStatus, project string, checked map[string]*hookCheck) doctorAgent {
-	a := doctorAgent{AgentStatus: st, Problems: []string{}}
+// Options are what doctor judges: the process's environment (Sys), the
+// policy selection of the command line, the project directory, and
+// whether to run the hooks.
+type Options struct {
+	Sys       guard.System
+	Selection workspace.Selection
+	Project   string // absolute
+	Agent     string // judge only this agent ("" every one)
+	NoProbe   bool   // read the settings only; run no hook
+}
+
+// Run builds doctor's report: the policy in effect (as the hook loads it,
+// with the managed bundle: docs/bundles.md), Claude Code's own rules and
+// HTTP hooks, and each agent judged. An agent is unguarded when it is
+// judged (Options.Agent, or detected and enforceable) and not Guarded.
+func Run(ctx context.Context, o *Options) *Report {
+	rep := &Report{Policy: &PolicyReport{}, Unguarded: []string{}}
+	var loaded *policy.Policy
+	if ps, err := guard.LoadPolicy(ctx, o.Sys, &guard.Options{Selection: o.Selection}, o.Project); err != nil {
+		rep.Policy.Error = err.Error()
+	} else {
+		loaded = ps.Pol
+		rep.Policy.Bundle = ps.Bundle
+		rep.Policy.Layers = ps.Pol.Layers
+		rep.Policy.Hash, rep.Policy.Rules = ps.Pol.Hash(), ps.Pol.RuleCount()
+		rep.Policy.Ignored = o.Sys.IgnoredParts(ps.Pol)
+		rep.Policy.GuardGaps = ps.Pol.GuardGaps()
+		rep.RequireEnforcement = ps.Pol.Settings.RequireEnforcement
+	}
+	rep.Policy.Nested = nestedPolicies(o.Project)
+	home := o.Sys.Home()
+	if o.Agent == "" || o.Agent == "claude-code" {
+		nr := install.ClaudeNative(home, o.Project, loaded, policy.Env{Home: home, Workspace: o.Project})
+		if len(nr.Missing)+len(nr.Conflicts)+len(nr.HTTP)+len(nr.Notes) > 0 {
+			rep.ClaudeNative = &nr
+		}
+		for _, h := range nr.HTTP {
+			c := HTTPCheck{HTTPHook: h, Reach: "not asked (--no-probe)"}
+			if !o.NoProbe {
+				c.Reach = reachHTTP(h.URL)
+			}
+			rep.HTTP = append(rep.HTTP, c)
+		}
+	}
+	checked := map[string]*HookCheck{}
+	for _, st := range install.Inspect(home, o.Project) {
+		if o.Agent != "" && st.Agent != o.Agent {
+			continue
+		}
+		rep.Agents = append(rep.Agents, judgeAgent(o, st, o.Project, checked))
+	}
+	for _, a := range rep.Agents {
+		judged := o.Agent != "" || (a.Detected && a.Enforceable)
+		if judged && !a.IsGuarded() {
+			rep.Unguarded = append(rep.Unguarded, a.Agent)
+		}
+	}
+	return rep
+}
+
+func judgeAgent(o *Options, st install.AgentStatus, project string, checked map[string]*HookCheck) Agent {
+	a := Agent{AgentStatus: st, Problems: []string{}}
 	switch {
 	case !st.Detected:
 		a.Problems = append(a.Problems, "not detected: no settings of this agent were found")
@@ -118,7 +186,7 @@ func judgeAgent(sys *system, o *doctorOptions, st install.AgentStatus, project s
 	if st.Agent == "codex" && st.CodexTrust == "untrusted" && len(st.Hooks) > 0 {
 		a.Problems = append(a.Problems, "Codex has no trust record for its hooks: it skips them until trusted in /hooks")
 	}
-	if o.noProbe {
+	if o.NoProbe {
 		return a
 	}
 	if v, warn, found := install.AgentVersion(context.Background(), st.Agent); found {
@@ -141,7 +209,7 @@ func judgeAgent(sys *system, o *doctorOptions, st install.AgentStatus, project s
 		key := st.Agent + "\x00" + h.Command
 		c, ok := checked[key]
 		if !ok {
-			c = checkHook(sys, st.Agent, h.Command, project)
+			c = checkHook(o, st.Agent, h.Command, project)
 			checked[key] = c
 		}
 		cc := *c
@@ -159,8 +227,8 @@ func judgeAgent(sys *system, o *doctorOptions, st install.AgentStatus, project s
 }
 
 // checkHook runs one hook command line the way agent does and reports.
-func checkHook(sys *system, agent, line, project string) *hookCheck {
-	c := &hookCheck{Command: line, Problems: []string{}}
+func checkHook(o *Options, agent, line, project string) *HookCheck {
+	c := &HookCheck{Command: line, Problems: []string{}}
 	words := hookWords(line)
 	c.Program = words.program
 	if c.Program != "" {
@@ -172,17 +240,17 @@ func checkHook(sys *system, agent, line, project string) *hookCheck {
 			}
 			c.Problems = append(c.Problems, fmt.Sprintf("the program %q is found through PATH when the hook runs (now: %s): a toolguard earlier on the agent's PATH takes over the hook", c.Program, orNone(c.Resolved)))
 		}
-		if v, err := askVersion(prog); err != nil {
+		if v, err := install.AskVersion(prog); err != nil {
 			c.Problems = append(c.Problems, "the hook's binary is not toolguard: "+err.Error())
 		} else {
 			c.Version = v
 		}
 	}
-	cwd, _ := sys.getwd()
+	cwd, _ := o.Sys.Getwd()
 	for _, f := range words.policies {
-		hp := hookPolicy{File: f}
-		pf := policyFlags{workspace.Selection{Files: []string{workspace.ArgPath(f, cwd, sys.home())}, NoBuiltin: words.noBuiltin}}
-		if ps, err := pf.load(sys, project); err != nil {
+		hp := HookPolicy{File: f}
+		sel := workspace.Selection{Files: []string{workspace.ArgPath(f, cwd, o.Sys.Home())}, NoBuiltin: words.noBuiltin}
+		if ps, err := o.Sys.Load(sel, project); err != nil {
 			hp.Error = err.Error()
 			c.Problems = append(c.Problems, fmt.Sprintf("policy %s on the hook line does not load (every call is denied): %v", f, err))
 		} else {
@@ -198,7 +266,7 @@ func checkHook(sys *system, agent, line, project string) *hookCheck {
 				msg += ": " + p.Problem
 			}
 			if p.Stderr != "" {
-				msg += " (stderr: " + truncateLine(p.Stderr, 160) + ")"
+				msg += " (stderr: " + install.TruncateLine(p.Stderr, 160) + ")"
 			}
 			c.Problems = append(c.Problems, msg)
 		}
@@ -282,8 +350,8 @@ func nestedPolicies(root string) []string {
 	return out
 }
 
-// httpCheck is one Claude Code HTTP hook and whether its server answered.
-type httpCheck struct {
+// HTTPCheck is one Claude Code HTTP hook and whether its server answered.
+type HTTPCheck struct {
 	install.HTTPHook
 	Reach string `json:"reach"` // "answered GET /healthz", "not asked (--no-probe)", or the error
 }
