@@ -114,6 +114,15 @@ func TestEffectsDestroyRoutes(t *testing.T) {
 		{cmd: "kill -9 -1", want: "deny", rule: "effect-signals-all"},
 		{cmd: "kill -KILL -1", want: "deny", rule: "effect-signals-all"},
 		{cmd: "pkill -u $USER", want: "deny", rule: "effect-signals-all"},
+		// platform and data-store verbs (programs.toml)
+		{cmd: "firebase projects:delete my-proj", want: "ask", rule: "effect-destroys-data"},
+		{cmd: "gh api -X DELETE repos/o/r", want: "ask", rule: "effect-destroys-data"},
+		{cmd: "etcdctl del --prefix ''", want: "ask", rule: "effect-destroys-data"},
+		{cmd: "consul kv delete -recurse app/", want: "ask", rule: "effect-destroys-data"},
+		{cmd: "cqlsh -e 'DROP KEYSPACE prod'", want: "ask", rule: "sql-destructive"},
+		{cmd: "gh api repos/o/r/pulls", want: "pass"},
+		{cmd: "etcdctl del app/key", want: "pass"},
+		{cmd: "firebase deploy --only hosting", want: "pass"},
 		// SQL fed on stdin counts as the client's command line
 		{cmd: "echo 'DROP TABLE users;' | sqlite3 app.db", want: "ask", rule: "sql-destructive"},
 		{cmd: "psql app <<'SQL'\nTRUNCATE orders;\nSQL", want: "ask", rule: "sql-destructive"},
