@@ -174,6 +174,26 @@ type placeTable struct {
 	places   [][]pathPattern // per knowledge.Places entry
 	none     [][]pathPattern
 	harmless []pathPattern
+	// bases are, per place, the literal directories its patterns start
+	// with (~ unexpanded): a content read of an ancestor of one (grep -r
+	// x ~/.config/gh) reads the place too.
+	bases [][]string
+}
+
+// literalBase is the directory a path pattern's literal part names: the
+// pattern itself when it has no glob (a file: its directory's ancestors
+// hold it), else the directory before the first glob; "" for a pattern
+// that starts with a glob (**/Local State).
+func literalBase(p string) string {
+	i := strings.IndexAny(p, "*?[{")
+	if i < 0 {
+		return path.Clean(p)
+	}
+	j := strings.LastIndexByte(p[:i], '/')
+	if j <= 0 {
+		return ""
+	}
+	return path.Clean(p[:j])
 }
 
 var places = sync.OnceValue(func() *placeTable {
@@ -190,6 +210,13 @@ var places = sync.OnceValue(func() *placeTable {
 	for _, pl := range knowledge.Places {
 		t.places = append(t.places, comp(pl.Paths))
 		t.none = append(t.none, comp(pl.PathNone))
+		var bases []string
+		for _, p := range pl.Paths {
+			if b := literalBase(p); b != "" && b != "~" && b != "/" {
+				bases = append(bases, b)
+			}
+		}
+		t.bases = append(t.bases, bases)
 	}
 	t.harmless = comp(knowledge.Harmless)
 	return t
@@ -216,7 +243,7 @@ func (e *evalEnv) pathEffects(p string, op call.Op, forms []string) []string {
 	t := places()
 	for i, pl := range knowledge.Places {
 		for _, f := range forms {
-			if anyPattern(t.places[i], f, e) && !anyPattern(t.none[i], f, e) {
+			if anyPattern(t.places[i], f, e) && !anyPattern(t.none[i], f, e) || e.holdsPlace(f, t.bases[i], forms) {
 				out = appendNew(out, pl.Effect)
 				break
 			}
@@ -236,6 +263,28 @@ func (e *evalEnv) pathEffects(p string, op call.Op, forms []string) []string {
 		return []string{knowledge.ReadsHomeDotfile}
 	}
 	return nil
+}
+
+// holdsPlace reports whether f, read as content (grep -r, cat of a
+// directory, an archive of it), is a proper ancestor of one of a place's
+// literal bases, outside the workspace: reading ~/.config/gh reads
+// ~/.config/gh/hosts.yml. The workspace is the agent's own, so a
+// workspace at ~ does not make every grep -r there a secret read.
+func (e *evalEnv) holdsPlace(f string, bases, forms []string) bool {
+	dir := strings.TrimSuffix(f, "/")
+	if dir == "" {
+		return false // / holds everything: the whole-system rules judge it
+	}
+	for _, b := range bases {
+		b = expandHome(b, e.home)
+		if strings.HasPrefix(b, "~") || strings.HasPrefix(b, "$") {
+			continue // no home to expand against
+		}
+		if strings.HasPrefix(b, dir+"/") && e.outside(forms) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyValue matches a key-shaped value: a long token with a known

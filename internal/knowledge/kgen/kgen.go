@@ -230,7 +230,9 @@ Reading a file of one of these places has its effect (` + "`reads-secret`, `dump
 policy's ` + "`effect-reads-secret-path`" + ` and ` + "`effect-dumps-env-path`" + ` rules ask. A read counts however it
 is spelled: the Read tool, ` + "`cat`, `strings`, `xxd`, `od`, `base64`, `sqlite3 … readfile(…)`" + `, a
 redirection, an interpreter one-liner that opens the file, an MCP tool's path or ` + "`uri`" + ` argument
-(` + "`file://`" + ` URLs included).
+(` + "`file://`" + ` URLs included). A content read of a directory that holds a place, outside the
+workspace, reads the place too (` + "`grep -r x ~/.config/gh`" + ` reads ` + "`~/.config/gh/hosts.yml`" + `);
+listing one (` + "`ls`, `du`, `tree`" + `) does not.
 
 The default for the unknown: reading a dotfile or dot-directory directly under the home directory,
 outside the workspace, has the effect ` + "`reads-home-dotfile`" + ` (the rule ` + "`effect-reads-home-dotfile`" + `
