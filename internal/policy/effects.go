@@ -243,7 +243,7 @@ func (e *evalEnv) pathEffects(p string, op call.Op, forms []string) []string {
 	t := places()
 	for i, pl := range knowledge.Places {
 		for _, f := range forms {
-			if anyPattern(t.places[i], f, e) && !anyPattern(t.none[i], f, e) || e.holdsPlace(f, t.bases[i], forms) {
+			if anyPattern(t.places[i], f, e) && !anyPattern(t.none[i], f, e) || e.holdsPlace(f, i, forms) {
 				out = appendNew(out, pl.Effect)
 				break
 			}
@@ -270,17 +270,24 @@ func (e *evalEnv) pathEffects(p string, op call.Op, forms []string) []string {
 // literal bases, outside the workspace: reading ~/.config/gh reads
 // ~/.config/gh/hosts.yml. The workspace is the agent's own, so a
 // workspace at ~ does not make every grep -r there a secret read.
-func (e *evalEnv) holdsPlace(f string, bases, forms []string) bool {
+func (e *evalEnv) holdsPlace(f string, place int, forms []string) bool {
 	dir := strings.TrimSuffix(f, "/")
 	if dir == "" {
 		return false // / holds everything: the whole-system rules judge it
 	}
-	for _, b := range bases {
-		b = expandHome(b, e.home)
-		if strings.HasPrefix(b, "~") || strings.HasPrefix(b, "$") {
-			continue // no home to expand against
+	if e.placeBases == nil {
+		raw := places().bases
+		e.placeBases = make([][]string, len(raw))
+		for i, bs := range raw {
+			for _, b := range bs {
+				if b = expandHome(b, e.home); !strings.HasPrefix(b, "~") && !strings.HasPrefix(b, "$") {
+					e.placeBases[i] = append(e.placeBases[i], b) // none without a home to expand against
+				}
+			}
 		}
-		if strings.HasPrefix(b, dir+"/") && e.outside(forms) {
+	}
+	for _, b := range e.placeBases[place] {
+		if len(b) > len(dir)+1 && b[len(dir)] == '/' && strings.HasPrefix(b, dir) && e.outside(forms) {
 			return true
 		}
 	}

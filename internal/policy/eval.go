@@ -147,6 +147,7 @@ type evalEnv struct {
 	lookups                                   // what this call looked up in the index (index.go)
 	readScript  func(string) (string, error)  // Env.ReadScript (runnerDeclared)
 	cwd         string                        // the call's directory: where runnerDeclared looks for manifests
+	placeBases  [][]string                    // places' literal bases, ~ expanded (holdsPlace), on first need
 	effCmd      *shellparse.Command           // the command effs are of (commandEffects)
 	effs        []string
 	strEff      map[*shellparse.Command]bool // commands shellStringEffects marks runs-remote-code
