@@ -6,8 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -193,26 +191,14 @@ func approverToken(sys *system, file string) (tok string, explicit bool, err err
 }
 
 // readSecretFile reads a regular file that only its owner can read, of
-// at most maxApproverTokenFile bytes.
+// at most maxApproverTokenFile bytes, without blocking on a FIFO.
 func readSecretFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", workspace.FileKind(st.Mode()))
-	}
-	if st.Mode().Perm()&0o077 != 0 {
+	data, st, err := workspace.ReadSmall(path, maxApproverTokenFile, false)
+	if err == nil && st.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("mode %04o: an approver token file must be readable by its owner only (chmod 600)", st.Mode().Perm())
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxApproverTokenFile+1))
-	if err == nil && len(data) > maxApproverTokenFile {
-		err = fmt.Errorf("larger than %d bytes: not a token file", maxApproverTokenFile)
+	if err != nil && int64(len(data)) > maxApproverTokenFile {
+		err = fmt.Errorf("%v: not a token file", err)
 	}
 	return data, err
 }

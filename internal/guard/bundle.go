@@ -5,10 +5,8 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
@@ -171,22 +169,7 @@ func fetchBundle(ctx context.Context, sys System, pol *policy.Policy, last *bund
 // readBundleFile reads the cached bundle: a regular file of at most
 // bundle.MaxSize bytes, opened without blocking.
 func readBundleFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", workspace.FileKind(st.Mode()))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, bundle.MaxSize+1))
-	if err == nil && len(data) > bundle.MaxSize {
-		err = fmt.Errorf("larger than %d bytes", bundle.MaxSize)
-	}
+	data, _, err := workspace.ReadSmall(path, bundle.MaxSize, true)
 	return data, err
 }
 

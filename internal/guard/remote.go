@@ -5,10 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/toolguard/toolguard/internal/approval"
@@ -65,21 +62,9 @@ func remoteClient(sys workspace.Env, pol *policy.Policy) (*remote.Client, error)
 // readTokenFile reads a regular file of at most maxTokenFile bytes,
 // opened without blocking (a FIFO in its place cannot hold the hook).
 func readTokenFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", workspace.FileKind(st.Mode()))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
-	if err == nil && len(data) > maxTokenFile {
-		err = fmt.Errorf("larger than %d bytes: not a token file", maxTokenFile)
+	data, _, err := workspace.ReadSmall(path, maxTokenFile, false)
+	if err != nil && int64(len(data)) > maxTokenFile {
+		err = fmt.Errorf("%v: not a token file", err)
 	}
 	return data, err
 }

@@ -253,3 +253,32 @@ func FileKind(m os.FileMode) string {
 	}
 	return m.Type().String()
 }
+
+// ReadSmall reads a small regular file — a token, a cached bundle — of at
+// most max bytes, opened non-blocking (a FIFO in its place cannot hold
+// the caller); with noFollow a symlink in its place is refused where the
+// system can say so (O_NOFOLLOW). It returns the file's info, so that a
+// caller can check its mode.
+func ReadSmall(path string, max int64, noFollow bool) ([]byte, os.FileInfo, error) {
+	flag := os.O_RDONLY | syscall.O_NONBLOCK
+	if noFollow {
+		flag |= oNoFollow
+	}
+	f, err := os.OpenFile(path, flag, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, st, fmt.Errorf("not a regular file (%s)", FileKind(st.Mode()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(data)) > max {
+		err = fmt.Errorf("larger than %d bytes", max)
+	}
+	return data, st, err
+}

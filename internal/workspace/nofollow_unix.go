@@ -1,0 +1,8 @@
+//go:build unix
+
+package workspace
+
+import "syscall"
+
+// oNoFollow refuses a symlink at the last path element (ReadSmall).
+const oNoFollow = syscall.O_NOFOLLOW
