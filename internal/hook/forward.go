@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -29,11 +28,8 @@ func forward(g *watchdog, sys IO, o *Options, codec protocol.Codec, payload []by
 	c, err := remote.NewNode(o.Server, o.NodeToken)
 	if err == nil {
 		c.Timeout = forwardTimeout
-		ctx, cancel := context.WithTimeout(g.ctx, forwardTimeout)
 		var r remote.HookReply
-		r, err = c.Hook(ctx, codec.Name(), payload)
-		cancel()
-		if err == nil {
+		if r, err = c.Hook(g.ctx, codec.Name(), payload); err == nil {
 			return &r
 		}
 	}

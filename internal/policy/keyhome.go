@@ -3,6 +3,7 @@ package policy
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -63,7 +64,7 @@ func keyHomeEffects(cmd *shellparse.Command) []string {
 		for _, m := range envRef().FindAllStringSubmatch(a, -1) {
 			for i := range knowledge.KeyHomes {
 				k := &knowledge.KeyHomes[i]
-				if anyWild(k.Vars, []string{m[1]}) && !containsHome(homes, k) {
+				if anyWild(k.Vars, []string{m[1]}) && !slices.Contains(homes, k) {
 					homes = append(homes, k)
 				}
 			}
@@ -90,15 +91,6 @@ func keyHomeEffects(cmd *shellparse.Command) []string {
 		}
 	}
 	return nil
-}
-
-func containsHome(l []*knowledge.KeyHome, k *knowledge.KeyHome) bool {
-	for _, x := range l {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // httpieItem is an httpie/xh request item (Header:value, field=value,

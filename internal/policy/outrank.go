@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/toolguard/toolguard/internal/call"
 )
@@ -44,7 +45,7 @@ func (p *Policy) outranked(rules []*Rule) []Problem {
 				}
 				warned[[2]string{a.ID, d.ID}] = true
 				file, line := a.Source, 0
-				if i := lastColon(a.Source); i > 0 {
+				if i := strings.LastIndexByte(a.Source, ':'); i > 0 {
 					file, line = a.Source[:i], posLine(a.Source)
 				}
 				probs = append(probs, Problem{File: file, Line: line, Col: 1, Rule: a.ID, Warning: true,
@@ -63,13 +64,4 @@ func matchedRule(res *Result, id string) bool {
 		}
 	}
 	return false
-}
-
-func lastColon(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == ':' {
-			return i
-		}
-	}
-	return -1
 }
